@@ -1,0 +1,123 @@
+/* config: YAML kernel description (libyaml) -> struct config. */
+#ifndef TUNER_CONFIG_H
+#define TUNER_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "expr.h"
+
+/* a position in the config file, 1-based (0 = unknown) */
+struct loc {
+	int line, col;
+};
+
+enum elem { EL_F32, EL_F64, EL_I32, EL_U32, EL_I64, EL_U64 };
+enum role { ROLE_IN, ROLE_OUT, ROLE_SCRATCH };
+enum fill_kind { FILL_RANDOM, FILL_RANGE, FILL_CONST, FILL_LIST };
+
+struct fill {
+	enum fill_kind kind;
+	uint64_t seed;        /* random */
+	double lo, hi;        /* random: uniform in [lo, hi) */
+	double start, step;   /* range: start + i*step */
+	double value;         /* const */
+	double *list;         /* list: values, repeated cyclically */
+	size_t nlist;
+};
+
+struct buffer {
+	char *name;
+	enum elem type;
+	struct expr *count;   /* element count: sizes only, except scratch buffers (sizes and params) */
+	enum role role;
+	struct fill fill;     /* in and scratch; out buffers are poisoned */
+	struct loc loc;
+};
+
+/* a __constant__ symbol set through the driver API before launches */
+struct constant {
+	char *name;
+	enum elem type;
+	struct expr *count;
+	struct fill fill;
+	struct loc loc;
+};
+
+struct param {
+	char *name;
+	int64_t *vals;
+	size_t nvals;
+	struct loc loc;
+};
+
+struct constraint {
+	struct expr *e;
+	struct loc loc;
+};
+
+/* a kernel argument: a buffer (device pointer) or a scalar expression */
+struct arg {
+	int buffer;           /* index into config.buffers, or -1 for a scalar */
+	struct expr *value;   /* scalar */
+	enum elem type;       /* scalar type, default EL_I32 */
+	struct loc loc;
+};
+
+struct launch {
+	struct expr *block[3], *grid[3]; /* missing dimensions are the constant 1 */
+	struct expr *shared;             /* dynamic shared memory bytes, default 0 */
+	struct expr *bank_bytes;         /* shared-memory bank mode, 4 or 8; NULL = leave as is */
+};
+
+struct kernel {
+	char *source;         /* resolved path */
+	char *entry;
+	struct launch launch;
+	struct arg *args;
+	size_t nargs;
+};
+
+struct size {
+	char *name;
+	int64_t val;
+	struct loc loc;
+};
+
+struct config {
+	char *path;           /* as given */
+	char *name;
+	struct kernel kernel;    /* the tuned kernel: source = template */
+	struct kernel reference; /* the reference kernel (source defaults to the template's) */
+	int has_reference;
+	struct size *sizes;
+	size_t nsizes;
+	struct buffer *buffers;
+	size_t nbuffers;
+	struct constant *constants;
+	size_t nconstants;
+	struct param *params;
+	size_t nparams;
+	struct constraint *constraints;
+	size_t nconstraints;
+	char **options;       /* extra NVRTC options */
+	size_t noptions;
+	struct expr *bytes;   /* bytes moved per launch, for GB/s; may use sizes and params */
+	double rtol, atol;    /* pass if |x - ref| <= atol + rtol * |ref| */
+	int warmup, samples;
+	int flush_l2;
+};
+
+/* load path; on error print "tuner: path:line:col: msg" and exit 2 */
+struct config *cfg_load(const char *path);
+/* override a size: "name=value"; exits 2 on an unknown name or bad value */
+void cfg_set_size(struct config *c, const char *assign);
+/* bind every size into v */
+void cfg_size_vars(const struct config *c, struct vars *v);
+/* element size in bytes */
+size_t elem_size(enum elem t);
+/* element type name as in YAML and C ("float", "double", "int", "unsigned", "long long", ...) */
+const char *elem_name(enum elem t);
+/* free everything */
+void cfg_free(struct config *c);
+
+#endif

@@ -1,0 +1,57 @@
+/* expr: integer expressions for constraints, launch geometry, sizes. */
+#ifndef TUNER_EXPR_H
+#define TUNER_EXPR_H
+
+#include <stdint.h>
+#include "util.h"
+
+/*
+ * Grammar (C precedence, all values int64_t, booleans are 0/1):
+ *   expr  := or
+ *   or    := and ('||' and)*          and := cmp ('&&' cmp)*
+ *   cmp   := sum (('=='|'!='|'<'|'<='|'>'|'>=') sum)?
+ *   sum   := prod (('+'|'-') prod)*   prod := unary (('*'|'/'|'%') unary)*
+ *   unary := ('-'|'+'|'!') unary | primary
+ *   primary := INT | NAME | NAME '(' expr (',' expr)* ')' | '(' expr ')'
+ * Functions: ceil_div(a,b), min(a,b,...), max(a,b,...), log2(a) (floor, a>0).
+ * '/' and '%' truncate toward zero as in C; overflow and division by zero are errors.
+ * INT is decimal or 0x hex; a suffix k/M/G is not supported.
+ */
+
+struct expr; /* opaque parsed expression */
+
+/* an error with a 0-based column in the expression's source text */
+struct expr_err {
+	int col;
+	char msg[160];
+};
+
+/* name -> value bindings, searched newest first */
+#define VARS_MAX 64
+struct vars {
+	int n;
+	const char *name[VARS_MAX];
+	int64_t val[VARS_MAX];
+};
+
+/* set (or add) name = val; name is not copied */
+void vars_set(struct vars *v, const char *name, int64_t val);
+/* look up name; 1 if found */
+int vars_get(const struct vars *v, const char *name, int64_t *val);
+
+/* parse src; NULL and *err filled on a syntax error */
+struct expr *expr_parse(const char *src, struct expr_err *err);
+/* evaluate; 0 on success, -1 with *err (column of the failing operator/name) */
+int expr_eval(const struct expr *e, const struct vars *v, int64_t *out, struct expr_err *err);
+/* first name used by e that is not in v (NULL if all known); *col gets its column */
+const char *expr_unknown(const struct expr *e, const struct vars *v, int *col);
+/* 1 if e uses name */
+int expr_uses(const struct expr *e, const char *name);
+/* the source text e was parsed from */
+const char *expr_src(const struct expr *e);
+/* append e as a C expression (long long arithmetic; functions as tuner_ceil_div/min/max) */
+void expr_print_c(const struct expr *e, struct buf *b);
+/* free e (NULL is fine) */
+void expr_free(struct expr *e);
+
+#endif

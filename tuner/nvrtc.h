@@ -1,0 +1,34 @@
+/* nvrtc: compile one CUDA source to a CUBIN for one architecture. */
+#ifndef TUNER_NVRTC_H
+#define TUNER_NVRTC_H
+
+#include <stddef.h>
+
+/* what one compilation produced; every pointer malloc'd, freed by nv_out_free */
+struct compile_out {
+	int ok;               /* 1 if a cubin was produced */
+	char *log;            /* NVRTC + ptxas log ("" if none) */
+	void *cubin;
+	size_t cubin_len;
+	char *lowered;        /* the entry's symbol name in the cubin */
+	int regs;             /* registers per thread (-1 unknown) */
+	int spill_stores;     /* bytes */
+	int spill_loads;      /* bytes */
+	int stack;            /* stack frame bytes */
+	int smem_static;      /* static shared memory bytes */
+};
+
+/* compile src (named name in messages) for arch ("sm_90"), with extra options;
+   ptxas -v output is parsed for entry's resource usage. Always fills out; returns out->ok. */
+int nv_compile(const char *src, const char *name, const char *entry, const char *arch,
+               char *const *opts, size_t nopts, struct compile_out *out);
+/* NVRTC's version as "13.0" (static string) */
+const char *nv_version(void);
+/* newest architecture NVRTC supports, e.g. "sm_121" (static string) */
+const char *nv_newest_arch(void);
+/* 1 if NVRTC supports arch ("sm_90") */
+int nv_arch_supported(const char *arch);
+/* free the contents of out */
+void nv_out_free(struct compile_out *out);
+
+#endif

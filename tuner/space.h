@@ -1,0 +1,42 @@
+/* space: the variants of a config (cartesian product, constraints, device limits). */
+#ifndef TUNER_SPACE_H
+#define TUNER_SPACE_H
+
+#include <stdint.h>
+#include "config.h"
+
+/* what a device (or an architecture, without one) allows per block */
+struct limits {
+	int max_threads;          /* threads per block */
+	int64_t smem_default;     /* shared memory per block without opt-in (48 KiB) */
+	int64_t smem_optin;       /* with cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) */
+};
+
+struct variant {
+	char id[10];              /* stable: 'v' + 8 hex digits of a hash of the parameter values */
+	int64_t *vals;            /* one per config param, in config order */
+	char *drop;               /* NULL if kept, else why it was dropped (malloc'd) */
+	struct vars vars;         /* sizes and params bound */
+	int64_t block[3], grid[3];
+	int64_t shared;           /* dynamic shared memory bytes */
+	int bank_bytes;           /* 0 when the config sets no bank mode */
+	int64_t bytes;            /* bytes moved per launch */
+};
+
+struct space {
+	struct variant *v;
+	size_t n, nkept;
+};
+
+/* expand c under sizes (bound in `sizes`) and lim; order is the parameters' lexicographic
+   order, last parameter fastest. Expression errors in evaluation exit 2 with the location. */
+void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
+                  struct space *s);
+/* "BLOCK=256 PAD=1" (malloc'd) */
+char *space_params_str(const struct config *c, const struct variant *v);
+/* free s's contents */
+void space_free(struct space *s);
+/* limits for an architecture without a GPU ("sm_90") */
+void space_arch_limits(const char *arch, struct limits *lim);
+
+#endif

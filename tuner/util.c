@@ -1,0 +1,351 @@
+/* util: errors, allocation, growable buffers, files. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *argv0 = "tuner";
+int verbosity = 1;
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	int err = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: %s", argv0, prefix);
+	vfprintf(stderr, fmt, ap);
+	if (n > 0 && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+noreturn void fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_USAGE);
+}
+
+noreturn void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("internal error: ", fmt, ap);
+	va_end(ap);
+	abort();
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < level)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory allocating %zu x %zu bytes", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		die("allocation overflow: %zu x %zu", n, size);
+	return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct buf b = {0};
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("vsnprintf failed");
+	b.s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(b.s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return b.s;
+}
+
+static void buf_grow(struct buf *b, size_t n)
+{
+	if (b->len + n + 1 <= b->cap)
+		return;
+	if (b->len + n + 1 < b->len)
+		die("buffer overflow");
+	b->cap = b->cap ? b->cap : 64;
+	while (b->cap < b->len + n + 1)
+		b->cap *= 2;
+	b->s = xrealloc(b->s, b->cap);
+}
+
+void buf_add(struct buf *b, const void *p, size_t n)
+{
+	buf_grow(b, n);
+	if (n)
+		memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("vsnprintf failed");
+	buf_grow(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void buf_json_str(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			buf_printf(b, "\\%c", c);
+		else if (c == '\n')
+			buf_puts(b, "\\n");
+		else if (c == '\t')
+			buf_puts(b, "\\t");
+		else if (c < 0x20)
+			buf_printf(b, "\\u%04x", c);
+		else
+			buf_add(b, &c, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	struct buf b = {0};
+	struct stat st;
+	char tmp[65536];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			buf_free(&b);
+			errno = e;
+			return NULL;
+		}
+		buf_add(&b, tmp, (size_t)n);
+	}
+	close(fd);
+	if (!b.s)
+		buf_add(&b, "", 0);
+	if (len)
+		*len = b.len;
+	return b.s;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = data;
+	int fd, e;
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_close;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0 && errno != EINVAL)
+		goto fail_close;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail_unlink;
+	}
+	if (rename(tmp, path) < 0)
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+fail_close:
+	e = errno;
+	close(fd);
+	errno = e;
+fail_unlink:
+	e = errno;
+	unlink(tmp);
+	errno = e;
+fail:
+	e = errno;
+	free(tmp);
+	errno = e;
+	return -1;
+}
+
+int mkdirs(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int r = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+				r = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (r == 0) {
+		struct stat st;
+		if (stat(path, &st) < 0)
+			r = -1;
+		else if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			r = -1;
+		}
+	}
+	int e = errno;
+	free(p);
+	errno = e;
+	return r;
+}
+
+char *path_dir(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (!s)
+		return xstrdup(".");
+	if (s == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(s - path));
+}
+
+char *path_join(const char *dir, const char *rel)
+{
+	if (rel[0] == '/' || !dir || !strcmp(dir, "."))
+		return xstrdup(rel);
+	return xasprintf("%s/%s", dir, rel);
+}
+
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n--) {
+		h ^= *s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

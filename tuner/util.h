@@ -1,0 +1,71 @@
+/* util: errors, allocation, growable buffers, files. */
+#ifndef TUNER_UTIL_H
+#define TUNER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#define LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* exit codes */
+enum { EXIT_NOVARIANT = 1, EXIT_USAGE = 2, EXIT_INTERRUPT = 130 };
+
+extern const char *argv0; /* program name used as message prefix */
+extern int verbosity;     /* 0 quiet, 1 normal, 2 verbose */
+
+/* print "tuner: msg" and exit 2; a trailing ':' in fmt appends strerror(errno) */
+noreturn void fatal(const char *fmt, ...);
+/* internal bug: print and abort */
+noreturn void die(const char *fmt, ...);
+/* print "tuner: warning: msg" to stderr (trailing ':' as for fatal) */
+void warn(const char *fmt, ...);
+/* print to stderr when verbosity >= level */
+void note(int level, const char *fmt, ...);
+
+/* allocation that never returns NULL */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* malloc'd printf */
+char *xasprintf(const char *fmt, ...);
+
+/* growable byte buffer, always NUL-terminated when s != NULL */
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+/* append n bytes */
+void buf_add(struct buf *b, const void *p, size_t n);
+/* append a string */
+void buf_puts(struct buf *b, const char *s);
+/* append formatted text */
+void buf_printf(struct buf *b, const char *fmt, ...);
+/* append a string as a JSON string literal (with quotes) */
+void buf_json_str(struct buf *b, const char *s);
+/* release the buffer's memory and reset it */
+void buf_free(struct buf *b);
+
+/* read a whole file; NULL with errno set on failure; *len gets the size */
+char *file_read(const char *path, size_t *len);
+/* write data to path atomically (temporary in the same directory + rename); 0 or -1 with errno */
+int file_write_atomic(const char *path, const void *data, size_t len);
+/* mkdir -p; 0 or -1 with errno */
+int mkdirs(const char *path);
+/* directory part of path ("." if none), malloc'd */
+char *path_dir(const char *path);
+/* join dir and rel unless rel is absolute, malloc'd */
+char *path_join(const char *dir, const char *rel);
+
+/* 64-bit FNV-1a, continuing from h (start with HASH_INIT) */
+#define HASH_INIT 0xcbf29ce484222325ULL
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+
+/* monotonic seconds */
+double now_s(void);
+
+#endif
