@@ -85,7 +85,7 @@ static void pc(int line, const char *src, const char *want)
 		failf(line, "'%s': parse error at %d: %s", src, err.col, err.msg);
 		return;
 	}
-	expr_print_c(e, &b);
+	expr_print_c(e, NULL, &b);
 	if (!b.s || strcmp(b.s, want))
 		failf(line, "'%s' printed as '%s', not '%s'", src, b.s ? b.s : "", want);
 	buf_free(&b);
@@ -535,4 +535,20 @@ TEST(expr_print_c)
 	PC("9223372036854775807", "9223372036854775807LL");
 	PC("ceil_div(M * N, 256) * min(x, 4)",
 	   "(tuner_ceil_div((M * N), 256LL) * tuner_min(x, 4LL))");
+}
+
+TEST(expr_print_c_subst)
+{
+	struct expr_err err = {0};
+	struct expr *e = expr_parse("ceil_div(n, BLOCK * PACK) + PAD", &err);
+	struct vars v = {0};
+	struct buf b = {0};
+
+	vars_set(&v, "BLOCK", 256);
+	vars_set(&v, "PACK", 2);
+	vars_set(&v, "PAD", -1);
+	expr_print_c(e, &v, &b);
+	CHECK_STR(b.s, "(tuner_ceil_div(n, (256LL * 2LL)) + (-1LL))");
+	buf_free(&b);
+	expr_free(e);
 }

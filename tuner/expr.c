@@ -700,9 +700,10 @@ const char *expr_src(const struct expr *e)
 	return e->src;
 }
 
-static void print_c(const struct node *n, struct buf *b)
+static void print_c(const struct node *n, const struct vars *subst, struct buf *b)
 {
 	const char *fn;
+	int64_t v;
 	int i;
 
 	switch (n->kind) {
@@ -713,18 +714,22 @@ static void print_c(const struct node *n, struct buf *b)
 			buf_printf(b, "%lldLL", (long long)n->val); /* only INT64_MIN is negative */
 		return;
 	case N_NAME:
-		buf_puts(b, n->name);
+		if (vars_get(subst, n->name, &v))
+			buf_printf(b, v == INT64_MIN ? "(-9223372036854775807LL - 1)"
+			              : v < 0 ? "(%lldLL)" : "%lldLL", (long long)v);
+		else
+			buf_puts(b, n->name);
 		return;
 	case N_NEG:
 	case N_NOT:
 		buf_puts(b, n->kind == N_NEG ? "(-" : "(!");
-		print_c(n->kid[0], b);
+		print_c(n->kid[0], subst, b);
 		buf_puts(b, ")");
 		return;
 	case N_CALL:
 		if (funcs[n->fn].fn == F_LOG2) {
 			buf_puts(b, "tuner_log2(");
-			print_c(n->kid[0], b);
+			print_c(n->kid[0], subst, b);
 			buf_puts(b, ")");
 			return;
 		}
@@ -733,26 +738,26 @@ static void print_c(const struct node *n, struct buf *b)
 		/* two-argument helpers nest to the left: f(f(a, b), c); f(a) is just a */
 		for (i = 1; i < n->nkid; i++)
 			buf_puts(b, fn);
-		print_c(n->kid[0], b);
+		print_c(n->kid[0], subst, b);
 		for (i = 1; i < n->nkid; i++) {
 			buf_puts(b, ", ");
-			print_c(n->kid[i], b);
+			print_c(n->kid[i], subst, b);
 			buf_puts(b, ")");
 		}
 		return;
 	default:
 		buf_puts(b, "(");
-		print_c(n->kid[0], b);
+		print_c(n->kid[0], subst, b);
 		buf_printf(b, " %s ", optext[n->kind]);
-		print_c(n->kid[1], b);
+		print_c(n->kid[1], subst, b);
 		buf_puts(b, ")");
 		return;
 	}
 }
 
-void expr_print_c(const struct expr *e, struct buf *b)
+void expr_print_c(const struct expr *e, const struct vars *subst, struct buf *b)
 {
-	print_c(e->root, b);
+	print_c(e->root, subst, b);
 }
 
 void expr_free(struct expr *e)

@@ -49,8 +49,9 @@ const char *expr_unknown(const struct expr *e, const struct vars *v, int *col);
 int expr_uses(const struct expr *e, const char *name);
 /* the source text e was parsed from */
 const char *expr_src(const struct expr *e);
-/* append e as a C expression (long long arithmetic; functions as tuner_ceil_div/min/max) */
-void expr_print_c(const struct expr *e, struct buf *b);
+/* append e as a C expression (long long literals; functions as tuner_ceil_div/min/max/log2);
+   names bound in subst (may be NULL) are printed as their values, the rest as themselves */
+void expr_print_c(const struct expr *e, const struct vars *subst, struct buf *b);
 /* free e (NULL is fine) */
 void expr_free(struct expr *e);
 
