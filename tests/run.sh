@@ -1,0 +1,93 @@
+#!/bin/sh
+# The test suite: unit tests (out/bin/unit) then end-to-end runs of out/bin/tuner.
+# Needs no GPU. Ends with "N passed, N failed"; exits non-zero on any failure.
+# TUNER_NVCC names nvcc for the emitted-source checks (default: nvcc on PATH).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+export TUNER_SRCDIR="$PWD" SOURCE_DATE_EPOCH=1767225600 # 2026-01-01T00:00:00Z: stable goldens
+T=out/bin/tuner
+NVCC=${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-test.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export TUNER_CACHE="$tmp/cache"
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/  /'; }
+# expect NAME STATUS CMD...: run CMD, check its exit status
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
+}
+# grep_out NAME PATTERN FILE
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
+}
+
+# unit tests
+out/bin/unit >"$tmp/unit.log" 2>&1
+cat "$tmp/unit.log"
+line=$(tail -n 1 "$tmp/unit.log")
+up=$(echo "$line" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+uf=$(echo "$line" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$up" ]; then bad "unit binary finished" "$line"; else pass=$((pass + up)); fail=$((fail + uf)); fi
+
+# command line
+expect cli_help 0 $T --help
+has cli_help_text "usage: tuner" "$tmp/stdout"
+expect cli_version 0 $T --version
+expect cli_no_config 2 $T
+expect cli_unknown_option 2 $T --frobnicate configs/filter21.yaml
+expect cli_bad_jobs 2 $T -j zero configs/filter21.yaml
+expect cli_bad_arch 2 $T --arch sm_9000 configs/filter21.yaml
+expect cli_missing_config 2 $T --out "$tmp/o" nonexistent.yaml
+has cli_missing_config_msg "nonexistent.yaml" "$tmp/stderr"
+expect cli_unknown_size 2 $T --size nope=3 configs/filter21.yaml
+expect cli_emit_unknown 2 $T --out "$tmp/o" --emit vdeadbeef tests/kernels/scale.yaml
+[ ! -e "$tmp/o" ] && ok "errors write nothing" || bad "errors write nothing" "$(find "$tmp/o")"
+
+# every shipped config (and the test-only kernel): dry run, then compile every variant
+for cfg in configs/*.yaml tests/kernels/*.yaml; do
+	k=$(basename "$cfg" .yaml)
+	expect "dry_run_$k" 0 $T --dry-run "$cfg"
+	has "dry_run_count_$k" "variants: [0-9]* kept" "$tmp/stdout"
+	expect "compile_all_$k" 0 $T -j 2 --arch sm_90 --out "$tmp/out" "$cfg"
+	has "untimed_said_$k" "nothing was timed" "$tmp/stdout"
+	if grep -q "compile-error" "$tmp/stdout"; then bad "no_compile_errors_$k" "$(grep compile-error "$tmp/stdout" | head)"; else ok "no_compile_errors_$k"; fi
+	j=$(ls "$tmp"/out/*/untimed-sm_90/results.json 2>/dev/null | grep "/$(sed -n 's/^name: *//p' "$cfg")/" | head -n 1)
+	if [ -n "$j" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["timed"] is False and d["arch"] == "sm_90" and d["variants"], "header"
+for v in d["variants"]:
+    assert set(v) >= {"id", "params", "status"}, v
+    if v["status"] == "untimed":
+        assert v["registers"] > 0 and v["spill_stores"] >= 0 and "shared_static" in v, v
+' "$j" 2>"$tmp/py"; then ok "results_json_$k"; else bad "results_json_$k" "$j $(cat "$tmp/py")"; fi
+	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 --out "$tmp/out" "$cfg"
+	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
+done
+
+# the emitted source of a variant compiles with plain nvcc, and matches its golden copy
+id=$($T --dry-run tests/kernels/scale.yaml | awk '$NF == "kept" { print $1; exit }')
+expect emit_variant 0 $T --arch sm_90 --out "$tmp/e" --emit "$id" tests/kernels/scale.yaml
+src="$tmp/e/scale/untimed-sm_90/$id.cu"
+hdr="$tmp/e/scale/untimed-sm_90/$id.h"
+if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
+	expect emit_nvcc_compiles 0 "$NVCC" -arch=sm_90 -cubin -o "$tmp/e.cubin" "$src"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,b,g,&s);return !(b[0]*g[0]>=4099);}\n' "$hdr" >"$tmp/h.cu"
+	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
+	expect emit_header_geometry 0 "$tmp/h"
+else
+	bad emit_nvcc_compiles "nvcc not found ($NVCC)"
+fi
+for f in "$src" "$hdr"; do
+	g=tests/golden/scale.$(echo "$f" | sed 's/.*\.//')
+	if diff -u "$g" "$f" >"$tmp/diff" 2>&1; then ok "golden_$(basename "$g")"; else bad "golden_$(basename "$g")" "$(head -n 40 "$tmp/diff")"; fi
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,265 @@
+/* report: the ranked table, results.json and results.csv. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct result *rank_base;
+
+static int timed(const struct result *r)
+{
+	return r->status == ST_OK;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct result *x = &rank_base[i], *y = &rank_base[j];
+
+	if (timed(x) != timed(y))
+		return timed(x) ? -1 : 1;
+	if (timed(x) && x->run.t.median_ms != y->run.t.median_ms)
+		return x->run.t.median_ms < y->run.t.median_ms ? -1 : 1;
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+size_t *report_rank(const struct result *r, size_t n)
+{
+	size_t *o = xcalloc(n, sizeof *o), i;
+
+	for (i = 0; i < n; i++)
+		o[i] = i;
+	rank_base = r;
+	qsort(o, n, sizeof *o, rank_cmp);
+	rank_base = NULL;
+	return o;
+}
+
+const char *report_status(enum status s)
+{
+	static const char *const names[] = {
+		[ST_OK] = "ok", [ST_UNTIMED] = "untimed", [ST_COMPILE_ERROR] = "compile-error",
+		[ST_RESOURCES] = "resources", [ST_MISMATCH] = "mismatch", [ST_FAULT] = "fault",
+		[ST_LAUNCH_ERROR] = "launch-error", [ST_TWIN] = "twin", [ST_COLLAPSED] = "collapsed",
+		[ST_DROPPED] = "dropped",
+	};
+	return names[s];
+}
+
+/* the row's status with a short reason */
+static char *status_text(const struct space *s, const struct result *r)
+{
+	if ((r->status == ST_TWIN || r->status == ST_COLLAPSED) && r->twin >= 0)
+		return xasprintf("%s of %s", report_status(r->status), s->v[r->twin].id);
+	if (r->reason && r->status != ST_OK && r->status != ST_UNTIMED) {
+		const char *nl = strchr(r->reason, '\n');
+		int n = nl ? (int)(nl - r->reason) : (int)strlen(r->reason);
+		return xasprintf("%s: %.*s", report_status(r->status), n > 60 ? 60 : n, r->reason);
+	}
+	return xstrdup(report_status(r->status));
+}
+
+void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
+                  const size_t *order, const struct runinfo *ri)
+{
+	size_t k, rank = 0, w = 6;
+
+	for (k = 0; k < s->n; k++) {
+		char *p = space_params_str(c, &s->v[k]);
+		if (strlen(p) > w)
+			w = strlen(p);
+		free(p);
+	}
+	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s\n", "rank", "id", (int)w,
+	        "params", "median_ms", "GB/s", "%copy", "regs", "spill", "smem", "status");
+	for (k = 0; k < s->n; k++) {
+		const struct variant *v = &s->v[order[k]];
+		const struct result *x = &r[order[k]];
+		char *p, *st, rk[16] = "-", t[32] = "-", g[32] = "-", pc[32] = "-", rg[16] = "-",
+		     sp[16] = "-", sm[16] = "-";
+
+		if (x->status == ST_DROPPED && verbosity < 2)
+			continue;
+		if (timed(x)) {
+			snprintf(rk, sizeof rk, "%zu", ++rank);
+			snprintf(t, sizeof t, "%.4f", x->run.t.median_ms);
+			snprintf(g, sizeof g, "%.1f", x->gbs);
+			snprintf(pc, sizeof pc, "%.1f", x->pct_copy);
+		}
+		if (x->co.ok && x->co.regs >= 0) {
+			snprintf(rg, sizeof rg, "%d", x->co.regs);
+			snprintf(sp, sizeof sp, "%d", x->co.spill_stores + x->co.spill_loads);
+			snprintf(sm, sizeof sm, "%lld", (long long)(x->co.smem_static + v->shared));
+		}
+		p = space_params_str(c, v);
+		st = status_text(s, x);
+		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s\n", rk, v->id, (int)w, p,
+		        t, g, pc, rg, sp, sm, st);
+		free(p);
+		free(st);
+	}
+	if (!ri->timed)
+		fprintf(f, "nothing was timed: %s; compiled for %s only\n", ri->why_untimed, ri->arch);
+	else
+		fprintf(f, "copy kernel: %.1f GB/s (median %.4f ms) on %s\n", ri->copy_gbs,
+		        ri->copy.median_ms, ri->gpu.name);
+	if (ri->bank_ignored)
+		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
+		           "8-byte variants were collapsed into their 4-byte twins\n");
+}
+
+static void json_num(struct buf *b, double x)
+{
+	if (isfinite(x))
+		buf_printf(b, "%.6g", x);
+	else
+		buf_puts(b, "null");
+}
+
+void report_json(struct buf *b, const struct config *c, const struct space *s,
+                 const struct result *r, const size_t *order, const struct runinfo *ri)
+{
+	size_t k, i;
+
+	buf_puts(b, "{\n  \"kernel\": ");
+	buf_json_str(b, c->name);
+	buf_puts(b, ",\n  \"config\": ");
+	buf_json_str(b, c->path);
+	buf_printf(b, ",\n  \"arch\": \"%s\",\n  \"nvrtc\": \"%s\",\n  \"date\": \"%s\",\n", ri->arch,
+	           ri->nvrtc, ri->date);
+	buf_printf(b, "  \"timed\": %s,\n", ri->timed ? "true" : "false");
+	if (ri->timed) {
+		buf_puts(b, "  \"gpu\": ");
+		buf_json_str(b, ri->gpu.name);
+		buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"driver\": %d,\n",
+		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version);
+		buf_puts(b, "  \"copy_gbs\": ");
+		json_num(b, ri->copy_gbs);
+		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+	} else {
+		buf_puts(b, "  \"why_untimed\": ");
+		buf_json_str(b, ri->why_untimed);
+		buf_puts(b, ",\n");
+	}
+	buf_puts(b, "  \"sizes\": {");
+	for (i = 0; i < c->nsizes; i++) {
+		buf_printf(b, "%s", i ? ", " : "");
+		buf_json_str(b, c->sizes[i].name);
+		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
+	}
+	buf_puts(b, "},\n  \"variants\": [\n");
+	for (k = 0; k < s->n; k++) {
+		const struct variant *v = &s->v[order[k]];
+		const struct result *x = &r[order[k]];
+
+		buf_printf(b, "    {\"id\": \"%s\", \"params\": {", v->id);
+		for (i = 0; i < c->nparams; i++) {
+			buf_printf(b, "%s", i ? ", " : "");
+			buf_json_str(b, c->params[i].name);
+			buf_printf(b, ": %lld", (long long)v->vals[i]);
+		}
+		buf_printf(b, "}, \"status\": \"%s\"", report_status(x->status));
+		if (x->status == ST_DROPPED) {
+			buf_puts(b, ", \"reason\": ");
+			buf_json_str(b, v->drop);
+			buf_puts(b, "}");
+			buf_puts(b, k + 1 < s->n ? ",\n" : "\n");
+			continue;
+		}
+		if (x->reason) {
+			buf_puts(b, ", \"reason\": ");
+			buf_json_str(b, x->reason);
+		}
+		if (x->twin >= 0)
+			buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
+		buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
+		           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+		           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);
+		buf_printf(b, ", \"shared_dynamic\": %lld, \"bank_bytes\": %d, \"bytes\": %lld",
+		           (long long)v->shared, v->bank_bytes, (long long)v->bytes);
+		if (x->co.ok)
+			buf_printf(b, ", \"registers\": %d, \"spill_stores\": %d, \"spill_loads\": %d, "
+			           "\"stack\": %d, \"shared_static\": %d, \"cache_hit\": %s",
+			           x->co.regs, x->co.spill_stores, x->co.spill_loads, x->co.stack,
+			           x->co.smem_static, x->cache_hit ? "true" : "false");
+		if (x->status == ST_OK || x->status == ST_MISMATCH ||
+		    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
+			buf_puts(b, ", \"max_abs_err\": ");
+			json_num(b, x->run.max_abs_err);
+			buf_puts(b, ", \"max_rel_err\": ");
+			json_num(b, x->run.max_rel_err);
+		}
+		if (x->status == ST_OK) {
+			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", x->run.t.n);
+			json_num(b, x->run.t.median_ms);
+			buf_puts(b, ", \"min_ms\": ");
+			json_num(b, x->run.t.min_ms);
+			buf_puts(b, ", \"max_ms\": ");
+			json_num(b, x->run.t.max_ms);
+			buf_puts(b, ", \"mean_ms\": ");
+			json_num(b, x->run.t.mean_ms);
+			buf_puts(b, ", \"spread\": ");
+			json_num(b, x->run.t.spread);
+			buf_puts(b, ", \"gbs\": ");
+			json_num(b, x->gbs);
+			buf_puts(b, ", \"pct_copy\": ");
+			json_num(b, x->pct_copy);
+		}
+		if (x->status == ST_COMPILE_ERROR) {
+			buf_puts(b, ", \"log\": ");
+			buf_json_str(b, x->co.log ? x->co.log : "");
+		}
+		buf_puts(b, "}");
+		buf_puts(b, k + 1 < s->n ? ",\n" : "\n");
+	}
+	buf_puts(b, "  ]\n}\n");
+}
+
+static void csv_str(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; s && *s; s++) {
+		if (*s == '"')
+			buf_puts(b, "\"");
+		buf_add(b, *s == '\n' ? " " : s, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+void report_csv(struct buf *b, const struct config *c, const struct space *s,
+                const struct result *r, const size_t *order)
+{
+	size_t k, i;
+
+	buf_puts(b, "id");
+	for (i = 0; i < c->nparams; i++)
+		buf_printf(b, ",%s", c->params[i].name);
+	buf_puts(b, ",status,median_ms,min_ms,spread,gbs,pct_copy,max_abs_err,registers,spill_bytes,"
+	            "shared_bytes,twin_of,reason\n");
+	for (k = 0; k < s->n; k++) {
+		const struct variant *v = &s->v[order[k]];
+		const struct result *x = &r[order[k]];
+
+		buf_puts(b, v->id);
+		for (i = 0; i < c->nparams; i++)
+			buf_printf(b, ",%lld", (long long)v->vals[i]);
+		buf_printf(b, ",%s", report_status(x->status));
+		if (x->status == ST_OK)
+			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.3g", x->run.t.median_ms,
+			           x->run.t.min_ms, x->run.t.spread, x->gbs, x->pct_copy,
+			           x->run.max_abs_err);
+		else
+			buf_puts(b, ",,,,,,");
+		if (x->co.ok)
+			buf_printf(b, ",%d,%d,%lld", x->co.regs, x->co.spill_stores + x->co.spill_loads,
+			           (long long)(x->co.smem_static + v->shared));
+		else
+			buf_puts(b, ",,,");
+		buf_printf(b, ",%s,", x->twin >= 0 ? s->v[x->twin].id : "");
+		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
+		buf_puts(b, "\n");
+	}
+}

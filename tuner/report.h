@@ -1,0 +1,65 @@
+/* report: the ranked table, results.json and results.csv. */
+#ifndef TUNER_REPORT_H
+#define TUNER_REPORT_H
+
+#include <stdio.h>
+#include "bench.h"
+#include "config.h"
+#include "nvrtc.h"
+#include "space.h"
+
+enum status {
+	ST_OK,            /* verified and timed */
+	ST_UNTIMED,       /* compiled; no GPU to verify or time on */
+	ST_COMPILE_ERROR,
+	ST_RESOURCES,     /* compiled, but static + dynamic shared memory exceed the limit */
+	ST_MISMATCH,
+	ST_FAULT,
+	ST_LAUNCH_ERROR,
+	ST_TWIN,          /* byte-identical cubin and launch as another variant: timed once */
+	ST_COLLAPSED,     /* differs only in a bank mode the GPU does not apply */
+	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
+};
+
+struct result {
+	enum status status;
+	char *reason;             /* malloc'd, NULL when there is nothing to say */
+	struct compile_out co;
+	int cache_hit;
+	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
+	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
+	double gbs, pct_copy;     /* when timed */
+};
+
+/* facts about the run, for the report and the provenance comment */
+struct runinfo {
+	const char *arch;         /* "sm_90" */
+	const char *nvrtc;        /* "13.0" */
+	int timed;                /* 1 if a GPU verified and timed the variants */
+	const char *why_untimed;  /* why not, when timed == 0 */
+	struct gpu_info gpu;      /* valid when timed */
+	char slug[128];           /* output directory name under out/<kernel>/ */
+	double copy_gbs;
+	struct stats copy;
+	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
+	char date[32];            /* UTC, ISO 8601 */
+	double compile_s;         /* wall time of the compile phase */
+	size_t compiled, cache_hits;
+};
+
+/* order of results, best first: verified by median time, then the rest by status and index;
+   returns a malloc'd array of n indices */
+size_t *report_rank(const struct result *r, size_t n);
+/* the status as a short word ("ok", "compile-error", ...) */
+const char *report_status(enum status s);
+/* print the ranked table */
+void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
+                  const size_t *order, const struct runinfo *ri);
+/* results.json: every variant with parameters, status and reason, statistics, resources, error */
+void report_json(struct buf *b, const struct config *c, const struct space *s,
+                 const struct result *r, const size_t *order, const struct runinfo *ri);
+/* results.csv: one row per variant */
+void report_csv(struct buf *b, const struct config *c, const struct space *s,
+                const struct result *r, const size_t *order);
+
+#endif

@@ -1,0 +1,14 @@
+/* source: template + parameter values -> CUDA source text. */
+#ifndef TUNER_SOURCE_H
+#define TUNER_SOURCE_H
+
+#include "config.h"
+#include "space.h"
+#include "util.h"
+
+/* append one '#define NAME VALUE' line per parameter of v */
+void source_defines(struct buf *b, const struct config *c, const struct variant *v);
+/* the text NVRTC compiles for v: the defines, a #line directive, then the template (malloc'd) */
+char *source_variant(const struct config *c, const struct variant *v, const char *tmpl);
+
+#endif
