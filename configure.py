@@ -86,7 +86,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sanitize", action="store_true",
                     help="build with AddressSanitizer and UndefinedBehaviorSanitizer")
-    ap.add_argument("--debug", action="store_true", help="-O0 -g")
+    ap.add_argument("--debug", action="store_true", help="-O1 -g")
+    ap.add_argument("--yaml-prefix", metavar="DIR",
+                    help="libyaml installed under DIR (include/yaml.h, lib/libyaml.so)")
     args = ap.parse_args()
 
     cc = os.environ.get("CC", "cc")
@@ -108,7 +110,12 @@ def main():
     if not os.path.isfile(os.path.join(cuinc, "cuda.h")):
         fail("cuda.h not found in %s: install the CUDA Toolkit's driver API headers" % cuinc)
 
-    ycflags, ylibs = pkg("yaml-0.1", "libyaml")
+    if args.yaml_prefix:
+        yp = os.path.abspath(args.yaml_prefix)
+        ycflags = "-I%s/include" % yp
+        ylibs = "-L%s/lib -Wl,-rpath,%s/lib -lyaml" % (yp, yp)
+    else:
+        ycflags, ylibs = pkg("yaml-0.1", "libyaml")
     if not ylibs:
         ylibs = "-lyaml"
     ok, out = try_compile(cc, ycflags, ylibs,
