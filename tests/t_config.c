@@ -1,0 +1,470 @@
+/* Tests for config: tests/data/good.yaml field by field, defaults, and the error goldens in
+ * tests/bad (NAME.yaml must fail with exit status 2 and exactly the stderr in NAME.err). */
+#include "test.h"
+#include "config.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* evaluate e with the config's sizes and the given parameter values bound */
+static int64_t eval(const struct config *c, const struct expr *e, const int64_t *pv)
+{
+	struct vars v = {0};
+	struct expr_err err;
+	int64_t r = -12345;
+	size_t i;
+
+	cfg_size_vars(c, &v);
+	for (i = 0; pv && i < c->nparams; i++)
+		vars_set(&v, c->params[i].name, pv[i]);
+	if (!e || expr_eval(e, &v, &r, &err))
+		return -12345;
+	return r;
+}
+
+/* run fn(arg) in a child with stderr captured into out; the exit status, or -1 */
+static int in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap)
+{
+	int fd[2], st;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(fd) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fd[0]);
+		dup2(fd[1], 2);
+		close(fd[1]);
+		fn(arg);
+		exit(0);
+	}
+	close(fd[1]);
+	while (len + 1 < cap && (n = read(fd[0], out + len, cap - 1 - len)) != 0) {
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	out[len] = '\0';
+	close(fd[0]);
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void load_free(const void *path)
+{
+	cfg_free(cfg_load(path));
+}
+
+/* a config in a temporary directory whose template is tests/data/good.cu (absolute) */
+struct tmpcfg {
+	char dir[64], path[128];
+};
+
+static int tmpcfg_write(struct tmpcfg *t, const char *body)
+{
+	const char *rel = test_path("tests/data/good.cu");
+	char cwd[PATH_MAX];
+	FILE *f;
+
+	if (!getcwd(cwd, sizeof cwd))
+		return -1;
+	snprintf(t->dir, sizeof t->dir, "/tmp/t_config.XXXXXX");
+	if (!mkdtemp(t->dir))
+		return -1;
+	snprintf(t->path, sizeof t->path, "%s/c.yaml", t->dir);
+	f = fopen(t->path, "w");
+	if (!f)
+		return -1;
+	if (rel[0] == '/')
+		fprintf(f, "template: %s\n%s", rel, body);
+	else
+		fprintf(f, "template: %s/%s\n%s", cwd, rel, body);
+	return fclose(f);
+}
+
+static void tmpcfg_remove(struct tmpcfg *t)
+{
+	unlink(t->path);
+	rmdir(t->dir);
+}
+
+static const char minimal[] =
+	"name: k\n"
+	"entry: k\n"
+	"sizes: {n: 5}\n"
+	"params: {B: [1]}\n"
+	"buffers: [{name: o, type: float, count: n, role: out}]\n"
+	"args: [o, n]\n"
+	"launch: {block: [B], grid: [n]}\n"
+	"bytes: 4 * n\n"
+	"reference: {entry: k_ref, launch: {block: [1], grid: [n]}}\n";
+
+TEST(config_good)
+{
+	struct config *c = cfg_load(test_path("tests/data/good.yaml"));
+	int64_t pv[2] = {256, -1};
+	const struct buffer *b;
+	char *want = xstrdup(test_path("tests/data/good.cu"));
+
+	CHECK(c != NULL);
+	if (!c) {
+		free(want);
+		return;
+	}
+	CHECK_STR(c->path, test_path("tests/data/good.yaml"));
+	CHECK_STR(c->name, "good_1");
+	CHECK_STR(c->kernel.source, want);
+	CHECK_STR(c->kernel.entry, "good");
+	CHECK_EQ(c->noptions, 2);
+	if (c->noptions == 2) {
+		CHECK_STR(c->options[0], "-use_fast_math");
+		CHECK_STR(c->options[1], "-lineinfo");
+	}
+
+	CHECK_EQ(c->nsizes, 2);
+	if (c->nsizes == 2) {
+		CHECK_STR(c->sizes[0].name, "n");
+		CHECK_EQ(c->sizes[0].val, 1000);
+		CHECK_EQ(c->sizes[0].loc.line, 8);
+		CHECK_EQ(c->sizes[0].loc.col, 3);
+		CHECK_STR(c->sizes[1].name, "m");
+		CHECK_EQ(c->sizes[1].val, 16);
+	}
+	CHECK_EQ(c->nparams, 2);
+	if (c->nparams == 2) {
+		CHECK_STR(c->params[0].name, "BLOCK");
+		CHECK_EQ(c->params[0].nvals, 3);
+		CHECK_EQ(c->params[0].vals[0], 128);
+		CHECK_EQ(c->params[0].vals[2], 512);
+		CHECK_EQ(c->params[0].loc.line, 12);
+		CHECK_STR(c->params[1].name, "PAD");
+		CHECK_EQ(c->params[1].nvals, 2);
+		CHECK_EQ(c->params[1].vals[1], -1);
+	}
+	CHECK_EQ(c->nconstraints, 2);
+	if (c->nconstraints == 2) {
+		CHECK_STR(expr_src(c->constraints[0].e), "BLOCK % 32 == 0");
+		CHECK_EQ(c->constraints[0].loc.line, 16);
+		CHECK_EQ(c->constraints[0].loc.col, 5);
+		CHECK_STR(expr_src(c->constraints[1].e), "!PAD || BLOCK >= m");
+		CHECK_EQ(eval(c, c->constraints[1].e, pv), 1);
+	}
+
+	CHECK_EQ(c->nbuffers, 5);
+	if (c->nbuffers == 5) {
+		b = &c->buffers[0];
+		CHECK_STR(b->name, "in");
+		CHECK_EQ(b->type, EL_F32);
+		CHECK_EQ(b->role, ROLE_IN);
+		CHECK_EQ(eval(c, b->count, NULL), 1020);
+		CHECK_EQ(b->fill.kind, FILL_RANDOM);
+		CHECK_EQ(b->fill.seed, 7);
+		CHECK(b->fill.lo == -2 && b->fill.hi == 0.5);
+		CHECK_EQ(b->loc.line, 20);
+		CHECK_EQ(b->loc.col, 5);
+		b = &c->buffers[1];
+		CHECK_STR(b->name, "out");
+		CHECK_EQ(b->type, EL_F64);
+		CHECK_EQ(b->role, ROLE_OUT);
+		CHECK_EQ(eval(c, b->count, NULL), 1000);
+		b = &c->buffers[2];
+		CHECK_STR(b->name, "tmp");
+		CHECK_EQ(b->type, EL_U64);
+		CHECK_EQ(b->role, ROLE_SCRATCH);
+		CHECK_EQ(eval(c, b->count, pv), 512);
+		CHECK_EQ(b->fill.kind, FILL_RANGE);
+		CHECK(b->fill.start == 1.5 && b->fill.step == -0.25);
+		b = &c->buffers[3];
+		CHECK_EQ(b->type, EL_I32);
+		CHECK_EQ(b->fill.kind, FILL_RANDOM); /* the default */
+		CHECK_EQ(b->fill.seed, 1);
+		CHECK(b->fill.lo == -1 && b->fill.hi == 1);
+		b = &c->buffers[4];
+		CHECK_EQ(b->type, EL_U32);
+		CHECK_EQ(b->fill.kind, FILL_CONST);
+		CHECK(b->fill.value == 3);
+	}
+	CHECK_EQ(c->nconstants, 1);
+	if (c->nconstants == 1) {
+		CHECK_STR(c->constants[0].name, "coef");
+		CHECK_EQ(c->constants[0].type, EL_I64);
+		CHECK_EQ(eval(c, c->constants[0].count, NULL), 5);
+		CHECK_EQ(c->constants[0].fill.kind, FILL_LIST);
+		CHECK_EQ(c->constants[0].fill.nlist, 3);
+		if (c->constants[0].fill.nlist == 3)
+			CHECK(c->constants[0].fill.list[0] == 0.1 &&
+			      c->constants[0].fill.list[1] == 2 &&
+			      c->constants[0].fill.list[2] == -3e-2);
+	}
+
+	CHECK_EQ(c->kernel.nargs, 4);
+	if (c->kernel.nargs == 4) {
+		CHECK_EQ(c->kernel.args[0].buffer, 1);
+		CHECK(c->kernel.args[0].value == NULL);
+		CHECK_EQ(c->kernel.args[1].buffer, 0);
+		CHECK_EQ(c->kernel.args[2].buffer, -1);
+		CHECK_EQ(c->kernel.args[2].type, EL_I32);
+		CHECK_EQ(eval(c, c->kernel.args[2].value, NULL), 1000);
+		CHECK_EQ(c->kernel.args[3].buffer, -1);
+		CHECK_EQ(c->kernel.args[3].type, EL_I64);
+		CHECK_EQ(eval(c, c->kernel.args[3].value, NULL), 2000);
+		CHECK_EQ(c->kernel.args[3].loc.line, 50);
+	}
+	CHECK_EQ(eval(c, c->kernel.launch.block[0], pv), 256);
+	CHECK_EQ(eval(c, c->kernel.launch.block[1], pv), 2);
+	CHECK_EQ(eval(c, c->kernel.launch.block[2], pv), 1);
+	CHECK_EQ(eval(c, c->kernel.launch.grid[0], pv), 4);
+	CHECK_EQ(eval(c, c->kernel.launch.grid[1], pv), 1);
+	CHECK_EQ(eval(c, c->kernel.launch.grid[2], pv), 1);
+	CHECK_EQ(eval(c, c->kernel.launch.shared, pv), (256 + 20 - 1) * 4);
+	CHECK_EQ(eval(c, c->kernel.launch.bank_bytes, pv), 8);
+	CHECK_EQ(eval(c, c->bytes, pv), 7999);
+
+	CHECK(c->has_reference);
+	CHECK_STR(c->reference.source, want);
+	CHECK_STR(c->reference.entry, "good_ref");
+	CHECK_EQ(c->reference.nargs, 4); /* the kernel's, by default */
+	if (c->reference.nargs == 4) {
+		CHECK_EQ(c->reference.args[0].buffer, 1);
+		CHECK_EQ(c->reference.args[3].type, EL_I64);
+		CHECK(c->reference.args[3].value != c->kernel.args[3].value);
+		CHECK_EQ(eval(c, c->reference.args[3].value, NULL), 2000);
+	}
+	CHECK_EQ(eval(c, c->reference.launch.block[0], NULL), 256);
+	CHECK_EQ(eval(c, c->reference.launch.block[1], NULL), 1);
+	CHECK_EQ(eval(c, c->reference.launch.grid[0], NULL), 4);
+	CHECK_EQ(eval(c, c->reference.launch.grid[1], NULL), 16);
+	CHECK_EQ(eval(c, c->reference.launch.grid[2], NULL), 3);
+	CHECK_EQ(eval(c, c->reference.launch.shared, NULL), 0);
+	CHECK(c->reference.launch.bank_bytes == NULL);
+
+	CHECK(c->rtol == 1e-3);
+	CHECK(c->atol == 0);
+	CHECK_EQ(c->warmup, 0);
+	CHECK_EQ(c->samples, 7);
+	CHECK_EQ(c->flush_l2, 0);
+	cfg_free(c);
+	free(want);
+}
+
+TEST(config_defaults)
+{
+	struct tmpcfg t;
+	struct config *c;
+
+	CHECK(tmpcfg_write(&t, minimal) == 0);
+	c = cfg_load(t.path);
+	CHECK(c->options == NULL && c->noptions == 0);
+	CHECK_EQ(c->nconstraints, 0);
+	CHECK_EQ(c->nconstants, 0);
+	CHECK_EQ(c->buffers[0].role, ROLE_OUT);
+	CHECK_EQ(c->kernel.args[0].buffer, 0);
+	CHECK_EQ(c->kernel.args[1].buffer, -1);
+	CHECK_EQ(eval(c, c->kernel.launch.shared, NULL), 0);
+	CHECK(c->kernel.launch.bank_bytes == NULL);
+	CHECK_STR(c->reference.source, c->kernel.source);
+	CHECK_EQ(c->reference.nargs, 2);
+	CHECK(c->rtol == 1e-5);
+	CHECK(c->atol == 1e-6);
+	CHECK_EQ(c->warmup, 3);
+	CHECK_EQ(c->samples, 20);
+	CHECK_EQ(c->flush_l2, 1);
+	cfg_free(c);
+	tmpcfg_remove(&t);
+}
+
+TEST(config_reference)
+{
+	struct tmpcfg t;
+	struct config *c;
+	static const char body[] =
+		"name: k\n"
+		"entry: k\n"
+		"sizes: {n: 5, m: 2}\n"
+		"params: {B: [1, 2]}\n"
+		"buffers: [{name: o, type: float, count: n, role: out},"
+		" {name: s, type: float, count: n * B, role: scratch, fill: {const: 0}}]\n"
+		"args: [o, s, B]\n"
+		"launch: {block: [B], grid: [n]}\n"
+		"bytes: 4 * n\n"
+		"reference:\n"
+		"  source: c.yaml\n"
+		"  entry: k_ref\n"
+		"  args: [m, o, {value: n, type: unsigned_long}]\n"
+		"  launch: {block: [1], grid: [n], shared: m * 4, bank_bytes: 4}\n";
+
+	CHECK(tmpcfg_write(&t, body) == 0);
+	c = cfg_load(t.path);
+	CHECK_STR(c->reference.source, t.path);
+	CHECK_EQ(c->reference.nargs, 3);
+	CHECK_EQ(c->reference.args[0].buffer, -1);
+	CHECK_EQ(eval(c, c->reference.args[0].value, NULL), 2);
+	CHECK_EQ(c->reference.args[1].buffer, 0);
+	CHECK_EQ(c->reference.args[2].type, EL_U64);
+	CHECK_EQ(eval(c, c->reference.launch.shared, NULL), 8);
+	CHECK_EQ(eval(c, c->reference.launch.bank_bytes, NULL), 4);
+	cfg_free(c);
+	tmpcfg_remove(&t);
+}
+
+static void set_size(const void *arg)
+{
+	struct config *c = cfg_load(test_path("tests/data/good.yaml"));
+
+	cfg_set_size(c, arg);
+	cfg_free(c);
+}
+
+TEST(config_set_size)
+{
+	struct config *c = cfg_load(test_path("tests/data/good.yaml"));
+	struct vars v = {0};
+	int64_t n = 0;
+	char err[512];
+
+	cfg_set_size(c, "n=123");
+	cfg_set_size(c, "m=0x20");
+	cfg_size_vars(c, &v);
+	CHECK(vars_get(&v, "n", &n) && n == 123);
+	CHECK(vars_get(&v, "m", &n) && n == 32);
+	CHECK_EQ(v.n, 2);
+	CHECK_EQ(eval(c, c->buffers[0].count, NULL), 143);
+	cfg_free(c);
+
+	CHECK_EQ(in_child(set_size, "q=5", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: unknown size 'q'\n");
+	CHECK_EQ(in_child(set_size, "n=12x", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: size 'n': '12x' is not a non-negative integer\n");
+	CHECK_EQ(in_child(set_size, "n=-1", err, sizeof err), 2);
+	CHECK_EQ(in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
+	CHECK_EQ(in_child(set_size, "n", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: size 'n' must be name=value\n");
+}
+
+TEST(config_elem)
+{
+	CHECK_EQ(elem_size(EL_F32), 4);
+	CHECK_EQ(elem_size(EL_F64), 8);
+	CHECK_EQ(elem_size(EL_I32), 4);
+	CHECK_EQ(elem_size(EL_U32), 4);
+	CHECK_EQ(elem_size(EL_I64), 8);
+	CHECK_EQ(elem_size(EL_U64), 8);
+	CHECK_STR(elem_name(EL_F32), "float");
+	CHECK_STR(elem_name(EL_F64), "double");
+	CHECK_STR(elem_name(EL_I32), "int");
+	CHECK_STR(elem_name(EL_U32), "unsigned int");
+	CHECK_STR(elem_name(EL_I64), "long long");
+	CHECK_STR(elem_name(EL_U64), "unsigned long long");
+}
+
+TEST(config_unreadable)
+{
+	char err[512];
+	char *dir = xstrdup(test_path("tests/data"));
+	char *want = xasprintf("tuner: %s: cannot read config: Is a directory\n", dir);
+	static const char *const nofile = "/nonexistent/t_config.yaml";
+
+	CHECK_EQ(in_child(load_free, nofile, err, sizeof err), 2);
+	CHECK_STR(err, "tuner: /nonexistent/t_config.yaml: cannot read config: "
+	               "No such file or directory\n");
+	CHECK_EQ(in_child(load_free, dir, err, sizeof err), 2);
+	CHECK_STR(err, want);
+	free(want);
+	free(dir);
+}
+
+/* child: load tests/bad/NAME.yaml from the source root, as the user would */
+static void load_bad(const void *rel)
+{
+	const char *root = getenv("TUNER_SRCDIR");
+
+	if (root && chdir(root) < 0) {
+		perror("chdir");
+		exit(99);
+	}
+	cfg_free(cfg_load(rel));
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* print s line by line, each line prefixed with "  " and mark */
+static void show_lines(char mark, const char *s)
+{
+	size_t n;
+
+	while (*s) {
+		n = strcspn(s, "\n");
+		fprintf(stderr, "  %c%.*s\n", mark, (int)n, s);
+		s += n;
+		if (*s)
+			s++;
+	}
+}
+
+/* a unified-diff-like view: '-' expected lines, '+' actual lines */
+static void show_diff(const char *want, const char *got)
+{
+	fprintf(stderr, "  --- expected\n  +++ got\n");
+	show_lines('-', want);
+	show_lines('+', got);
+}
+
+TEST(config_errors)
+{
+	DIR *d = opendir(test_path("tests/bad"));
+	struct dirent *e;
+	char **names = NULL, err[4096], rel[512];
+	size_t n = 0, i;
+	int nerr = 0;
+
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > 5 && !strcmp(e->d_name + l - 5, ".yaml")) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrndup(e->d_name, l - 5);
+		}
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_str);
+	CHECK(n >= 20);
+	for (i = 0; i < n; i++) {
+		char *want;
+		int st;
+
+		snprintf(rel, sizeof rel, "tests/bad/%s.err", names[i]);
+		want = file_read(test_path(rel), NULL);
+		snprintf(rel, sizeof rel, "tests/bad/%s.yaml", names[i]);
+		st = in_child(load_bad, rel, err, sizeof err);
+		if (!want || st != 2 || strcmp(want, err)) {
+			if (!want)
+				fprintf(stderr, "  %s: no .err file\n", rel);
+			else if (st != 2)
+				fprintf(stderr, "  %s: exit %d, want 2\n", rel, st);
+			else
+				fprintf(stderr, "  %s: stderr differs\n", rel);
+			if (want)
+				show_diff(want, err);
+			nerr++;
+		}
+		free(want);
+		free(names[i]);
+	}
+	free(names);
+	CHECK_EQ(nerr, 0);
+}

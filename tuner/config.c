@@ -1,0 +1,1054 @@
+/* config: YAML kernel description (libyaml) -> struct config. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
+
+/* the YAML document as a small tree */
+enum nkind { N_SCALAR, N_SEQ, N_MAP };
+
+struct node {
+	enum nkind kind;
+	int line, col;          /* 1-based */
+	char *s;                /* scalar text */
+	int quoted;             /* scalar in single or double quotes */
+	int block;              /* literal or folded block scalar */
+	int flow;               /* a collection in flow style, or a scalar inside one */
+	struct node **kid;      /* seq: items; map: key, value, key, value, ... */
+	size_t n, cap;
+};
+
+struct ctx {
+	const char *path;       /* as given by the user */
+	char *dir;              /* directory of path */
+	char *text;
+	size_t len;
+	yaml_parser_t parser;
+	int parser_live;
+	yaml_event_t ev;
+	int ev_live;
+	struct node *root;
+	struct config *c;       /* under construction; freed on error */
+	struct vars sizes;      /* every size bound to 0 */
+	struct vars all;        /* every size and parameter bound to 0 */
+};
+
+/* a key of a fixed-schema mapping */
+struct field {
+	const char *key;
+	int req;
+	struct node *k, *v;
+};
+#define REQ(key) {key, 1, NULL, NULL}
+#define OPT(key) {key, 0, NULL, NULL}
+
+static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
+                                        "unsigned_long"};
+static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "long long",
+                                     "unsigned long long"};
+static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
+
+static void node_free(struct node *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++)
+		node_free(n->kid[i]);
+	free(n->kid);
+	free(n->s);
+	free(n);
+}
+
+static void ctx_free(struct ctx *x)
+{
+	if (x->ev_live)
+		yaml_event_delete(&x->ev);
+	if (x->parser_live)
+		yaml_parser_delete(&x->parser);
+	x->ev_live = x->parser_live = 0;
+	node_free(x->root);
+	x->root = NULL;
+	cfg_free(x->c);
+	x->c = NULL;
+	free(x->text);
+	free(x->dir);
+	x->text = x->dir = NULL;
+}
+
+__attribute__((format(printf, 4, 0)))
+static noreturn void verr(struct ctx *x, int line, int col, const char *fmt, va_list ap)
+{
+	char msg[512];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	ctx_free(x);
+	fatal("%s:%d:%d: %s", x->path, line, col, msg);
+}
+
+/* report an error at a 1-based position and exit 2 */
+__attribute__((format(printf, 4, 5)))
+static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(x, line, col, fmt, ap);
+}
+
+/* report an error at a node and exit 2 */
+__attribute__((format(printf, 3, 4)))
+static noreturn void err_node(struct ctx *x, const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(x, n->line, n->col, fmt, ap);
+}
+
+/* ---- YAML events -> tree ---- */
+
+/* the byte at a 1-based line and column (in characters), or 0 */
+static char char_at(const struct ctx *x, int line, int col)
+{
+	size_t i = 0;
+
+	for (; line > 1 && i < x->len; i++)
+		if (x->text[i] == '\n')
+			line--;
+	for (; i < x->len && x->text[i] != '\n'; i++) {
+		if (((unsigned char)x->text[i] & 0xc0) == 0x80)
+			continue;
+		if (--col == 0)
+			return x->text[i];
+	}
+	return 0;
+}
+
+static void yaml_fail(struct ctx *x)
+{
+	yaml_parser_t *p = &x->parser;
+	const char *problem = p->problem ? p->problem : "invalid yaml";
+	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+	char ctxbuf[128] = "";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		die("libyaml: out of memory");
+	if (p->error == YAML_READER_ERROR) {
+		/* the reader reports a byte offset only */
+		size_t i, off = p->problem_offset < x->len ? p->problem_offset : x->len;
+		line = col = 1;
+		for (i = 0; i < off; i++) {
+			if (x->text[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)x->text[i] & 0xc0) != 0x80) {
+				col++;
+			}
+		}
+	}
+	if (p->error == YAML_SCANNER_ERROR && char_at(x, line, col) == '\t')
+		err_at(x, line, col, "tab character: indent with spaces");
+	if (p->context && (p->context_mark.line != p->problem_mark.line ||
+	                   p->context_mark.column != p->problem_mark.column))
+		snprintf(ctxbuf, sizeof ctxbuf, " (%s at %d:%d)", p->context,
+		         (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+	err_at(x, line, col, "%s%s", problem, ctxbuf);
+}
+
+static void check_props(struct ctx *x, const yaml_mark_t *m, const yaml_char_t *anchor,
+                        const yaml_char_t *tag)
+{
+	static const char std[] = "tag:yaml.org,2002:";
+
+	if (anchor)
+		err_at(x, (int)m->line + 1, (int)m->column + 1, "anchors are not supported");
+	if (tag && strncmp((const char *)tag, std, sizeof std - 1))
+		err_at(x, (int)m->line + 1, (int)m->column + 1, "unsupported tag '%s'",
+		       (const char *)tag);
+}
+
+static int is_null(const struct node *n)
+{
+	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
+	size_t i;
+
+	if (n->kind != N_SCALAR || n->quoted || n->block)
+		return 0;
+	for (i = 0; i < LEN(nulls); i++)
+		if (!strcmp(n->s, nulls[i]))
+			return 1;
+	return 0;
+}
+
+/* hang n under the innermost open collection (or make it the root) */
+static void attach(struct ctx *x, struct node **stack, int depth, struct node *n)
+{
+	struct node *p;
+	size_t i;
+
+	if (depth == 0) {
+		node_free(x->root); /* cannot happen: one document, one root */
+		x->root = n;
+		return;
+	}
+	p = stack[depth - 1];
+	if (p->n == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->kid = xreallocarray(p->kid, p->cap, sizeof *p->kid);
+	}
+	p->kid[p->n++] = n;
+	n->flow |= p->flow;
+	if (p->kind != N_MAP)
+		return;
+	if (p->n % 2 == 0) {
+		/* a value: an empty one is reported at its key */
+		struct node *k = p->kid[p->n - 2];
+		if (n->kind == N_SCALAR && !n->quoted && !n->s[0]) {
+			n->line = k->line;
+			n->col = k->col;
+		}
+		return;
+	}
+	if (n->kind != N_SCALAR)
+		err_node(x, n, "mapping keys must be scalars");
+	for (i = 0; i + 1 < p->n; i += 2)
+		if (!strcmp(p->kid[i]->s, n->s))
+			err_node(x, n, "duplicate key '%s'", n->s);
+}
+
+static struct node *node_new(enum nkind k, const yaml_mark_t *m)
+{
+	struct node *n = xcalloc(1, sizeof *n);
+
+	n->kind = k;
+	n->line = (int)m->line + 1;
+	n->col = (int)m->column + 1;
+	return n;
+}
+
+static void parse(struct ctx *x)
+{
+	struct node *stack[MAXDEPTH], *n;
+	yaml_event_t *ev = &x->ev;
+	int depth = 0, docs = 0, done = 0;
+
+	if (!yaml_parser_initialize(&x->parser))
+		die("libyaml: cannot initialize the parser");
+	x->parser_live = 1;
+	yaml_parser_set_input_string(&x->parser, (const unsigned char *)x->text, x->len);
+	while (!done) {
+		if (!yaml_parser_parse(&x->parser, ev))
+			yaml_fail(x);
+		x->ev_live = 1;
+		switch (ev->type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (docs++)
+				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				       "more than one document");
+			break;
+		case YAML_ALIAS_EVENT:
+			err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+			       "aliases are not supported");
+		case YAML_SCALAR_EVENT:
+			check_props(x, &ev->start_mark, ev->data.scalar.anchor, ev->data.scalar.tag);
+			n = node_new(N_SCALAR, &ev->start_mark);
+			n->s = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+			n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+			            ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+			n->block = ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
+			           ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
+			attach(x, stack, depth, n);
+			if (strlen(n->s) != ev->data.scalar.length)
+				err_node(x, n, "scalar contains a nul character");
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (ev->type == YAML_SEQUENCE_START_EVENT)
+				check_props(x, &ev->start_mark, ev->data.sequence_start.anchor,
+				            ev->data.sequence_start.tag);
+			else
+				check_props(x, &ev->start_mark, ev->data.mapping_start.anchor,
+				            ev->data.mapping_start.tag);
+			if (depth == MAXDEPTH)
+				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				       "nested deeper than %d levels", MAXDEPTH);
+			n = node_new(ev->type == YAML_SEQUENCE_START_EVENT ? N_SEQ : N_MAP,
+			             &ev->start_mark);
+			n->flow = ev->type == YAML_SEQUENCE_START_EVENT
+			          ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+			          : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+			attach(x, stack, depth, n);
+			stack[depth++] = n;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			break;
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(ev);
+		x->ev_live = 0;
+	}
+	yaml_parser_delete(&x->parser);
+	x->parser_live = 0;
+	if (!x->root || is_null(x->root))
+		err_at(x, 1, 1, "empty config");
+	if (x->root->kind != N_MAP)
+		err_node(x, x->root, "root must be a mapping");
+}
+
+/* ---- typed accessors ---- */
+
+static struct loc loc_of(const struct node *n)
+{
+	struct loc l = {n->line, n->col};
+	return l;
+}
+
+static void want(struct ctx *x, const struct node *n, enum nkind k, const char *what)
+{
+	static const char *const kname[] = {"a scalar", "a list", "a mapping"};
+
+	if (n->kind == k)
+		return;
+	if (is_null(n))
+		err_node(x, n, "missing value for '%s'", what);
+	err_node(x, n, "'%s' must be %s", what, kname[k]);
+}
+
+/* check a fixed-schema mapping: every key known, every required key present */
+static void fields(struct ctx *x, const struct node *m, const char *what, struct field *f,
+                   size_t nf)
+{
+	size_t i, j;
+
+	want(x, m, N_MAP, what);
+	for (i = 0; i < m->n; i += 2) {
+		for (j = 0; j < nf && strcmp(f[j].key, m->kid[i]->s); j++)
+			;
+		if (j == nf)
+			err_node(x, m->kid[i], "unknown key '%s'", m->kid[i]->s);
+		f[j].k = m->kid[i];
+		f[j].v = m->kid[i + 1];
+	}
+	for (j = 0; j < nf; j++)
+		if (f[j].req && !f[j].v)
+			err_node(x, m, "missing required key '%s'", f[j].key);
+}
+
+static const char *get_str(struct ctx *x, const struct node *n, const char *what)
+{
+	if (n->kind == N_SCALAR && is_null(n))
+		err_node(x, n, "missing value for '%s'", what);
+	if (n->kind != N_SCALAR)
+		err_node(x, n, "'%s' must be a string", what);
+	return n->s;
+}
+
+static int is_ident(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return 0;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static const char *get_ident(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what);
+
+	if (!is_ident(s))
+		err_node(x, n, "'%s' is not a valid identifier", s);
+	return s;
+}
+
+/* 0 on success, -1 not an integer, -2 out of range; decimal or 0x hex */
+static int parse_i64(const char *s, int64_t *out)
+{
+	const char *p = s + (*s == '-' || *s == '+');
+	int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
+	char *end;
+	long long v;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, base);
+	if (*end || end == s)
+		return -1;
+	if (errno == ERANGE)
+		return -2;
+	*out = v;
+	return 0;
+}
+
+static int64_t get_int(struct ctx *x, const struct node *n, const char *what, int64_t lo,
+                       int64_t hi)
+{
+	int64_t v = 0;
+	const char *s = get_str(x, n, what);
+	int r = parse_i64(s, &v);
+
+	if (r == -1)
+		err_node(x, n, "'%s' must be an integer, not '%s'", what, s);
+	if (r == -2)
+		err_node(x, n, "'%s' overflows a 64-bit integer", what);
+	if (v < lo)
+		err_node(x, n, "'%s' must be at least %lld", what, (long long)lo);
+	if (v > hi)
+		err_node(x, n, "'%s' must be at most %lld", what, (long long)hi);
+	return v;
+}
+
+static double get_double(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what);
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || errno == ERANGE)
+		err_node(x, n, "'%s' must be a finite number, not '%s'", what, s);
+	return v;
+}
+
+static int get_bool(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what);
+
+	if (!strcmp(s, "true"))
+		return 1;
+	if (!strcmp(s, "false"))
+		return 0;
+	err_node(x, n, "'%s' must be true or false, not '%s'", what, s);
+}
+
+static enum elem get_elem(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what);
+	size_t i;
+
+	for (i = 0; i < LEN(elem_yaml); i++)
+		if (!strcmp(s, elem_yaml[i]))
+			return (enum elem)i;
+	err_node(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)", s);
+}
+
+/* the 1-based column of byte col of n's text (exact for one-line flow scalars) */
+static int text_col(const struct node *n, int col)
+{
+	return n->block ? n->col : n->col + n->quoted + col;
+}
+
+/* parse n as an expression into *dst, using only the names in v */
+static void get_expr(struct ctx *x, const struct node *n, const char *what,
+                     const struct vars *v, struct expr **dst)
+{
+	struct expr_err e = {0};
+	const char *name;
+	char buf[128];
+	int64_t dummy;
+	int col = 0;
+
+	get_str(x, n, what);
+	*dst = expr_parse(n->s, &e);
+	if (!*dst) {
+		/* "[ceil_div(n, B)]" is two YAML items: say so */
+		const char *p;
+		int open = 0;
+		for (p = n->s; *p; p++)
+			open += (*p == '(') - (*p == ')');
+		if (n->flow && !n->quoted && open > 0)
+			err_at(x, n->line, text_col(n, e.col), "%s (in [...] or {...}, quote an "
+			       "expression that contains ',')", e.msg);
+		err_at(x, n->line, text_col(n, e.col), "%s", e.msg);
+	}
+	name = expr_unknown(*dst, v, &col);
+	if (!name)
+		return;
+	snprintf(buf, sizeof buf, "%s", name);
+	if (v != &x->all && vars_get(&x->all, buf, &dummy))
+		err_at(x, n->line, text_col(n, col), "parameter '%s' not allowed here (sizes only)",
+		       buf);
+	err_at(x, n->line, text_col(n, col), "unknown name '%s'", buf);
+}
+
+static struct expr *const_expr(const char *src)
+{
+	struct expr_err e;
+	struct expr *r = expr_parse(src, &e);
+
+	if (!r)
+		die("cannot parse constant expression '%s': %s", src, e.msg);
+	return r;
+}
+
+/* resolve a path relative to the config and check that it exists */
+static char *get_source(struct ctx *x, const struct field *f, const char *label)
+{
+	const char *rel = get_str(x, f->v, f->key);
+	char *p;
+	struct stat st;
+	int e;
+
+	if (!*rel)
+		err_node(x, f->v, "'%s' must not be empty", f->key);
+	p = path_join(x->dir, rel);
+	if (stat(p, &st) < 0) {
+		e = errno;
+		free(p);
+		if (e == ENOENT || e == ENOTDIR)
+			err_node(x, f->k, "%s '%s' not found", label, rel);
+		err_node(x, f->k, "%s '%s': %s", label, rel, strerror(e));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		free(p);
+		err_node(x, f->k, "%s '%s' is a directory", label, rel);
+	}
+	return p;
+}
+
+/* ---- sections ---- */
+
+static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
+{
+	static const char *const kinds[] = {"random", "range", "const", "list"};
+	const struct node *k, *v;
+	size_t i;
+
+	want(x, n, N_MAP, "fill");
+	if (n->n != 2)
+		err_node(x, n, "'fill' must have exactly one of random, range, const, list");
+	k = n->kid[0];
+	v = n->kid[1];
+	for (i = 0; i < LEN(kinds) && strcmp(k->s, kinds[i]); i++)
+		;
+	if (i == LEN(kinds))
+		err_node(x, k, "unknown fill '%s' (random range const list)", k->s);
+	fl->kind = (enum fill_kind)i;
+	switch (fl->kind) {
+	case FILL_RANDOM: {
+		struct field f[] = {OPT("seed"), OPT("min"), OPT("max")};
+		fields(x, v, "random", f, LEN(f));
+		fl->seed = f[0].v ? (uint64_t)get_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
+		fl->lo = f[1].v ? get_double(x, f[1].v, "min") : -1;
+		fl->hi = f[2].v ? get_double(x, f[2].v, "max") : 1;
+		if (!(fl->lo < fl->hi))
+			err_node(x, v, "'min' must be less than 'max'");
+		break;
+	}
+	case FILL_RANGE: {
+		struct field f[] = {OPT("start"), OPT("step")};
+		fields(x, v, "range", f, LEN(f));
+		fl->start = f[0].v ? get_double(x, f[0].v, "start") : 0;
+		fl->step = f[1].v ? get_double(x, f[1].v, "step") : 1;
+		break;
+	}
+	case FILL_CONST:
+		fl->value = get_double(x, v, "const");
+		break;
+	case FILL_LIST:
+		want(x, v, N_SEQ, "list");
+		if (!v->n)
+			err_node(x, v, "'list' must not be empty");
+		fl->list = xcalloc(v->n, sizeof *fl->list);
+		fl->nlist = v->n;
+		for (i = 0; i < v->n; i++)
+			fl->list[i] = get_double(x, v->kid[i], "list");
+		break;
+	}
+}
+
+static void default_fill(struct fill *fl)
+{
+	fl->kind = FILL_RANDOM;
+	fl->seed = 1;
+	fl->lo = -1;
+	fl->hi = 1;
+}
+
+static void get_sizes(struct ctx *x, const struct node *m)
+{
+	struct config *c = x->c;
+	size_t i;
+
+	want(x, m, N_MAP, "sizes");
+	c->sizes = xcalloc(m->n / 2, sizeof *c->sizes);
+	for (i = 0; i < m->n; i += 2) {
+		struct size *s = &c->sizes[c->nsizes];
+		const char *name = get_ident(x, m->kid[i], "size");
+		s->val = get_int(x, m->kid[i + 1], name, 0, INT64_MAX);
+		s->loc = loc_of(m->kid[i]);
+		s->name = xstrdup(name);
+		c->nsizes++;
+		if (x->all.n == VARS_MAX)
+			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX);
+		vars_set(&x->sizes, s->name, 0);
+		vars_set(&x->all, s->name, 0);
+	}
+}
+
+static void get_params(struct ctx *x, const struct node *m)
+{
+	struct config *c = x->c;
+	int64_t dummy;
+	size_t i, j, k;
+
+	want(x, m, N_MAP, "params");
+	c->params = xcalloc(m->n / 2, sizeof *c->params);
+	for (i = 0; i < m->n; i += 2) {
+		struct param *p = &c->params[c->nparams];
+		const struct node *v = m->kid[i + 1];
+		const char *name = get_ident(x, m->kid[i], "parameter");
+		if (vars_get(&x->sizes, name, &dummy))
+			err_node(x, m->kid[i], "parameter '%s' clashes with a size", name);
+		p->name = xstrdup(name);
+		p->loc = loc_of(m->kid[i]);
+		c->nparams++;
+		want(x, v, N_SEQ, name);
+		if (!v->n)
+			err_node(x, v, "'%s' must have at least one value", name);
+		p->vals = xcalloc(v->n, sizeof *p->vals);
+		for (j = 0; j < v->n; j++) {
+			p->vals[j] = get_int(x, v->kid[j], name, INT64_MIN, INT64_MAX);
+			for (k = 0; k < j; k++)
+				if (p->vals[k] == p->vals[j])
+					err_node(x, v->kid[j], "duplicate value %lld in '%s'",
+					         (long long)p->vals[j], name);
+			p->nvals++;
+		}
+		if (x->all.n == VARS_MAX)
+			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX);
+		vars_set(&x->all, p->name, 0);
+	}
+}
+
+static int find_buffer(const struct config *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbuffers; i++)
+		if (c->buffers[i].name && !strcmp(c->buffers[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void get_buffers(struct ctx *x, const struct node *seq)
+{
+	static const char *const roles[] = {"in", "out", "scratch"};
+	struct config *c = x->c;
+	int64_t dummy;
+	int nout = 0;
+	size_t i, r;
+
+	want(x, seq, N_SEQ, "buffers");
+	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
+	for (i = 0; i < seq->n; i++) {
+		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), REQ("role"), OPT("fill")};
+		struct buffer *b = &c->buffers[c->nbuffers];
+		const char *name, *role;
+
+		fields(x, seq->kid[i], "buffers", f, LEN(f));
+		name = get_ident(x, f[0].v, "name");
+		if (find_buffer(c, name) >= 0)
+			err_node(x, f[0].v, "duplicate buffer '%s'", name);
+		if (vars_get(&x->all, name, &dummy))
+			err_node(x, f[0].v, "buffer '%s' clashes with a %s", name,
+			         vars_get(&x->sizes, name, &dummy) ? "size" : "parameter");
+		b->loc = loc_of(seq->kid[i]);
+		b->type = get_elem(x, f[1].v, "type");
+		role = get_str(x, f[3].v, "role");
+		for (r = 0; r < LEN(roles) && strcmp(role, roles[r]); r++)
+			;
+		if (r == LEN(roles))
+			err_node(x, f[3].v, "unknown role '%s' (in out scratch)", role);
+		b->role = (enum role)r;
+		nout += b->role == ROLE_OUT;
+		b->name = xstrdup(name);
+		c->nbuffers++;
+		get_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
+		         &b->count);
+		if (f[4].v && b->role == ROLE_OUT)
+			err_node(x, f[4].k, "out buffers take no 'fill' (they are poisoned)");
+		if (f[4].v)
+			get_fill(x, f[4].v, &b->fill);
+		else if (b->role != ROLE_OUT)
+			default_fill(&b->fill);
+	}
+	if (!nout)
+		err_node(x, seq, "no buffer has role 'out'");
+}
+
+static void get_constants(struct ctx *x, const struct node *seq)
+{
+	struct config *c = x->c;
+	size_t i, j;
+
+	want(x, seq, N_SEQ, "constants");
+	c->constants = xcalloc(seq->n, sizeof *c->constants);
+	for (i = 0; i < seq->n; i++) {
+		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), OPT("fill")};
+		struct constant *k = &c->constants[c->nconstants];
+		const char *name;
+
+		fields(x, seq->kid[i], "constants", f, LEN(f));
+		name = get_ident(x, f[0].v, "name");
+		for (j = 0; j < c->nconstants; j++)
+			if (!strcmp(c->constants[j].name, name))
+				err_node(x, f[0].v, "duplicate constant '%s'", name);
+		k->loc = loc_of(seq->kid[i]);
+		k->type = get_elem(x, f[1].v, "type");
+		k->name = xstrdup(name);
+		c->nconstants++;
+		get_expr(x, f[2].v, "count", &x->sizes, &k->count);
+		if (f[3].v)
+			get_fill(x, f[3].v, &k->fill);
+		else
+			default_fill(&k->fill);
+	}
+}
+
+static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
+                     const struct vars *v)
+{
+	struct config *c = x->c;
+	int64_t dummy;
+	size_t i;
+
+	want(x, seq, N_SEQ, "args");
+	k->args = xcalloc(seq->n, sizeof *k->args);
+	for (i = 0; i < seq->n; i++) {
+		const struct node *n = seq->kid[i];
+		struct arg *a = &k->args[k->nargs++];
+
+		a->buffer = -1;
+		a->type = EL_I32;
+		a->loc = loc_of(n);
+		if (n->kind == N_SCALAR && is_ident(n->s)) {
+			a->buffer = find_buffer(c, n->s);
+			if (a->buffer >= 0) {
+				a->type = c->buffers[a->buffer].type;
+				continue;
+			}
+			if (!vars_get(&x->all, n->s, &dummy))
+				err_node(x, n, "unknown buffer or name '%s'", n->s);
+		}
+		if (n->kind == N_MAP) {
+			struct field f[] = {REQ("value"), OPT("type")};
+			fields(x, n, "args", f, LEN(f));
+			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
+				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value", f[0].v->s);
+			get_expr(x, f[0].v, "value", v, &a->value);
+			if (f[1].v)
+				a->type = get_elem(x, f[1].v, "type");
+			continue;
+		}
+		if (n->kind != N_SCALAR)
+			err_node(x, n, "'args' items must be buffer names, expressions or "
+			               "{value, type}");
+		get_expr(x, n, "args", v, &a->value);
+	}
+}
+
+/* reference args default to the kernel's: copy them, checking they use sizes only */
+static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *src)
+{
+	size_t i;
+
+	dst->args = xcalloc(src->nargs, sizeof *dst->args);
+	for (i = 0; i < src->nargs; i++) {
+		const struct arg *s = &src->args[i];
+		struct arg *d = &dst->args[dst->nargs++];
+		const char *name;
+		int col;
+
+		*d = *s;
+		d->value = NULL;
+		if (!s->value)
+			continue;
+		d->value = const_expr(expr_src(s->value));
+		name = expr_unknown(d->value, &x->sizes, &col);
+		if (name)
+			err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
+			       "args: give reference.args", name);
+	}
+}
+
+static void get_dims(struct ctx *x, const struct node *n, const char *what,
+                     struct expr **dims, const struct vars *v)
+{
+	size_t i;
+
+	want(x, n, N_SEQ, what);
+	if (n->n < 1 || n->n > 3)
+		err_node(x, n, "'%s' must have 1 to 3 dimensions", what);
+	for (i = 0; i < 3; i++) {
+		if (i < n->n)
+			get_expr(x, n->kid[i], what, v, &dims[i]);
+		else
+			dims[i] = const_expr("1");
+	}
+}
+
+static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
+                       const struct vars *v)
+{
+	struct field f[] = {REQ("block"), REQ("grid"), OPT("shared"), OPT("bank_bytes")};
+
+	fields(x, n, "launch", f, LEN(f));
+	get_dims(x, f[0].v, "block", l->block, v);
+	get_dims(x, f[1].v, "grid", l->grid, v);
+	if (f[2].v)
+		get_expr(x, f[2].v, "shared", v, &l->shared);
+	else
+		l->shared = const_expr("0");
+	if (f[3].v)
+		get_expr(x, f[3].v, "bank_bytes", v, &l->bank_bytes);
+}
+
+static void get_reference(struct ctx *x, const struct node *n)
+{
+	struct field f[] = {OPT("source"), REQ("entry"), OPT("args"), REQ("launch")};
+	struct config *c = x->c;
+	struct kernel *r = &c->reference;
+
+	fields(x, n, "reference", f, LEN(f));
+	r->source = f[0].v ? get_source(x, &f[0], "reference source") : xstrdup(c->kernel.source);
+	r->entry = xstrdup(get_ident(x, f[1].v, "entry"));
+	if (f[2].v)
+		get_args(x, f[2].v, r, &x->sizes);
+	else
+		copy_args(x, r, &c->kernel);
+	get_launch(x, f[3].v, &r->launch, &x->sizes);
+	c->has_reference = 1;
+}
+
+static void walk(struct ctx *x)
+{
+	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
+	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING };
+	struct field f[] = {
+		REQ("name"), REQ("template"), REQ("entry"), OPT("options"), REQ("sizes"),
+		REQ("params"), OPT("constraints"), REQ("buffers"), OPT("constants"), REQ("args"),
+		REQ("launch"), REQ("bytes"), REQ("reference"), OPT("tolerance"), OPT("timing"),
+	};
+	struct config *c = x->c;
+	const char *s;
+	size_t i;
+
+	fields(x, x->root, "root", f, LEN(f));
+
+	s = get_str(x, f[NAME].v, "name");
+	for (i = 0; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			break;
+	if (!*s || s[i])
+		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'", s);
+	c->name = xstrdup(s);
+	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
+	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
+
+	if (f[OPTIONS].v) {
+		const struct node *n = f[OPTIONS].v;
+		want(x, n, N_SEQ, "options");
+		c->options = xcalloc(n->n, sizeof *c->options);
+		for (i = 0; i < n->n; i++) {
+			s = get_str(x, n->kid[i], "options");
+			if (!*s)
+				err_node(x, n->kid[i], "empty option");
+			c->options[c->noptions++] = xstrdup(s);
+		}
+	}
+
+	get_sizes(x, f[SIZES].v);
+	get_params(x, f[PARAMS].v);
+
+	if (f[CONSTRAINTS].v) {
+		const struct node *n = f[CONSTRAINTS].v;
+		want(x, n, N_SEQ, "constraints");
+		c->constraints = xcalloc(n->n, sizeof *c->constraints);
+		for (i = 0; i < n->n; i++) {
+			struct constraint *k = &c->constraints[c->nconstraints++];
+			k->loc = loc_of(n->kid[i]);
+			get_expr(x, n->kid[i], "constraints", &x->all, &k->e);
+		}
+	}
+
+	get_buffers(x, f[BUFFERS].v);
+	if (f[CONSTANTS].v)
+		get_constants(x, f[CONSTANTS].v);
+	get_args(x, f[ARGS].v, &c->kernel, &x->all);
+	get_launch(x, f[LAUNCH].v, &c->kernel.launch, &x->all);
+	get_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
+	get_reference(x, f[REFERENCE].v);
+
+	c->rtol = 1e-5;
+	c->atol = 1e-6;
+	if (f[TOLERANCE].v) {
+		struct field t[] = {OPT("rel"), OPT("abs")};
+		fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
+		for (i = 0; i < LEN(t); i++) {
+			double d;
+			if (!t[i].v)
+				continue;
+			d = get_double(x, t[i].v, t[i].key);
+			if (d < 0)
+				err_node(x, t[i].v, "'%s' must not be negative", t[i].key);
+			*(i ? &c->atol : &c->rtol) = d;
+		}
+	}
+
+	c->warmup = 3;
+	c->samples = 20;
+	c->flush_l2 = 1;
+	if (f[TIMING].v) {
+		struct field t[] = {OPT("warmup"), OPT("samples"), OPT("flush_l2")};
+		fields(x, f[TIMING].v, "timing", t, LEN(t));
+		if (t[0].v)
+			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, INT_MAX);
+		if (t[1].v)
+			c->samples = (int)get_int(x, t[1].v, "samples", 1, INT_MAX);
+		if (t[2].v)
+			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
+	}
+}
+
+/* ---- interface ---- */
+
+struct config *cfg_load(const char *path)
+{
+	struct ctx x = {0};
+	struct config *c;
+
+	x.path = path;
+	x.text = file_read(path, &x.len);
+	if (!x.text)
+		fatal("%s: cannot read config:", path);
+	x.dir = path_dir(path);
+	x.c = xcalloc(1, sizeof *x.c);
+	x.c->path = xstrdup(path);
+	parse(&x);
+	walk(&x);
+	c = x.c;
+	x.c = NULL;
+	ctx_free(&x);
+	return c;
+}
+
+void cfg_set_size(struct config *c, const char *assign)
+{
+	const char *eq = strchr(assign, '=');
+	size_t i, n;
+	int64_t v;
+
+	if (!eq || eq == assign)
+		fatal("size '%s' must be name=value", assign);
+	n = (size_t)(eq - assign);
+	for (i = 0; i < c->nsizes; i++) {
+		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
+			continue;
+		if (parse_i64(eq + 1, &v) || v < 0)
+			fatal("size '%s': '%s' is not a non-negative integer", c->sizes[i].name, eq + 1);
+		c->sizes[i].val = v;
+		return;
+	}
+	fatal("unknown size '%.*s'", (int)n, assign);
+}
+
+void cfg_size_vars(const struct config *c, struct vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsizes; i++)
+		vars_set(v, c->sizes[i].name, c->sizes[i].val);
+}
+
+size_t elem_size(enum elem t)
+{
+	if ((size_t)t >= LEN(elem_bytes))
+		die("bad element type %d", (int)t);
+	return elem_bytes[t];
+}
+
+const char *elem_name(enum elem t)
+{
+	if ((size_t)t >= LEN(elem_c))
+		die("bad element type %d", (int)t);
+	return elem_c[t];
+}
+
+static void kernel_free(struct kernel *k)
+{
+	size_t i;
+	int d;
+
+	free(k->source);
+	free(k->entry);
+	for (d = 0; d < 3; d++) {
+		expr_free(k->launch.block[d]);
+		expr_free(k->launch.grid[d]);
+	}
+	expr_free(k->launch.shared);
+	expr_free(k->launch.bank_bytes);
+	for (i = 0; i < k->nargs; i++)
+		expr_free(k->args[i].value);
+	free(k->args);
+}
+
+void cfg_free(struct config *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	free(c->path);
+	free(c->name);
+	kernel_free(&c->kernel);
+	kernel_free(&c->reference);
+	for (i = 0; i < c->nsizes; i++)
+		free(c->sizes[i].name);
+	free(c->sizes);
+	for (i = 0; i < c->nbuffers; i++) {
+		free(c->buffers[i].name);
+		expr_free(c->buffers[i].count);
+		free(c->buffers[i].fill.list);
+	}
+	free(c->buffers);
+	for (i = 0; i < c->nconstants; i++) {
+		free(c->constants[i].name);
+		expr_free(c->constants[i].count);
+		free(c->constants[i].fill.list);
+	}
+	free(c->constants);
+	for (i = 0; i < c->nparams; i++) {
+		free(c->params[i].name);
+		free(c->params[i].vals);
+	}
+	free(c->params);
+	for (i = 0; i < c->nconstraints; i++)
+		expr_free(c->constraints[i].e);
+	free(c->constraints);
+	for (i = 0; i < c->noptions; i++)
+		free(c->options[i]);
+	free(c->options);
+	expr_free(c->bytes);
+	free(c);
+}
