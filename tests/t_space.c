@@ -1,0 +1,137 @@
+/* Tests for space (expansion, constraints, limits, ids) and source (instantiation). */
+#include "test.h"
+#include "config.h"
+#include "source.h"
+#include "space.h"
+
+#include <stdlib.h>
+
+static struct config *load(const char *rel)
+{
+	return cfg_load(test_path(rel));
+}
+
+static void expand(struct config *c, const struct limits *lim, struct space *s)
+{
+	struct vars sizes = {0};
+
+	cfg_size_vars(c, &sizes);
+	space_expand(c, &sizes, lim, s);
+}
+
+TEST(space_product_order_constraints)
+{
+	struct config *c = load("tests/kernels/scale.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+	size_t k;
+
+	expand(c, &lim, &s);
+	CHECK_EQ(s.n, 6);
+	CHECK_EQ(s.nkept, 5);
+	/* BLOCK: [64, 128, 256], UNROLL: [1, 2]; the last parameter varies fastest */
+	CHECK_EQ(s.v[0].vals[0], 64);
+	CHECK_EQ(s.v[0].vals[1], 1);
+	CHECK_EQ(s.v[1].vals[1], 2);
+	CHECK_EQ(s.v[2].vals[0], 128);
+	CHECK_EQ(s.v[5].vals[0], 256);
+	CHECK_EQ(s.v[5].vals[1], 2);
+	CHECK(s.v[5].drop && strstr(s.v[5].drop, "constraint 'BLOCK * UNROLL <= 256'"));
+	for (k = 0; k < 5; k++)
+		CHECK(!s.v[k].drop);
+	/* launch geometry from the expressions: n = 4099, grid = ceil_div(n, BLOCK * UNROLL) */
+	CHECK_EQ(s.v[0].block[0], 64);
+	CHECK_EQ(s.v[0].grid[0], 65);
+	CHECK_EQ(s.v[1].grid[0], 33);
+	CHECK_EQ(s.v[0].block[1], 1);
+	CHECK_EQ(s.v[0].grid[2], 1);
+	CHECK_EQ(s.v[0].bytes, 8 * 4099);
+	/* ids are stable, distinct and derived from the values alone */
+	CHECK_STR(s.v[0].id, "v21e58637");
+	for (k = 1; k < s.n; k++)
+		CHECK(strcmp(s.v[k].id, s.v[k - 1].id) != 0);
+	char *p = space_params_str(c, &s.v[3]);
+	CHECK_STR(p, "BLOCK=128 UNROLL=2");
+	free(p);
+	space_free(&s);
+	cfg_free(c);
+}
+
+TEST(space_size_override)
+{
+	struct config *c = load("tests/kernels/scale.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+
+	cfg_set_size(c, "n=1");
+	expand(c, &lim, &s);
+	CHECK_EQ(s.v[0].grid[0], 1);
+	CHECK_EQ(s.v[0].bytes, 8);
+	space_free(&s);
+	cfg_free(c);
+}
+
+TEST(space_device_limits)
+{
+	struct config *c = load("tests/kernels/scale.yaml");
+	struct limits lim = {64, 48 * 1024, 227 * 1024};
+	struct space s;
+
+	expand(c, &lim, &s);
+	CHECK_EQ(s.nkept, 2);
+	CHECK(s.v[2].drop && strstr(s.v[2].drop, "128 threads per block exceed the limit of 64"));
+	space_free(&s);
+	cfg_free(c);
+
+	/* filter21 stages its tile in dynamic shared memory: a small limit drops the big tiles */
+	c = load("configs/filter21.yaml");
+	lim = (struct limits){1024, 48 * 1024, 4096};
+	expand(c, &lim, &s);
+	size_t k, small = 0, big = 0;
+	for (k = 0; k < s.n; k++) {
+		if (s.v[k].shared > 4096) {
+			big++;
+			CHECK(s.v[k].drop && (strstr(s.v[k].drop, "exceed the limit of 4096") ||
+			                      strstr(s.v[k].drop, "constraint")));
+		} else if (!s.v[k].drop) {
+			small++;
+		}
+	}
+	CHECK(big > 0);
+	CHECK(small > 0);
+	space_free(&s);
+	cfg_free(c);
+}
+
+TEST(space_arch_limits)
+{
+	struct limits lim;
+
+	space_arch_limits("sm_90", &lim);
+	CHECK_EQ(lim.smem_optin, 227 * 1024);
+	CHECK_EQ(lim.max_threads, 1024);
+	space_arch_limits("sm_75", &lim);
+	CHECK_EQ(lim.smem_optin, 64 * 1024);
+	space_arch_limits("sm_86", &lim);
+	CHECK_EQ(lim.smem_optin, 99 * 1024);
+	space_arch_limits("sm_120", &lim);
+	CHECK_EQ(lim.smem_optin, 99 * 1024);
+}
+
+TEST(source_instantiation)
+{
+	struct config *c = load("tests/kernels/scale.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+	char *src, *want;
+
+	expand(c, &lim, &s);
+	src = source_variant(c, &s.v[3], "TEMPLATE\n");
+	want = xasprintf("#define BLOCK 128\n#define UNROLL 2\n#line 1 \"%s\"\nTEMPLATE\n",
+	                 c->kernel.source);
+	CHECK_STR(src, want);
+	free(src);
+	free(want);
+	space_free(&s);
+	cfg_free(c);
+}
