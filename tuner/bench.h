@@ -37,7 +37,8 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
                   char *why, size_t whylen);
 /* CUDA source of the copy kernel, entry "tuner_copy" */
 const char *bench_copy_source(void);
-/* verify then time one variant */
+/* verify then time one variant (a mismatching one is not timed); after a fault that loses the
+   context every later call reports RUN_FAULT without running */
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported */

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <cuda.h> /* types only: libcuda is never linked */
 
 struct gpu_info {
 	char name[256];
@@ -24,5 +25,59 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen);
 void gpu_slug(const struct gpu_info *info, char *out, size_t outlen);
 /* release the primary context */
 void gpu_close(void);
+
+/*
+ * The driver entry points, resolved by gpu_open under CUDA 13's exact (versioned) names.
+ * Members are named without the "cu" prefix so that cuda.h's renaming macros do not apply.
+ * The members marked optional may be NULL (deprecated entry points a driver may drop).
+ */
+struct gpu_api {
+	CUresult (*Init)(unsigned int flags);
+	CUresult (*DriverGetVersion)(int *version);
+	CUresult (*DeviceGet)(CUdevice *dev, int ordinal);
+	CUresult (*DeviceGetCount)(int *count);
+	CUresult (*DeviceGetName)(char *name, int len, CUdevice dev);
+	CUresult (*DeviceGetAttribute)(int *pi, CUdevice_attribute attrib, CUdevice dev);
+	CUresult (*DeviceTotalMem)(size_t *bytes, CUdevice dev);
+	CUresult (*DevicePrimaryCtxRetain)(CUcontext *pctx, CUdevice dev);
+	CUresult (*DevicePrimaryCtxRelease)(CUdevice dev);
+	CUresult (*CtxSetCurrent)(CUcontext ctx);
+	CUresult (*CtxSynchronize)(void);
+	CUresult (*ModuleLoadData)(CUmodule *mod, const void *image);
+	CUresult (*ModuleUnload)(CUmodule mod);
+	CUresult (*ModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
+	CUresult (*ModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule mod, const char *name);
+	CUresult (*FuncSetAttribute)(CUfunction fn, CUfunction_attribute attrib, int value);
+	CUresult (*FuncGetAttribute)(int *pi, CUfunction_attribute attrib, CUfunction fn);
+	CUresult (*FuncSetSharedMemConfig)(CUfunction fn, CUsharedconfig config); /* optional */
+	CUresult (*CtxSetSharedMemConfig)(CUsharedconfig config);                 /* optional */
+	CUresult (*CtxGetSharedMemConfig)(CUsharedconfig *config);                /* optional */
+	CUresult (*MemAlloc)(CUdeviceptr *dptr, size_t bytes);
+	CUresult (*MemFree)(CUdeviceptr dptr);
+	CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+	CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned int value, size_t n);
+	CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char value, size_t n);
+	CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t n, CUstream s);
+	CUresult (*LaunchKernel)(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
+	                         unsigned int bx, unsigned int by, unsigned int bz,
+	                         unsigned int shared, CUstream s, void **params, void **extra);
+	CUresult (*EventCreate)(CUevent *ev, unsigned int flags);
+	CUresult (*EventRecord)(CUevent ev, CUstream s);
+	CUresult (*EventSynchronize)(CUevent ev);
+	CUresult (*EventElapsedTime)(float *ms, CUevent start, CUevent end);
+	CUresult (*EventDestroy)(CUevent ev);
+	CUresult (*GetErrorName)(CUresult r, const char **s);
+	CUresult (*GetErrorString)(CUresult r, const char **s);
+};
+/* valid between a successful gpu_open and gpu_close */
+extern struct gpu_api cu;
+
+/* 1 while the driver is loaded and a context is current */
+int gpu_ready(void);
+/* "CUDA_ERROR_ILLEGAL_ADDRESS" (or "CUresult 999" when the driver does not know it) */
+const char *gpu_errname(CUresult r);
+/* the driver's description of r ("an illegal memory access was encountered"), or "" */
+const char *gpu_errstr(CUresult r);
 
 #endif
