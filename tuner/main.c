@@ -186,6 +186,24 @@ static void find_twins(const struct space *s, struct result *r, int bank_ignored
 			break;
 		}
 	}
+	/* NVRTC prints no ptxas report for code it has already compiled in the same worker:
+	   take the resources from a byte-identical cubin that has them */
+	for (i = 0; i < s->n; i++) {
+		if (!r[i].co.ok || r[i].co.regs >= 0)
+			continue;
+		for (j = 0; j < s->n; j++) {
+			if (j == i || !r[j].co.ok || r[j].co.regs < 0 || h[i] != h[j] ||
+			    r[i].co.cubin_len != r[j].co.cubin_len ||
+			    memcmp(r[i].co.cubin, r[j].co.cubin, r[i].co.cubin_len))
+				continue;
+			r[i].co.regs = r[j].co.regs;
+			r[i].co.spill_stores = r[j].co.spill_stores;
+			r[i].co.spill_loads = r[j].co.spill_loads;
+			r[i].co.stack = r[j].co.stack;
+			r[i].co.smem_static = r[j].co.smem_static;
+			break;
+		}
+	}
 	free(h);
 }
 
