@@ -81,6 +81,24 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,b,g,&s);return !(b[0]*g[0]>=4099);}\n' "$hdr" >"$tmp/h.cu"
 	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
 	expect emit_header_geometry 0 "$tmp/h"
+	# the README's embedding: the source and the header in one application file
+	cat >"$tmp/app.cu" <<-EOF
+	#include "$src"
+	#include "$hdr"
+	int main()
+	{
+		int n = 4099;
+		float *in, *out;
+		unsigned block[3], grid[3], smem;
+		cudaMalloc(&in, n * sizeof *in);
+		cudaMalloc(&out, n * sizeof *out);
+		cudaMemcpyToSymbol(bias, scale_bias_values, sizeof scale_bias_values);
+		scale_launch(n, block, grid, &smem);
+		scale<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), smem>>>(out, in, n);
+		return cudaDeviceSynchronize() != cudaSuccess;
+	}
+	EOF
+	expect emit_app_compiles 0 "$NVCC" -arch=sm_90 -o "$tmp/app" "$tmp/app.cu"
 else
 	bad emit_nvcc_compiles "nvcc not found ($NVCC)"
 fi
