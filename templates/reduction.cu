@@ -1,0 +1,167 @@
+/*
+ * reduction: out[0] = sum of in[0 .. n), float, in one deterministic launch.
+ *
+ * Block b sums in[b * BLOCK * EPT, (b + 1) * BLOCK * EPT): each thread adds EPT elements (VEC
+ * per load, coalesced), then the block combines its threads' sums (METHOD) and writes
+ * partials[b]. The last block to finish (threadfence + atomicInc on *counter) adds the partials
+ * in a fixed order and writes out[0]; atomicInc wraps *counter back to 0 for the next launch.
+ * The result does not depend on block scheduling.
+ *
+ * Parameters (prepended by the tuner as #define lines; there are no defaults):
+ *   BLOCK       threads per block (a power of two, 32 .. 1024).
+ *   EPT         elements per thread before the block combine (a multiple of VEC).
+ *   VEC         width of the global loads (1, 2, 4 floats).
+ *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
+ *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
+ *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
+ *               2 warp shuffles, then one shuffle round over the BLOCK / 32 warp sums.
+ *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
+ *
+ * Launch: block BLOCK, grid ceil_div(n, BLOCK * EPT), dynamic shared memory BLOCK * 4 bytes
+ * (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials holds one float per block,
+ * *counter must be 0 before the first launch. Any n >= 1 is handled.
+ */
+
+#if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(BANK_BYTES)
+#error "reduction.cu: BLOCK, EPT, VEC, METHOD and BANK_BYTES must be defined"
+#endif
+#if BLOCK < 32 || BLOCK > 1024 || (BLOCK & (BLOCK - 1)) != 0
+#error "reduction.cu: BLOCK must be a power of two in 32 .. 1024"
+#endif
+#if VEC != 1 && VEC != 2 && VEC != 4
+#error "reduction.cu: VEC must be 1, 2 or 4"
+#endif
+#if EPT <= 0 || EPT % VEC != 0
+#error "reduction.cu: EPT must be a positive multiple of VEC"
+#endif
+#if METHOD < 0 || METHOD > 2
+#error "reduction.cu: METHOD must be 0, 1 or 2"
+#endif
+
+#define TILE_ELEMS (BLOCK * EPT) /* elements per block */
+
+/* sum of VEC floats at p (aligned to VEC * 4 bytes) */
+static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
+{
+#if VEC == 4
+	const float4 t = __ldg(reinterpret_cast<const float4 *>(p));
+	return (t.x + t.y) + (t.z + t.w);
+#elif VEC == 2
+	const float2 t = __ldg(reinterpret_cast<const float2 *>(p));
+	return t.x + t.y;
+#else
+	return __ldg(p);
+#endif
+}
+
+#if METHOD == 2
+static __device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, d);
+	return v;
+}
+#endif
+
+/* sum of v over the block, valid in thread 0; s has the size the config gives.
+   Ends with every thread past its last access to s. */
+static __device__ __forceinline__ float block_sum(float v, float *s)
+{
+	const int t = threadIdx.x;
+#if METHOD == 2
+	v = warp_sum(v);
+	if (BLOCK == 32)
+		return v;
+	if ((t & 31) == 0)
+		s[t >> 5] = v;
+	__syncthreads();
+	v = 0.0f;
+	if (t < 32) {
+		v = t < BLOCK / 32 ? s[t] : 0.0f;
+		v = warp_sum(v);
+	}
+	__syncthreads();
+	return v;
+#else
+	s[t] = v;
+	__syncthreads();
+#if METHOD == 0
+#pragma unroll
+	for (int d = 1; d < BLOCK; d *= 2) {
+		const int i = 2 * d * t;
+		if (i < BLOCK)
+			s[i] += s[i + d];
+		__syncthreads();
+	}
+#else
+#pragma unroll
+	for (int d = BLOCK / 2; d > 0; d >>= 1) {
+		if (t < d)
+			s[t] += s[t + d];
+		__syncthreads();
+	}
+#endif
+	v = s[0];
+	__syncthreads();
+	return v;
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+reduction(float *__restrict__ out, const float *__restrict__ in, float *__restrict__ partials,
+          unsigned int *__restrict__ counter, int n)
+{
+	extern __shared__ float s[];
+	__shared__ bool last;
+	const int t = threadIdx.x;
+
+	/* this thread's EPT elements: vectors k * BLOCK + t of the block's tile */
+	const long long base = (long long)blockIdx.x * TILE_ELEMS;
+	const float *src = in + base;
+	float v = 0.0f;
+	if (base + TILE_ELEMS <= n) {
+		float acc[EPT / VEC];
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			acc[k] = load_sum(src + (k * BLOCK + t) * VEC);
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			v += acc[k];
+	} else {
+		const long long avail = n - base; /* elements left, < TILE_ELEMS */
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++) {
+			const int i = (k * BLOCK + t) * VEC;
+			if (i + VEC <= avail) {
+				v += load_sum(src + i);
+			} else {
+				float w = 0.0f;
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					if (i + e < avail)
+						w += src[i + e];
+				v += w;
+			}
+		}
+	}
+
+	v = block_sum(v, s);
+	if (t == 0) {
+		partials[blockIdx.x] = v;
+		__threadfence(); /* partials[b] visible before the count says so */
+		last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1; /* wraps to 0 */
+	}
+	__syncthreads();
+	if (!last)
+		return;
+
+	/* the last block: partials in a fixed order, thread t takes t, t + BLOCK, ... */
+	__threadfence();
+	v = 0.0f;
+	for (unsigned int b = t; b < gridDim.x; b += BLOCK)
+		v += __ldcg(&partials[b]);
+	v = block_sum(v, s);
+	if (t == 0)
+		out[0] = v;
+}
