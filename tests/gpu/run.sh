@@ -1,7 +1,8 @@
 #!/bin/sh
 # GPU check, for a machine with a CUDA GPU: build, tune every shipped config (and the test-only
 # kernel), and print each winner with its % of a copy kernel timed in the same run.
-# Usage: tests/gpu/run.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
+# Usage: tests/gpu/run.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed;
+# TUNER_COMMIT: the commit to print where the tree has no .git)
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out}
@@ -9,7 +10,7 @@ yp=""
 [ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
 ./configure.py $yp >/dev/null
 ninja out/bin/tuner >/dev/null
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo +dirty), $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 export TUNER_CACHE="$outdir/cache"
 status=0
