@@ -1,0 +1,238 @@
+/* journal: finished GPU results on disk, so a killed run resumes without re-running them. */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define MAGIC "tuner-journal-1"
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	h = hash_bytes(h, &n, sizeof n);
+	return hash_bytes(h, s ? s : "", n);
+}
+
+static uint64_t hash_i64(uint64_t h, int64_t x)
+{
+	return hash_bytes(h, &x, sizeof x);
+}
+
+static uint64_t hash_dbl(uint64_t h, double x)
+{
+	return hash_bytes(h, &x, sizeof x);
+}
+
+static uint64_t hash_fill(uint64_t h, const struct fill *f)
+{
+	h = hash_i64(h, f->kind);
+	h = hash_i64(h, (int64_t)f->seed);
+	h = hash_dbl(h, f->lo);
+	h = hash_dbl(h, f->hi);
+	h = hash_dbl(h, f->start);
+	h = hash_dbl(h, f->step);
+	h = hash_dbl(h, f->value);
+	h = hash_i64(h, (int64_t)f->nlist);
+	return f->nlist ? hash_bytes(h, f->list, f->nlist * sizeof *f->list) : h;
+}
+
+static uint64_t hash_args(uint64_t h, const struct kernel *k)
+{
+	size_t i;
+
+	h = hash_str(h, k->entry);
+	for (i = 0; i < k->nargs; i++) {
+		h = hash_i64(h, k->args[i].buffer);
+		h = hash_i64(h, k->args[i].type);
+		h = hash_str(h, k->args[i].value ? expr_src(k->args[i].value) : NULL);
+	}
+	return h;
+}
+
+uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
+                         const struct compile_out *ref)
+{
+	uint64_t h = hash_str(HASH_INIT, MAGIC);
+	size_t i;
+
+	h = hash_str(h, gpu);
+	for (i = 0; i < (size_t)sizes->n; i++) {
+		h = hash_str(h, sizes->name[i]);
+		h = hash_i64(h, sizes->val[i]);
+	}
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct buffer *b = &c->buffers[i];
+		h = hash_str(h, b->name);
+		h = hash_i64(h, b->type);
+		h = hash_i64(h, b->role);
+		h = hash_str(h, expr_src(b->count));
+		h = hash_fill(h, &b->fill);
+	}
+	for (i = 0; i < c->nconstants; i++) {
+		h = hash_str(h, c->constants[i].name);
+		h = hash_i64(h, c->constants[i].type);
+		h = hash_str(h, expr_src(c->constants[i].count));
+		h = hash_fill(h, &c->constants[i].fill);
+	}
+	h = hash_args(h, &c->kernel);
+	h = hash_args(h, &c->reference);
+	h = hash_dbl(h, c->rtol);
+	h = hash_dbl(h, c->atol);
+	h = hash_i64(h, c->warmup);
+	h = hash_i64(h, c->samples);
+	h = hash_i64(h, c->flush_l2);
+	h = hash_i64(h, (int64_t)ref->cubin_len);
+	return hash_bytes(h, ref->cubin, ref->cubin_len);
+}
+
+uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co)
+{
+	uint64_t h = ctx;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		h = hash_i64(h, v->block[d]);
+		h = hash_i64(h, v->grid[d]);
+	}
+	h = hash_i64(h, v->shared);
+	h = hash_i64(h, v->bank_bytes);
+	h = hash_i64(h, v->bytes);
+	for (d = 0; d < v->vars.n; d++) { /* scratch sizes and scalar arguments may use them */
+		h = hash_str(h, v->vars.name[d]);
+		h = hash_i64(h, v->vars.val[d]);
+	}
+	h = hash_i64(h, (int64_t)co->cubin_len);
+	return hash_bytes(h, co->cubin, co->cubin_len);
+}
+
+static void hex(struct buf *b, const char *s)
+{
+	for (; *s; s++)
+		buf_printf(b, "%02x", (unsigned char)*s);
+}
+
+static void format(struct buf *b, const struct jrec *r)
+{
+	const struct run_result *x = &r->run;
+	size_t start = b->len;
+	uint64_t sum;
+
+	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
+	              "%.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
+	           x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
+	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, r->gbs, r->pct_copy);
+	buf_puts(b, "r"); /* never empty, so the fields stay apart */
+	hex(b, x->reason);
+	buf_puts(b, " ");
+	sum = hash_bytes(HASH_INIT, b->s + start, b->len - start);
+	buf_printf(b, "%016" PRIx64 "\n", sum);
+}
+
+/* parse one line (without its newline); 0 if intact */
+static int parse(char *line, struct jrec *r)
+{
+	char magic[32], rs[2 * sizeof r->run.reason + 2];
+	unsigned long long key, sum;
+	int st, rst, n = 0, len;
+	char *tail = strrchr(line, ' ');
+	size_t i;
+
+	memset(r, 0, sizeof *r);
+	if (!tail || strlen(tail + 1) != 16)
+		return -1;
+	sum = strtoull(tail + 1, NULL, 16);
+	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
+		return -1;
+	if (sscanf(line, "%31s %llx %d %d %zu %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %n", magic,
+	           &key, &st, &rst, &r->run.bad, &r->run.max_abs_err, &r->run.max_rel_err,
+	           &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms, &r->run.t.max_ms,
+	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->gbs,
+	           &r->pct_copy, &n) != 16 || strcmp(magic, MAGIC))
+		return -1;
+	if (line[n] != 'r')
+		return -1;
+	n++;
+	len = (int)(tail - (line + n));
+	if (len < 0 || len % 2 || (size_t)len >= sizeof rs || (size_t)len / 2 >= sizeof r->run.reason)
+		return -1;
+	memcpy(rs, line + n, (size_t)len);
+	rs[len] = '\0';
+	for (i = 0; i < (size_t)len / 2; i++) {
+		unsigned v;
+		if (sscanf(rs + 2 * i, "%2x", &v) != 1)
+			return -1;
+		r->run.reason[i] = (char)v;
+	}
+	r->key = key;
+	r->status = st;
+	r->run.status = (enum run_status)rst;
+	return 0;
+}
+
+size_t journal_load(const char *path, struct jrec **out)
+{
+	char *text = file_read(path, NULL), *line, *nl;
+	size_t n = 0, cap = 0;
+
+	*out = NULL;
+	if (!text)
+		return 0;
+	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
+		struct jrec r;
+		*nl = '\0';
+		if (parse(line, &r) < 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			*out = xreallocarray(*out, cap, sizeof **out);
+		}
+		(*out)[n++] = r;
+	}
+	free(text);
+	return n;
+}
+
+int journal_append(const char *path, const struct jrec *r)
+{
+	struct buf b = {0};
+	int fd, rc = 0, e;
+	ssize_t w;
+
+	format(&b, r);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		buf_free(&b);
+		return -1;
+	}
+	do
+		w = write(fd, b.s, b.len);
+	while (w < 0 && errno == EINTR);
+	if (w != (ssize_t)b.len)
+		rc = -1;
+	e = errno;
+	close(fd);
+	buf_free(&b);
+	errno = e;
+	return rc;
+}
+
+int journal_rewrite(const char *path, const struct jrec *recs, size_t n)
+{
+	struct buf b = {0};
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		format(&b, &recs[i]);
+	rc = file_write_atomic(path, b.s ? b.s : "", b.len);
+	buf_free(&b);
+	return rc;
+}

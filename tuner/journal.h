@@ -1,0 +1,32 @@
+/* journal: finished GPU results on disk, so a killed run resumes without re-running them. */
+#ifndef TUNER_JOURNAL_H
+#define TUNER_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bench.h"
+#include "config.h"
+#include "nvrtc.h"
+#include "space.h"
+
+struct jrec {
+	uint64_t key;             /* journal_key() of the variant */
+	int status;               /* the report's enum status */
+	struct run_result run;
+	double gbs, pct_copy;     /* as measured in the run that produced the record */
+};
+
+/* hash of everything outside a variant that its result depends on: the GPU, the sizes, the
+   buffers and their fills, constants, arguments, tolerance, timing settings, the reference */
+uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
+                         const struct compile_out *ref);
+/* the key of variant v with cubin co under context ctx */
+uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co);
+/* read every intact record of path (a torn or corrupt line is skipped); count, *out malloc'd */
+size_t journal_load(const char *path, struct jrec **out);
+/* append one record with a single write to an O_APPEND file; 0 or -1 with errno */
+int journal_append(const char *path, const struct jrec *r);
+/* replace path's contents with recs[0..n) atomically; 0 or -1 with errno */
+int journal_rewrite(const char *path, const struct jrec *recs, size_t n);
+
+#endif
