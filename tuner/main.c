@@ -1,5 +1,6 @@
 /* tuner: find the fastest shared-memory layout of a CUDA kernel on the GPU in front of it. */
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,10 @@
 #include "emit.h"
 #include "gpu.h"
 #include "nvrtc.h"
+#include "journal.h"
 #include "pool.h"
 #include "report.h"
+#include "runner.h"
 #include "source.h"
 #include "space.h"
 #include "util.h"
@@ -30,6 +33,8 @@ struct opts {
 	int jobs;
 	int dry_run;
 	int no_cache;
+	int fresh;
+	double timeout;
 	char **sizes;
 	size_t nsizes;
 };
@@ -49,6 +54,8 @@ static void usage(FILE *f)
 	        "  --cache DIR     compile cache (default: $TUNER_CACHE or ~/.cache/tuner)\n"
 	        "  --no-cache      compile everything, store nothing\n"
 	        "  --emit ID       also write variant ID as OUT/<kernel>/<gpu>/ID.cu and ID.h\n"
+	        "  --timeout S     per-variant time limit on the GPU in seconds (default 10)\n"
+	        "  --fresh         re-run every variant, ignoring results kept from an earlier run\n"
 	        "  -q, --quiet     print only errors and the winner\n"
 	        "  -v, --verbose   print dropped variants and compile logs\n"
 	        "  -h, --help      this text\n"
@@ -59,12 +66,13 @@ static void usage(FILE *f)
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT };
+	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
 		{"cache", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
 		{"emit", required_argument, 0, O_EMIT}, {"quiet", no_argument, 0, 'q'},
+		{"timeout", required_argument, 0, O_TIMEOUT}, {"fresh", no_argument, 0, O_FRESH},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -73,6 +81,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	char *end;
 
 	o->outdir = "out";
+	o->timeout = 10;
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
 		o->jobs = 1;
@@ -100,6 +109,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_CACHE: o->cachedir = optarg; break;
 		case O_NOCACHE: o->no_cache = 1; break;
 		case O_EMIT: o->emit = optarg; break;
+		case O_FRESH: o->fresh = 1; break;
+		case O_TIMEOUT:
+			errno = 0;
+			o->timeout = strtod(optarg, &end);
+			if (errno || *end || !(o->timeout > 0 && o->timeout <= 86400))
+				fatal("--timeout: '%s' is not a number of seconds from 0 to 86400", optarg);
+			break;
 		case ':':
 			fprintf(stderr, "tuner: option '%s' needs a value\n", argv[optind - 1]);
 			usage(stderr);
@@ -216,237 +232,462 @@ static void write_out(const char *dir, const char *file, const struct buf *b)
 	free(p);
 }
 
-int main(int argc, char **argv)
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
 {
-	struct opts o = {0};
+	(void)sig;
+	stop = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* everything one tuning run holds */
+struct tune {
+	struct opts o;
 	struct config *c;
-	struct vars sizes = {0};
+	struct vars sizes;
 	struct limits lim;
 	struct space s;
-	struct runinfo ri = {0};
+	struct runinfo ri;
 	struct result *r;
-	struct job *jobs;
-	struct compile_out *outs;
-	int *hits, have_gpu;
-	char why[512] = "", *tmpl, *refsrc, *cachedir = NULL, *dir;
-	size_t i, njobs, nok = 0, *order;
-	struct bench *bench = NULL;
-	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
-	struct tm tm;
+	char *tmpl, *refsrc, *dir;
+	struct compile_out ref, copy;
+	int64_t copy_bytes;
+	struct bench *bench;      /* in a GPU worker only */
+	uint64_t *keys;           /* journal keys, per variant */
+	char *journal;
+	size_t resumed;
+	char why[512];
+};
+
+/* what the GPU probe sends back */
+struct probe {
+	struct gpu_info gpu;
+	int bank8;                /* banks reported after asking for 8 bytes */
+};
+
+static int probe_fn(void *arg, void *out, size_t len)
+{
+	struct probe *p = out;
+	char why[256];
+
+	(void)arg;
+	if (gpu_open(0, &p->gpu, why, sizeof why) < 0) {
+		snprintf(out, len, "%s", why);
+		return 1;
+	}
+	p->bank8 = bench_bank_probe(NULL, 8);
+	gpu_close();
+	return 0;
+}
+
+/* find the GPU (in a child process: the tuner itself never holds a CUDA context), then
+   choose the architecture, the limits and the output directory's name */
+static void pick_target(struct tune *t)
+{
+	static char gpuarch[16];
+	struct runinfo *ri = &t->ri;
+	union { struct probe p; char why[512]; } pr;
+	int have = 0;
+
+	memset(&pr, 0, sizeof pr);
+	if (runner_call(probe_fn, NULL, &pr, sizeof pr, 120, t->why, sizeof t->why) == 0) {
+		have = 1;
+		ri->gpu = pr.p.gpu;
+		ri->bank_ignored = pr.p.bank8 == 4;
+		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri->gpu.cc_major, ri->gpu.cc_minor);
+		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
+			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,
+			         gpuarch);
+			have = 0;
+		}
+	}
+	ri->arch = have ? gpuarch : t->o.arch ? t->o.arch : nv_newest_arch();
+	ri->timed = have;
+	ri->why_untimed = t->why;
+	if (have) {
+		t->lim.max_threads = ri->gpu.max_threads;
+		t->lim.smem_default = ri->gpu.smem_block;
+		t->lim.smem_optin = ri->gpu.smem_optin > ri->gpu.smem_block ? ri->gpu.smem_optin
+		                                                           : ri->gpu.smem_block;
+		gpu_slug(&ri->gpu, ri->slug, sizeof ri->slug);
+	} else {
+		ri->bank_ignored = 0;
+		space_arch_limits(ri->arch, &t->lim);
+		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
+	}
+}
+
+/* compile every kept variant, the reference and the helper kernels through the pool */
+static void compile_all(struct tune *t)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX;
+	struct job *jobs = xcalloc(s->nkept + 2, sizeof *jobs);
+	struct compile_out *outs = xcalloc(s->nkept + 2, sizeof *outs);
+	int *hits = xcalloc(s->nkept + 2, sizeof *hits);
+	size_t *jobof = xcalloc(s->n, sizeof *jobof);
+	char *cachedir = NULL;
 	double t0;
 
-	parse_args(argc, argv, &o);
-	c = cfg_load(o.config);
-	for (i = 0; i < o.nsizes; i++)
-		cfg_set_size(c, o.sizes[i]);
-	cfg_size_vars(c, &sizes);
-	gmtime_r(&now, &tm);
-	strftime(ri.date, sizeof ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	ri.nvrtc = nv_version();
-
-	/* the GPU decides the architecture and the limits; without one, --arch or the newest */
-	have_gpu = gpu_open(0, &ri.gpu, why, sizeof why) == 0;
-	static char gpuarch[16];
-	if (have_gpu)
-		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri.gpu.cc_major, ri.gpu.cc_minor);
-	if (have_gpu && o.arch && strcmp(o.arch, gpuarch)) {
-		snprintf(why, sizeof why, "--arch %s differs from the GPU's %s", o.arch, gpuarch);
-		have_gpu = 0;
-	}
-	ri.arch = have_gpu ? gpuarch : o.arch ? o.arch : nv_newest_arch();
-	ri.timed = have_gpu && !o.dry_run;
-	ri.why_untimed = why;
-	if (have_gpu) {
-		lim.max_threads = ri.gpu.max_threads;
-		lim.smem_default = ri.gpu.smem_block;
-		lim.smem_optin = ri.gpu.smem_optin > ri.gpu.smem_block ? ri.gpu.smem_optin
-		                                                        : ri.gpu.smem_block;
-		gpu_slug(&ri.gpu, ri.slug, sizeof ri.slug);
-	} else {
-		space_arch_limits(ri.arch, &lim);
-		snprintf(ri.slug, sizeof ri.slug, "untimed-%s", ri.arch);
-	}
-
-	space_expand(c, &sizes, &lim, &s);
-	if (o.dry_run) {
-		dry_run(c, &s);
-		return 0;
-	}
-	if (s.nkept == 0) {
-		const char *first = s.n ? s.v[0].drop : "empty space";
-		fatal("%s: every variant was dropped (the first: %s); see --dry-run", c->path, first);
-	}
-	if (o.emit) {
-		for (i = 0; i < s.n && strcmp(s.v[i].id, o.emit); i++)
-			;
-		if (i == s.n)
-			fatal("--emit: no variant '%s' in %s; see --dry-run", o.emit, c->path);
-		if (s.v[i].drop)
-			fatal("--emit: variant '%s' was dropped: %s", o.emit, s.v[i].drop);
-	}
-
-	/* compile every kept variant, the reference and the copy kernel */
-	tmpl = read_source(c, c->kernel.source);
-	refsrc = read_source(c, c->reference.source);
-	r = xcalloc(s.n, sizeof *r);
-	jobs = xcalloc(s.nkept + 2, sizeof *jobs);
-	outs = xcalloc(s.nkept + 2, sizeof *outs);
-	hits = xcalloc(s.nkept + 2, sizeof *hits);
-	size_t *jobof = xcalloc(s.n, sizeof *jobof);
-	njobs = 0;
-	for (i = 0; i < s.n; i++) {
-		r[i].twin = -1;
-		if (s.v[i].drop) {
-			r[i].status = ST_DROPPED;
+	for (i = 0; i < s->n; i++) {
+		t->r[i].twin = -1;
+		if (s->v[i].drop) {
+			t->r[i].status = ST_DROPPED;
 			continue;
 		}
-		jobof[i] = njobs;
-		jobs[njobs++] = (struct job){source_variant(c, &s.v[i], tmpl), c->kernel.source,
-		                             c->kernel.entry};
+		jobof[i] = n;
+		jobs[n++] = (struct job){source_variant(c, &s->v[i], t->tmpl), c->kernel.source,
+		                         c->kernel.entry};
 	}
-	jobs[njobs++] = (struct job){refsrc, c->reference.source, c->reference.entry};
-	jobs[njobs++] = (struct job){bench_copy_source(), "tuner_copy.cu", "tuner_copy"};
-	if (!o.no_cache)
-		cachedir = o.cachedir ? xstrdup(o.cachedir) : cache_default_dir();
+	jobs[n++] = (struct job){t->refsrc, c->reference.source, c->reference.entry};
+	jobs[n++] = (struct job){bench_copy_source(), "tuner_copy.cu", "tuner_copy"};
+	if (!t->o.no_cache)
+		cachedir = t->o.cachedir ? xstrdup(t->o.cachedir) : cache_default_dir();
 	note(1, "tuner: %s: %zu variants (%zu dropped), compiling for %s with %d workers\n",
-	     c->path, s.nkept, s.n - s.nkept, ri.arch, o.jobs);
+	     c->path, s->nkept, s->n - s->nkept, t->ri.arch, t->o.jobs);
 	t0 = now_s();
-	ri.compiled = pool_compile(jobs, njobs, ri.arch, c->options, c->noptions, cachedir, o.jobs,
-	                           outs, hits);
-	ri.compile_s = now_s() - t0;
-	ri.cache_hits = njobs - ri.compiled;
-	note(1, "tuner: compiled %zu, %zu from the cache, in %.2f s\n", ri.compiled, ri.cache_hits,
-	     ri.compile_s);
-	for (i = 0; i < s.n; i++) {
-		struct result *x = &r[i];
-		if (s.v[i].drop)
+	t->ri.compiled = pool_compile(jobs, n, t->ri.arch, c->options, c->noptions, cachedir,
+	                              t->o.jobs, outs, hits);
+	t->ri.compile_s = now_s() - t0;
+	t->ri.cache_hits = n - t->ri.compiled;
+	note(1, "tuner: compiled %zu, %zu from the cache, in %.2f s\n", t->ri.compiled,
+	     t->ri.cache_hits, t->ri.compile_s);
+	for (i = 0; i < s->n; i++) {
+		struct result *x = &t->r[i];
+		if (s->v[i].drop)
 			continue;
 		x->co = outs[jobof[i]];
 		x->cache_hit = hits[jobof[i]];
-		if (!x->co.ok) {
+		free((char *)jobs[jobof[i]].src);
+		if (!x->co.ok && stop && x->co.log && strstr(x->co.log, "process died")) {
+			x->status = ST_NOTRUN;
+			x->reason = xstrdup("interrupted while compiling");
+		} else if (!x->co.ok) {
 			x->status = ST_COMPILE_ERROR;
 			x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
-			note(2, "%s: compile error:\n%s\n", s.v[i].id, x->co.log);
-		} else if (x->co.smem_static + s.v[i].shared > lim.smem_optin) {
+			note(2, "%s: compile error:\n%s\n", s->v[i].id, x->co.log);
+			if (first_bad == SIZE_MAX)
+				first_bad = i;
+		} else if (x->co.smem_static + s->v[i].shared > t->lim.smem_optin) {
 			x->status = ST_RESOURCES;
 			x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
-			                      x->co.smem_static, (long long)s.v[i].shared,
-			                      (long long)lim.smem_optin);
+			                      x->co.smem_static, (long long)s->v[i].shared,
+			                      (long long)t->lim.smem_optin);
 		} else {
 			x->status = ST_UNTIMED;
 			nok++;
 		}
-		free((char *)jobs[jobof[i]].src);
 	}
-	struct compile_out *ref = &outs[njobs - 2], *copy = &outs[njobs - 1];
-	if (!ref->ok)
-		fatal("%s: the reference kernel '%s' does not compile:\n%s", c->path,
-		      c->reference.entry, ref->log);
-	if (!copy->ok)
-		die("the copy kernel does not compile:\n%s", copy->log);
-
-	/* verify and time on the GPU */
-	if (ri.timed) {
-		bench = bench_open(c, &sizes, &ri.gpu, why, sizeof why);
-		if (!bench)
-			fatal("%s: %s", c->path, why);
-		if (bench_reference(bench, ref, why, sizeof why) < 0)
-			fatal("%s: the reference kernel failed: %s", c->path, why);
-		int64_t cbytes = 0;
-		for (i = 0; i < s.n; i++)
-			if (!s.v[i].drop && s.v[i].bytes > cbytes)
-				cbytes = s.v[i].bytes;
-		ri.copy_gbs = bench_copy(bench, copy, cbytes, &ri.copy, why, sizeof why);
-		if (ri.copy_gbs <= 0)
-			fatal("%s: the copy kernel failed: %s", c->path, why);
-		ri.bank_ignored = bench_bank_probe(bench, 8) == 4;
-	}
-	find_twins(&s, r, ri.bank_ignored);
-	if (ri.timed) {
-		nok = 0;
-		for (i = 0; i < s.n; i++) {
-			struct result *x = &r[i];
-			if (x->status != ST_UNTIMED)
-				continue;
-			note(2, "tuner: running %s\n", s.v[i].id);
-			bench_variant(bench, &s.v[i], &x->co, &x->run);
-			switch (x->run.status) {
-			case RUN_OK: x->status = ST_OK; nok++; break;
-			case RUN_MISMATCH: x->status = ST_MISMATCH; break;
-			case RUN_FAULT: x->status = ST_FAULT; break;
-			case RUN_LAUNCH_ERROR: x->status = ST_LAUNCH_ERROR; break;
-			}
-			if (x->status != ST_OK)
-				x->reason = xstrdup(x->run.reason);
-			if (x->run.t.median_ms > 0) {
-				x->gbs = (double)s.v[i].bytes / (x->run.t.median_ms * 1e-3) / 1e9;
-				x->pct_copy = 100 * x->gbs / ri.copy_gbs;
-			}
-		}
-		for (i = 0; i < s.n; i++) /* twins share the result they stand for */
-			if ((r[i].status == ST_TWIN || r[i].status == ST_COLLAPSED) && r[i].twin >= 0) {
-				r[i].run = r[r[i].twin].run;
-				r[i].gbs = r[r[i].twin].gbs;
-				r[i].pct_copy = r[r[i].twin].pct_copy;
-			}
-		bench_close(bench);
-	}
-
-	/* report and emit */
-	order = report_rank(r, s.n);
-	if (verbosity >= 1)
-		report_table(stdout, c, &s, r, order, &ri);
-	dir = xasprintf("%s/%s/%s", o.outdir, c->name, ri.slug);
-	if (mkdirs(dir) < 0)
-		fatal("cannot create '%s':", dir);
-	struct buf b = {0};
-	report_json(&b, c, &s, r, order, &ri);
-	write_out(dir, "results.json", &b);
-	b.len = 0;
-	report_csv(&b, c, &s, r, order);
-	write_out(dir, "results.csv", &b);
-	buf_free(&b);
-	if (ri.timed && r[order[0]].status == ST_OK) {
-		size_t w = order[0];
-		if (emit_variant(dir, "best", c, &s.v[w], &r[w], &ri, tmpl) < 0)
-			fatal("cannot write '%s/best.cu':", dir);
-		char *p = space_params_str(c, &s.v[w]);
-		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s.v[w].id, p,
-		       r[w].gbs, r[w].pct_copy, dir);
-		free(p);
-	}
-	if (o.emit) {
-		for (i = 0; strcmp(s.v[i].id, o.emit); i++)
-			;
-		if (r[i].status == ST_COMPILE_ERROR)
-			fatal("--emit: variant '%s' does not compile", o.emit);
-		if (emit_variant(dir, o.emit, c, &s.v[i], &r[i], &ri, tmpl) < 0)
-			fatal("cannot write '%s/%s.cu':", dir, o.emit);
-		note(1, "tuner: wrote %s/%s.cu and %s.h\n", dir, o.emit, o.emit);
-	}
-	note(1, "tuner: results in %s/results.json\n", dir);
-
-	for (i = 0; i < s.n; i++) {
-		nv_out_free(&r[i].co);
-		free(r[i].reason);
-	}
-	nv_out_free(ref);
-	nv_out_free(copy);
+	t->ref = outs[n - 2];
+	t->copy = outs[n - 1];
+	if (!stop && !t->ref.ok)
+		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
+		      c->reference.entry, c->reference.source, t->ref.log);
+	if (!stop && !t->copy.ok)
+		die("the copy kernel does not compile:\n%s", t->copy.log);
+	if (!stop && nok == 0 && first_bad != SIZE_MAX)
+		fatal("%s: no variant of '%s' compiles; the first, %s, says:\n%s", c->path,
+		      c->kernel.source, s->v[first_bad].id, t->r[first_bad].reason);
 	free(outs);
 	free(hits);
 	free(jobs);
 	free(jobof);
-	free(order);
-	free(r);
-	free(tmpl);
-	free(refsrc);
 	free(cachedir);
-	free(dir);
-	free(o.sizes);
-	space_free(&s);
-	cfg_free(c);
-	if (have_gpu)
-		gpu_close();
+}
+
+/* ---- the GPU worker's side ---- */
+
+struct hello {
+	double copy_gbs;
+	struct stats copy;
+};
+
+static int gpu_setup(void *arg, void *out, char *why, size_t whylen)
+{
+	struct tune *t = arg;
+	struct hello *h = out;
+	struct gpu_info info;
+
+	if (gpu_open(0, &info, why, whylen) < 0)
+		return -1;
+	t->bench = bench_open(t->c, &t->sizes, &info, why, whylen);
+	if (!t->bench)
+		return -1;
+	if (bench_reference(t->bench, &t->ref, why, whylen) < 0)
+		return -1;
+	h->copy_gbs = bench_copy(t->bench, &t->copy, t->copy_bytes, &h->copy, why, whylen);
+	return h->copy_gbs > 0 ? 0 : -1;
+}
+
+static void gpu_run(void *arg, size_t i, struct run_result *res)
+{
+	struct tune *t = arg;
+
+	bench_variant(t->bench, &t->s.v[i], &t->r[i].co, res);
+}
+
+static int gpu_lost(void *arg, const struct run_result *res)
+{
+	(void)arg;
+	return res->status == RUN_FAULT;
+}
+
+/* ---- the parent's side ---- */
+
+static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_result *run)
+{
+	struct result *x = &t->r[i];
+
+	x->run = *run;
+	free(x->reason);
+	x->reason = NULL;
+	switch (oc) {
+	case OUT_NONE:
+		x->status = ST_NOTRUN;
+		x->reason = xstrdup("interrupted");
+		return;
+	case OUT_TIMEOUT: x->status = ST_TIMEOUT; break;
+	case OUT_DIED: x->status = ST_FAULT; break;
+	case OUT_DONE:
+		switch (run->status) {
+		case RUN_OK: x->status = ST_OK; break;
+		case RUN_MISMATCH: x->status = ST_MISMATCH; break;
+		case RUN_FAULT: x->status = ST_FAULT; break;
+		case RUN_LAUNCH_ERROR: x->status = ST_LAUNCH_ERROR; break;
+		}
+		break;
+	}
+	if (x->status != ST_OK)
+		x->reason = xstrdup(run->reason);
+	if (x->status == ST_OK && run->t.median_ms > 0 && t->ri.copy_gbs > 0) {
+		x->gbs = (double)t->s.v[i].bytes / (run->t.median_ms * 1e-3) / 1e9;
+		x->pct_copy = 100 * x->gbs / t->ri.copy_gbs;
+	}
+}
+
+struct donectx {
+	struct tune *t;
+	struct run_result *res;
+	enum outcome *outc;
+	struct hello *hello;
+};
+
+static void on_done(void *arg, size_t i)
+{
+	struct donectx *d = arg;
+	struct tune *t = d->t;
+	struct jrec rec;
+
+	if (t->ri.copy_gbs <= 0) /* the first worker's hello has arrived by now */
+		t->ri.copy_gbs = d->hello->copy_gbs, t->ri.copy = d->hello->copy;
+	settle(t, i, d->outc[i], &d->res[i]);
+	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
+	     t->r[i].reason ? t->r[i].reason : "");
+	memset(&rec, 0, sizeof rec);
+	rec.key = t->keys[i];
+	rec.status = (int)t->r[i].status;
+	rec.run = t->r[i].run;
+	rec.gbs = t->r[i].gbs;
+	rec.pct_copy = t->r[i].pct_copy;
+	if (journal_append(t->journal, &rec) < 0)
+		warn("cannot append to '%s':", t->journal);
+}
+
+/* verify and time every variant that needs it, in worker processes; results already in the
+   journal (same key) are taken from there unless --fresh */
+static void run_gpu(struct tune *t)
+{
+	struct space *s = &t->s;
+	struct runner_ops ops = {gpu_setup, gpu_run, gpu_lost, t, sizeof(struct hello)};
+	struct runner_limits lim = {300, t->o.timeout};
+	struct run_result *res = xcalloc(s->n, sizeof *res);
+	enum outcome *outc = xcalloc(s->n, sizeof *outc);
+	size_t *todo = xcalloc(s->n, sizeof *todo), ntodo = 0, i, k, nrec = 0;
+	struct jrec *recs = NULL;
+	struct hello hello;
+	struct donectx d = {t, res, outc, &hello};
+	uint64_t ctx;
+
+	memset(&hello, 0, sizeof hello);
+	for (i = 0; i < s->n; i++)
+		if (!s->v[i].drop && s->v[i].bytes > t->copy_bytes)
+			t->copy_bytes = s->v[i].bytes;
+	t->journal = xasprintf("%s/journal", t->dir);
+	if (!t->o.fresh)
+		nrec = journal_load(t->journal, &recs);
+	ctx = journal_context(t->c, &t->sizes, t->ri.slug, &t->ref);
+	t->keys = xcalloc(s->n, sizeof *t->keys);
+	for (i = 0; i < s->n; i++) {
+		struct result *x = &t->r[i];
+		if (x->status != ST_UNTIMED)
+			continue;
+		t->keys[i] = journal_key(ctx, &s->v[i], &x->co);
+		for (k = nrec; k-- > 0;) /* the newest record of a key wins */
+			if (recs[k].key == t->keys[i])
+				break;
+		if (k == (size_t)-1) {
+			todo[ntodo++] = i;
+			continue;
+		}
+		x->status = (enum status)recs[k].status;
+		x->run = recs[k].run;
+		x->gbs = recs[k].gbs;
+		x->pct_copy = recs[k].pct_copy;
+		x->reason = x->status == ST_OK ? NULL : xstrdup(recs[k].run.reason);
+		x->resumed = 1;
+		t->resumed++;
+		if (x->status == ST_OK && t->ri.copy_gbs <= 0 && x->pct_copy > 0)
+			t->ri.copy_gbs = 100 * x->gbs / x->pct_copy; /* until a worker measures it */
+	}
+	free(recs);
+	if (t->resumed)
+		note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
+		     t->resumed);
+	if (ntodo > 0) {
+		t->ri.copy_gbs = 0;
+		note(1, "tuner: verifying and timing %zu variants on %s\n", ntodo, t->ri.gpu.name);
+		if (runner_run(&ops, &lim, todo, ntodo, res, outc, &hello, on_done, &d, &stop, t->why,
+		               sizeof t->why) < 0)
+			fatal("%s: %s", t->c->path, t->why);
+		for (k = 0; k < ntodo; k++)
+			if (outc[todo[k]] == OUT_NONE)
+				settle(t, todo[k], OUT_NONE, &res[todo[k]]);
+	}
+	for (i = 0; i < s->n; i++) /* twins share the result they stand for */
+		if ((t->r[i].status == ST_TWIN || t->r[i].status == ST_COLLAPSED) && t->r[i].twin >= 0) {
+			t->r[i].run = t->r[t->r[i].twin].run;
+			t->r[i].gbs = t->r[t->r[i].twin].gbs;
+			t->r[i].pct_copy = t->r[t->r[i].twin].pct_copy;
+		}
+	free(res);
+	free(outc);
+	free(todo);
+}
+
+/* write the table, results.json/.csv and the winner; the exit status */
+static int finish(struct tune *t)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	struct result *r = t->r;
+	struct buf b = {0};
+	size_t *order = report_rank(r, s->n), i, nok = 0;
+
+	for (i = 0; i < s->n; i++)
+		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
+	if (verbosity >= 1)
+		report_table(stdout, c, s, r, order, &t->ri);
+	if (mkdirs(t->dir) < 0)
+		fatal("cannot create '%s':", t->dir);
+	report_json(&b, c, s, r, order, &t->ri);
+	write_out(t->dir, "results.json", &b);
+	b.len = 0;
+	report_csv(&b, c, s, r, order);
+	write_out(t->dir, "results.csv", &b);
+	buf_free(&b);
+	if (t->ri.timed && !stop && r[order[0]].status == ST_OK) {
+		size_t w = order[0];
+		char *p = space_params_str(c, &s->v[w]);
+		if (emit_variant(t->dir, "best", c, &s->v[w], &r[w], &t->ri, t->tmpl) < 0)
+			fatal("cannot write '%s/best.cu':", t->dir);
+		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[w].id, p,
+		       r[w].gbs, r[w].pct_copy, t->dir);
+		free(p);
+	}
+	if (t->o.emit && !stop) {
+		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
+			;
+		if (r[i].status == ST_COMPILE_ERROR)
+			fatal("--emit: variant '%s' does not compile", t->o.emit);
+		if (emit_variant(t->dir, t->o.emit, c, &s->v[i], &r[i], &t->ri, t->tmpl) < 0)
+			fatal("cannot write '%s/%s.cu':", t->dir, t->o.emit);
+		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
+	}
+	note(1, "tuner: results in %s/results.json\n", t->dir);
+	free(order);
+	if (stop) {
+		note(0, "tuner: interrupted; the results so far are in %s\n", t->dir);
+		return EXIT_INTERRUPT;
+	}
 	return nok ? 0 : EXIT_NOVARIANT;
+}
+
+int main(int argc, char **argv)
+{
+	static struct tune t;
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+	struct tm tm;
+	size_t i;
+	int rc;
+
+	parse_args(argc, argv, &t.o);
+	t.c = cfg_load(t.o.config);
+	for (i = 0; i < t.o.nsizes; i++)
+		cfg_set_size(t.c, t.o.sizes[i]);
+	cfg_size_vars(t.c, &t.sizes);
+	gmtime_r(&now, &tm);
+	strftime(t.ri.date, sizeof t.ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	t.ri.nvrtc = nv_version();
+	pick_target(&t);
+
+	space_expand(t.c, &t.sizes, &t.lim, &t.s);
+	if (t.o.dry_run) {
+		dry_run(t.c, &t.s);
+		return 0;
+	}
+	if (t.s.nkept == 0)
+		fatal("%s: every variant was dropped (the first: %s); see --dry-run", t.c->path,
+		      t.s.n ? t.s.v[0].drop : "empty space");
+	if (t.o.emit) {
+		for (i = 0; i < t.s.n && strcmp(t.s.v[i].id, t.o.emit); i++)
+			;
+		if (i == t.s.n)
+			fatal("--emit: no variant '%s' in %s; see --dry-run", t.o.emit, t.c->path);
+		if (t.s.v[i].drop)
+			fatal("--emit: variant '%s' was dropped: %s", t.o.emit, t.s.v[i].drop);
+	}
+	t.tmpl = read_source(t.c, t.c->kernel.source);
+	t.refsrc = read_source(t.c, t.c->reference.source);
+	t.r = xcalloc(t.s.n, sizeof *t.r);
+	t.dir = xasprintf("%s/%s/%s", t.o.outdir, t.c->name, t.ri.slug);
+
+	catch_signals();
+	compile_all(&t);
+	find_twins(&t.s, t.r, t.ri.bank_ignored);
+	if (t.ri.timed && !stop) {
+		if (mkdirs(t.dir) < 0)
+			fatal("cannot create '%s':", t.dir);
+		run_gpu(&t);
+	}
+	rc = finish(&t);
+
+	for (i = 0; i < t.s.n; i++) {
+		nv_out_free(&t.r[i].co);
+		free(t.r[i].reason);
+	}
+	nv_out_free(&t.ref);
+	nv_out_free(&t.copy);
+	free(t.r);
+	free(t.keys);
+	free(t.journal);
+	free(t.tmpl);
+	free(t.refsrc);
+	free(t.dir);
+	free(t.o.sizes);
+	space_free(&t.s);
+	cfg_free(t.c);
+	return rc;
 }

@@ -43,7 +43,7 @@ const char *report_status(enum status s)
 	static const char *const names[] = {
 		[ST_OK] = "ok", [ST_UNTIMED] = "untimed", [ST_COMPILE_ERROR] = "compile-error",
 		[ST_RESOURCES] = "resources", [ST_MISMATCH] = "mismatch", [ST_FAULT] = "fault",
-		[ST_LAUNCH_ERROR] = "launch-error", [ST_TWIN] = "twin", [ST_COLLAPSED] = "collapsed",
+		[ST_TIMEOUT] = "timeout", [ST_NOTRUN] = "not-run", [ST_LAUNCH_ERROR] = "launch-error", [ST_TWIN] = "twin", [ST_COLLAPSED] = "collapsed",
 		[ST_DROPPED] = "dropped",
 	};
 	return names[s];
@@ -175,6 +175,8 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		}
 		if (x->twin >= 0)
 			buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
+		if (x->resumed)
+			buf_puts(b, ", \"resumed\": true");
 		buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
 		           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
 		           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);

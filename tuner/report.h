@@ -14,10 +14,12 @@ enum status {
 	ST_COMPILE_ERROR,
 	ST_RESOURCES,     /* compiled, but static + dynamic shared memory exceed the limit */
 	ST_MISMATCH,
-	ST_FAULT,
+	ST_FAULT,         /* the kernel faulted, or its worker process died */
+	ST_TIMEOUT,       /* no result within the time limit: the worker was killed */
 	ST_LAUNCH_ERROR,
 	ST_TWIN,          /* byte-identical cubin and launch as another variant: timed once */
 	ST_COLLAPSED,     /* differs only in a bank mode the GPU does not apply */
+	ST_NOTRUN,        /* interrupted before it ran */
 	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
 };
 
@@ -26,6 +28,7 @@ struct result {
 	char *reason;             /* malloc'd, NULL when there is nothing to say */
 	struct compile_out co;
 	int cache_hit;
+	int resumed;              /* the GPU result came from the journal of an earlier run */
 	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
 	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
 	double gbs, pct_copy;     /* when timed */
