@@ -107,5 +107,48 @@ for f in "$src" "$hdr"; do
 	if diff -u "$g" "$f" >"$tmp/diff" 2>&1; then ok "golden_$(basename "$g")"; else bad "golden_$(basename "$g")" "$(head -n 40 "$tmp/diff")"; fi
 done
 
+# interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache;
+# SIGINT to the process group writes the results so far and exits 130; two runs at once agree
+count() { ls "$1" 2>/dev/null | wc -l; }
+wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
+	i=0
+	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+c="$tmp/kc"
+setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/k" configs/filter21.yaml >/dev/null 2>&1 &
+pid=$!
+wait_cache "$c"
+kill -KILL -$pid 2>/dev/null
+wait $pid 2>/dev/null
+left=$(find "$tmp/k" -name '*.tmp*' 2>/dev/null | wc -l)
+[ "$left" -eq 0 ] && [ ! -e "$tmp/k/filter21/untimed-sm_90/results.json" ] && ok "sigkill_leaves_nothing_half_written" || bad "sigkill_leaves_nothing_half_written" "$(find "$tmp/k" "$c" | head)"
+n1=$(count "$c")
+expect sigkill_rerun 0 $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/k" configs/filter21.yaml
+hits=$(sed -n 's/.*, \([0-9]*\) from the cache.*/\1/p' "$tmp/stderr")
+[ "${hits:-0}" -ge "$n1" ] && [ "$n1" -ge 1 ] && ok "sigkill_rerun_uses_cache" || bad "sigkill_rerun_uses_cache" "$n1 cached before, $hits hits: $(cat "$tmp/stderr")"
+
+c="$tmp/ic"
+setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/i" configs/filter21.yaml >"$tmp/i.out" 2>"$tmp/i.err" &
+pid=$!
+wait_cache "$c"
+kill -INT -$pid 2>/dev/null
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && ok "sigint_exits_130" || bad "sigint_exits_130" "exit $rc: $(cat "$tmp/i.err")"
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = [v["status"] for v in d["variants"]]
+assert "not-run" in st, st
+' "$tmp/i/filter21/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "sigint_writes_results_so_far"; else bad "sigint_writes_results_so_far" "$(cat "$tmp/py" "$tmp/i.err")"; fi
+
+for n in 1 2; do
+	$T -j 1 --arch sm_90 --cache "$tmp/cc" --out "$tmp/cc-out" tests/kernels/scale.yaml >"$tmp/cc$n.out" 2>&1 &
+done
+wait
+j="$tmp/cc-out/scale/untimed-sm_90/results.json"
+if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 6' "$j" 2>/dev/null &&
+	[ "$(find "$tmp/cc-out" "$tmp/cc" -name '*.tmp*' | wc -l)" -eq 0 ]; then ok "concurrent_runs"; else bad "concurrent_runs" "$(cat "$tmp/cc1.out" "$tmp/cc2.out")"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -105,6 +105,9 @@ static void run_round(const struct ctx *c, size_t n, const size_t *todo, size_t 
 			break;
 		}
 		if (pid == 0) {
+			/* an interrupt ends the compilers at once; the tuner decides what to keep */
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
 			close(pfd[1]);
 			child(c, pfd[0], n, slots ? &slots[k] : NULL);
 		}
