@@ -17,11 +17,40 @@ status=0
 for cfg in configs/*.yaml tests/kernels/*.yaml; do
 	echo "== $cfg"
 	t0=$(date +%s.%N)
-	out/bin/tuner --out "$outdir" "$cfg" >"$outdir/$(basename "$cfg" .yaml).log" 2>&1 || status=1
+	out/bin/tuner --fresh --out "$outdir" "$cfg" >"$outdir/$(basename "$cfg" .yaml).log" 2>&1 || status=1
 	t1=$(date +%s.%N)
 	tail -n 4 "$outdir/$(basename "$cfg" .yaml).log"
 	echo "wall $(echo "$t1 - $t0" | bc 2>/dev/null || python3 -c "print(round($t1-$t0,2))") s"
 done
+# defective variants: a fault, a hang and a race are recorded and the correct one still wins
+echo "== tests/gpu/faults/faults.yaml (--timeout 3)"
+out/bin/tuner --timeout 3 --out "$outdir/faults-out" tests/gpu/faults/faults.yaml >"$outdir/faults.log" 2>&1 || status=1
+tail -n 8 "$outdir/faults.log"
+python3 - "$outdir"/faults-out/faults/*/results.json <<'PY' || status=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {v["params"]["DEFECT"]: v["status"] for v in d["variants"]}
+want = {0: "ok", 1: "fault", 2: "timeout", 3: "mismatch"}
+print("faults: %s (want %s): %s" % (got, want, "PASS" if got == want else "FAIL"))
+sys.exit(got != want)
+PY
+
+# resume: SIGKILL a run part-way through its timing, run again: nothing finished is re-timed
+echo "== resume after SIGKILL (configs/filter21.yaml)"
+rm -rf "$outdir/resume-out"
+setsid out/bin/tuner --out "$outdir/resume-out" configs/filter21.yaml >"$outdir/resume1.log" 2>&1 &
+pid=$!
+i=0
+while [ "$(cat "$outdir"/resume-out/filter21/*/journal 2>/dev/null | wc -l)" -lt 10 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -KILL -$pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+before=$(cat "$outdir"/resume-out/filter21/*/journal | wc -l)
+out/bin/tuner --out "$outdir/resume-out" configs/filter21.yaml >"$outdir/resume2.log" 2>&1 || status=1
+kept=$(sed -n 's/^tuner: \([0-9]*\) results kept from an earlier run.*/\1/p' "$outdir/resume2.log")
+timing=$(sed -n 's/^tuner: verifying and timing \([0-9]*\) variants.*/\1/p' "$outdir/resume2.log")
+echo "resume: killed with $before results in the journal; the re-run kept ${kept:-0} and timed ${timing:-0}: $([ "${kept:-0}" -ge "$before" ] && [ "$before" -ge 10 ] && echo PASS || echo FAIL)"
+[ "${kept:-0}" -ge "$before" ] && [ "$before" -ge 10 ] || status=1
+
 python3 - "$outdir" <<'PY'
 import glob, json, sys
 rows = []
