@@ -5,19 +5,33 @@
  * (coalesced along j), and writes tile rows of `out` (coalesced along i), reading the shared
  * tile by column. Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   TILE        tile edge (a multiple of 32).
- *   ROWS        block is TILE x ROWS threads; each thread moves TILE / ROWS elements each way.
- *   PAD         words appended to each shared row: the row stride TILE + PAD makes the column
- *               reads of a warp fall into distinct banks when it is odd.
- *   SWIZZLE     1: no padding; element (r, c) lives at r * TILE + (c ^ (r % 32)), which spreads
- *               a column over all 32 banks as well. Requires PAD == 0.
+ *   VEC         width of the global accesses (1, 2, 4 floats): a thread loads VEC consecutive
+ *               columns of an input row and stores VEC consecutive elements of an output row
+ *               (the VEC tile rows below its column). The block is TILE / VEC threads wide.
+ *   ROWS        block is (TILE / VEC) x ROWS threads; each moves TILE / ROWS vectors each way.
+ *   PAD         words appended to each shared row: the row stride TILE + PAD spreads the column
+ *               reads of a warp over the banks (odd PAD: all 32 for VEC 1). Stored as scalars.
+ *   SWIZZLE     1: no padding; the VEC-wide chunk k of row r lives at chunk
+ *               k ^ ((r / VEC) % (32 / VEC)) of that row (VEC 1: column c ^ (r % 32)), which
+ *               spreads a column over the banks as well and keeps the chunks aligned, so the
+ *               tile is written with VEC-wide shared stores. Requires PAD == 0.
+ *   GROUP       block order: 1 launch order (blockIdx.x along the columns of `in`); G > 1
+ *               runs the grid in bands of G tile rows, column after column within a band, so
+ *               the blocks in flight cover a squarer part of both matrices (DRAM locality of
+ *               the writes as well as of the reads).
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
- * Launch: block (TILE, ROWS), grid (ceil_div(cols, TILE), ceil_div(rows, TILE)), dynamic shared
- * memory TILE * (TILE + PAD) * 4 bytes. Any rows, cols >= 1 are handled.
+ * Vector accesses are used where the whole tile is inside the matrix and the rows are aligned
+ * (cols % VEC == 0 for the loads, rows % VEC == 0 for the stores); elsewhere each element is
+ * moved alone with bounds checks.
+ *
+ * Launch: block (TILE / VEC, ROWS), grid (ceil_div(cols, TILE), ceil_div(rows, TILE)), dynamic
+ * shared memory TILE * (TILE + PAD) * 4 bytes. Any rows, cols >= 1 are handled.
  */
 
-#if !defined(TILE) || !defined(ROWS) || !defined(PAD) || !defined(SWIZZLE) || !defined(BANK_BYTES)
-#error "transpose.cu: TILE, ROWS, PAD, SWIZZLE and BANK_BYTES must be defined"
+#if !defined(TILE) || !defined(ROWS) || !defined(PAD) || !defined(SWIZZLE) || !defined(VEC) || \
+    !defined(GROUP) || !defined(BANK_BYTES)
+#error "transpose.cu: TILE, ROWS, PAD, SWIZZLE, VEC, GROUP and BANK_BYTES must be defined"
 #endif
 #if TILE % 32 != 0 || TILE <= 0
 #error "transpose.cu: TILE must be a positive multiple of 32"
@@ -25,46 +39,144 @@
 #if ROWS <= 0 || TILE % ROWS != 0
 #error "transpose.cu: ROWS must divide TILE"
 #endif
+#if VEC != 1 && VEC != 2 && VEC != 4
+#error "transpose.cu: VEC must be 1, 2 or 4"
+#endif
 #if SWIZZLE != 0 && PAD != 0
 #error "transpose.cu: SWIZZLE requires PAD == 0"
 #endif
 #if PAD < 0
 #error "transpose.cu: PAD must be >= 0"
 #endif
+#if GROUP < 1
+#error "transpose.cu: GROUP must be >= 1"
+#endif
+#if SWIZZLE && (TILE & (TILE - 1)) != 0
+#error "transpose.cu: SWIZZLE needs a power-of-two TILE"
+#endif
+
+#define TX (TILE / VEC) /* threads along a tile row */
 
 /* shared index of tile element (row r, column c) */
 #if SWIZZLE
-#define SIDX(r, c) ((r) * TILE + ((c) ^ ((r) & 31)))
+#define SIDX(r, c) ((r) * TILE + ((((c) / VEC) ^ (((r) / VEC) % (32 / VEC))) * VEC) + (c) % VEC)
 #else
 #define SIDX(r, c) ((r) * (TILE + PAD) + (c))
 #endif
 
-extern "C" __global__ void __launch_bounds__(TILE * ROWS)
+#if VEC == 4
+typedef float4 vec_t;
+#elif VEC == 2
+typedef float2 vec_t;
+#else
+typedef float vec_t;
+#endif
+
+static __device__ __forceinline__ void vec_split(float *a, vec_t v)
+{
+#if VEC == 4
+	a[0] = v.x; a[1] = v.y; a[2] = v.z; a[3] = v.w;
+#elif VEC == 2
+	a[0] = v.x; a[1] = v.y;
+#else
+	a[0] = v;
+#endif
+}
+
+static __device__ __forceinline__ vec_t vec_make(const float *a)
+{
+#if VEC == 4
+	return make_float4(a[0], a[1], a[2], a[3]);
+#elif VEC == 2
+	return make_float2(a[0], a[1]);
+#else
+	return a[0];
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(TX * ROWS)
 transpose(float *__restrict__ out, const float *__restrict__ in, int rows, int cols)
 {
-	extern __shared__ float tile[];
+	extern __shared__ __align__(16) float tile[];
 	const int tx = threadIdx.x, ty = threadIdx.y;
-	const int i0 = blockIdx.y * TILE; /* first input row of the tile */
-	const int j0 = blockIdx.x * TILE; /* first input column */
+	int bx = blockIdx.x, by = blockIdx.y;
+#if GROUP > 1
+	{
+		/* launch-order block L goes to band L / (GROUP * nx), column-major inside the band */
+		const int nx = gridDim.x, ny = gridDim.y;
+		const long long L = (long long)blockIdx.y * nx + blockIdx.x;
+		const long long per = (long long)GROUP * nx;
+		const int band = (int)(L / per);
+		const int first = band * GROUP;
+		const int h = min(ny - first, GROUP); /* tile rows in this band */
+		const int w = (int)(L - band * per);
+		by = first + w % h;
+		bx = w / h;
+	}
+#endif
+	const int i0 = by * TILE; /* first input row of the tile */
+	const int j0 = bx * TILE; /* first input column */
+	const bool full = i0 + TILE <= rows && j0 + TILE <= cols;
+	const int c0 = tx * VEC;  /* this thread's first tile column (load) or tile row (store) */
 
-	/* tile(r, tx) = in(i0 + r, j0 + tx) */
-	const int j = j0 + tx;
+	/* tile(r, c0 + e) = in(i0 + r, j0 + c0 + e) */
+	if (full && cols % VEC == 0) {
+		const float *src = in + (size_t)i0 * cols + j0 + c0;
+		vec_t v[TILE / ROWS];
 #pragma unroll
-	for (int k = 0; k < TILE / ROWS; k++) {
-		const int r = ty + k * ROWS;
-		const int i = i0 + r;
-		if (i < rows && j < cols)
-			tile[SIDX(r, tx)] = __ldg(&in[(size_t)i * cols + j]);
+		for (int k = 0; k < TILE / ROWS; k++)
+			v[k] = __ldg(reinterpret_cast<const vec_t *>(src + (size_t)(ty + k * ROWS) * cols));
+#pragma unroll
+		for (int k = 0; k < TILE / ROWS; k++) {
+			const int r = ty + k * ROWS;
+#if SWIZZLE || VEC == 1
+			*reinterpret_cast<vec_t *>(&tile[SIDX(r, c0)]) = v[k]; /* chunk stays aligned */
+#else
+			float a[VEC];
+			vec_split(a, v[k]);
+#pragma unroll
+			for (int e = 0; e < VEC; e++)
+				tile[SIDX(r, c0 + e)] = a[e];
+#endif
+		}
+	} else {
+#pragma unroll
+		for (int k = 0; k < TILE / ROWS; k++) {
+			const int r = ty + k * ROWS;
+			const int i = i0 + r;
+#pragma unroll
+			for (int e = 0; e < VEC; e++) {
+				const int j = j0 + c0 + e;
+				if (i < rows && j < cols)
+					tile[SIDX(r, c0 + e)] = __ldg(&in[(size_t)i * cols + j]);
+			}
+		}
 	}
 	__syncthreads();
 
-	/* out(j0 + r, i0 + tx) = in(i0 + tx, j0 + r) = tile(tx, r) */
-	const int oi = i0 + tx;
+	/* out(j0 + r, i0 + c0 + e) = in(i0 + c0 + e, j0 + r) = tile(c0 + e, r) */
+	if (full && rows % VEC == 0) {
+		float *dst = out + (size_t)j0 * rows + i0 + c0;
 #pragma unroll
-	for (int k = 0; k < TILE / ROWS; k++) {
-		const int r = ty + k * ROWS;
-		const int oj = j0 + r;
-		if (oj < cols && oi < rows)
-			out[(size_t)oj * rows + oi] = tile[SIDX(tx, r)];
+		for (int k = 0; k < TILE / ROWS; k++) {
+			const int r = ty + k * ROWS;
+			float a[VEC];
+#pragma unroll
+			for (int e = 0; e < VEC; e++)
+				a[e] = tile[SIDX(c0 + e, r)];
+			*reinterpret_cast<vec_t *>(dst + (size_t)r * rows) = vec_make(a);
+		}
+	} else {
+#pragma unroll
+		for (int k = 0; k < TILE / ROWS; k++) {
+			const int r = ty + k * ROWS;
+			const int oj = j0 + r;
+#pragma unroll
+			for (int e = 0; e < VEC; e++) {
+				const int oi = i0 + c0 + e;
+				if (oj < cols && oi < rows)
+					out[(size_t)oj * rows + oi] = tile[SIDX(c0 + e, r)];
+			}
+		}
 	}
 }
