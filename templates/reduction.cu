@@ -1,29 +1,43 @@
 /*
  * reduction: out[0] = sum of in[0 .. n), float, in one deterministic launch.
  *
- * Block b sums in[b * BLOCK * EPT, (b + 1) * BLOCK * EPT): each thread adds EPT elements (VEC
- * per load, coalesced), then the block combines its threads' sums (METHOD) and writes
- * partials[b]. The last block to finish (threadfence + atomicInc on *counter) adds the partials
- * in a fixed order and writes out[0]; atomicInc wraps *counter back to 0 for the next launch.
- * The result does not depend on block scheduling.
+ * The input is cut into tiles of BLOCK * EPT elements. A thread adds its EPT elements of a tile
+ * (VEC per load, coalesced, all loads of the tile issued before the first add). With GRID == 0
+ * block b sums tile b; with GRID > 0 the launch has at most GRID blocks and block b sums tiles
+ * b, b + gridDim.x, ... (each thread accumulating its tile sums in double). The block combines
+ * its threads' sums (METHOD) and writes partials[b]. The last block to finish (threadfence +
+ * atomicInc on *counter) adds the partials in a fixed order, in double, and writes out[0];
+ * atomicInc wraps *counter back to 0 for the next launch. The result depends on the variant and
+ * n only, never on block scheduling.
  *
  * Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   BLOCK       threads per block (a power of two, 32 .. 1024).
- *   EPT         elements per thread before the block combine (a multiple of VEC).
+ *   EPT         elements per thread and tile (a multiple of VEC).
  *   VEC         width of the global loads (1, 2, 4 floats).
+ *   GRID        0: one block per tile; G > 0: min(G, tiles) blocks stride over the tiles
+ *               (a multiple of the SM count fills the GPU in whole waves, with no tail).
  *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
  *               2 warp shuffles, then one shuffle round over the BLOCK / 32 warp sums.
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
- * Launch: block BLOCK, grid ceil_div(n, BLOCK * EPT), dynamic shared memory BLOCK * 4 bytes
- * (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials holds one float per block,
- * *counter must be 0 before the first launch. Any n >= 1 is handled.
+ * Rounding: on any path from an input to out[0] there are at most
+ *   EPT / VEC + log2(VEC) float additions in the tile, 1 rounding of the double tile total,
+ *   log2(BLOCK) in the block combine, 1 rounding of the double sum of the partials and
+ *   log2(BLOCK) in the last block's combine,
+ * so for inputs of one sign |out - sum| <= d * 2^-24 * |sum| (to first order) with
+ * d = EPT / VEC + log2(VEC) + 2 * log2(BLOCK) + 2 <= 86 for EPT / VEC <= 64 and BLOCK <= 1024,
+ * whatever n is (the double additions add n * 2^-53, below 2.4e-7 for n < 2^31).
+ *
+ * Launch: block BLOCK, grid ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID, that), dynamic
+ * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
+ * holds one float per block, *counter must be 0 before the first launch. Any n >= 1 works.
  */
 
-#if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(BANK_BYTES)
-#error "reduction.cu: BLOCK, EPT, VEC, METHOD and BANK_BYTES must be defined"
+#if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(GRID) || \
+    !defined(BANK_BYTES)
+#error "reduction.cu: BLOCK, EPT, VEC, GRID, METHOD and BANK_BYTES must be defined"
 #endif
 #if BLOCK < 32 || BLOCK > 1024 || (BLOCK & (BLOCK - 1)) != 0
 #error "reduction.cu: BLOCK must be a power of two in 32 .. 1024"
@@ -37,8 +51,11 @@
 #if METHOD < 0 || METHOD > 2
 #error "reduction.cu: METHOD must be 0, 1 or 2"
 #endif
+#if GRID < 0
+#error "reduction.cu: GRID must be >= 0"
+#endif
 
-#define TILE_ELEMS (BLOCK * EPT) /* elements per block */
+#define TILE_ELEMS (BLOCK * EPT) /* elements per tile */
 
 /* sum of VEC floats at p (aligned to VEC * 4 bytes) */
 static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
@@ -52,6 +69,39 @@ static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
 #else
 	return __ldg(p);
 #endif
+}
+
+/* this thread's sum of tile elements (k * BLOCK + t) * VEC + e; avail elements are present */
+static __device__ __forceinline__ float tile_sum(const float *__restrict__ src, long long avail)
+{
+	const int t = threadIdx.x;
+	float v = 0.0f;
+
+	if (avail >= TILE_ELEMS) {
+		float acc[EPT / VEC];
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			acc[k] = load_sum(src + (k * BLOCK + t) * VEC);
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			v += acc[k];
+	} else {
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++) {
+			const int i = (k * BLOCK + t) * VEC;
+			if (i + VEC <= avail) {
+				v += load_sum(src + i);
+			} else {
+				float w = 0.0f;
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					if (i + e < avail)
+						w += __ldg(src + i + e);
+				v += w;
+			}
+		}
+	}
+	return v;
 }
 
 #if METHOD == 2
@@ -115,36 +165,22 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	extern __shared__ float s[];
 	__shared__ bool last;
 	const int t = threadIdx.x;
+	float v;
 
-	/* this thread's EPT elements: vectors k * BLOCK + t of the block's tile */
-	const long long base = (long long)blockIdx.x * TILE_ELEMS;
-	const float *src = in + base;
-	float v = 0.0f;
-	if (base + TILE_ELEMS <= n) {
-		float acc[EPT / VEC];
-#pragma unroll
-		for (int k = 0; k < EPT / VEC; k++)
-			acc[k] = load_sum(src + (k * BLOCK + t) * VEC);
-#pragma unroll
-		for (int k = 0; k < EPT / VEC; k++)
-			v += acc[k];
-	} else {
-		const long long avail = n - base; /* elements left, < TILE_ELEMS */
-#pragma unroll
-		for (int k = 0; k < EPT / VEC; k++) {
-			const int i = (k * BLOCK + t) * VEC;
-			if (i + VEC <= avail) {
-				v += load_sum(src + i);
-			} else {
-				float w = 0.0f;
-#pragma unroll
-				for (int e = 0; e < VEC; e++)
-					if (i + e < avail)
-						w += src[i + e];
-				v += w;
-			}
-		}
+#if GRID == 0
+	{
+		const long long base = (long long)blockIdx.x * TILE_ELEMS;
+		v = tile_sum(in + base, n - base);
 	}
+#else
+	{
+		double acc = 0.0;
+		for (long long base = (long long)blockIdx.x * TILE_ELEMS; base < n;
+		     base += (long long)gridDim.x * TILE_ELEMS)
+			acc += (double)tile_sum(in + base, n - base);
+		v = (float)acc;
+	}
+#endif
 
 	v = block_sum(v, s);
 	if (t == 0) {
@@ -156,12 +192,24 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	if (!last)
 		return;
 
-	/* the last block: partials in a fixed order, thread t takes t, t + BLOCK, ... */
+	/* the last block: partials in a fixed order, thread t adds t, t + BLOCK, ... in double,
+	   loading 8 of them at a time */
 	__threadfence();
-	v = 0.0f;
-	for (unsigned int b = t; b < gridDim.x; b += BLOCK)
-		v += __ldcg(&partials[b]);
-	v = block_sum(v, s);
+	const unsigned int nb = gridDim.x;
+	double d = 0.0;
+	unsigned int b = t;
+	for (; b + 7 * BLOCK < nb; b += 8 * BLOCK) {
+		float p[8];
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			p[j] = __ldcg(&partials[b + j * BLOCK]);
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			d += (double)p[j];
+	}
+	for (; b < nb; b += BLOCK)
+		d += (double)__ldcg(&partials[b]);
+	v = block_sum((float)d, s);
 	if (t == 0)
 		out[0] = v;
 }
