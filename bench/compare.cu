@@ -251,6 +251,7 @@ static tstat time_grid(const std::function<void(unsigned)> &launch, size_t n4)
 	for (int p : per_sm) {
 		size_t g = p ? (size_t)g_sms * p : (n4 + 255) / 256;
 		tstat s = time_it([&] { launch((unsigned)std::min<size_t>(g, 0x7fffffff)); });
+		printf("diag   grid %8zu blocks of 256: median %.4f ms\n", g, s.median);
 		if (best.median == 0 || s.median < best.median)
 			best = s;
 	}
