@@ -193,22 +193,19 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 		return;
 
 	/* the last block: partials in a fixed order, thread t adds t, t + BLOCK, ... in double,
-	   loading 8 of them at a time */
+	   8 loads in flight per round (a missing partial reads as 0, which adds nothing) */
 	__threadfence();
 	const unsigned int nb = gridDim.x;
 	double d = 0.0;
-	unsigned int b = t;
-	for (; b + 7 * BLOCK < nb; b += 8 * BLOCK) {
+	for (unsigned int b = t; b < nb; b += 8 * BLOCK) {
 		float p[8];
 #pragma unroll
 		for (int j = 0; j < 8; j++)
-			p[j] = __ldcg(&partials[b + j * BLOCK]);
+			p[j] = b + j * BLOCK < nb ? __ldcg(&partials[b + j * BLOCK]) : 0.0f;
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 			d += (double)p[j];
 	}
-	for (; b < nb; b += BLOCK)
-		d += (double)__ldcg(&partials[b]);
 	v = block_sum((float)d, s);
 	if (t == 0)
 		out[0] = v;
