@@ -147,11 +147,21 @@ __global__ void k_transpose_naive(float *out, const float *in, int rows, int col
 /* diagnostic for the transpose: moves 64 x 64 tiles with float4 accesses through registers,
    no shared memory, each tile's rows unchanged. TRANSPOSED_PLACE 0: to the same place (a copy
    with the transpose's 256-byte row segments); 1: to the transposed tile position, the DRAM
-   access pattern of a transpose without its in-tile shuffle. rows, cols multiples of 64. */
-template <int TRANSPOSED_PLACE>
+   access pattern of a transpose without its in-tile shuffle. GROUP: block order in bands of
+   GROUP tile rows, as templates/transpose.cu. rows, cols multiples of 64. */
+template <int TRANSPOSED_PLACE, int GROUP>
 __global__ void k_tilecopy(float *__restrict__ out, const float *__restrict__ in, int rows, int cols)
 {
-	const int i0 = blockIdx.y * 64, j0 = blockIdx.x * 64, c = threadIdx.x * 4;
+	int bx = blockIdx.x, by = blockIdx.y;
+	if (GROUP > 1) {
+		const long long L = (long long)blockIdx.y * gridDim.x + blockIdx.x;
+		const long long per = (long long)GROUP * gridDim.x;
+		const int band = (int)(L / per), first = band * GROUP;
+		const int h = min((int)gridDim.y - first, GROUP), w = (int)(L - band * per);
+		by = first + w % h;
+		bx = w / h;
+	}
+	const int i0 = by * 64, j0 = bx * 64, c = threadIdx.x * 4;
 	float4 v[4];
 #pragma unroll
 	for (int k = 0; k < 4; k++)
@@ -449,8 +459,10 @@ static void transpose_bench(void)
 	report("transpose.naive", bytes, time_it([&] { k_transpose_naive<<<ng, nb>>>(out, in, rows, cols); }));
 	if (rows % 64 == 0 && cols % 64 == 0) {
 		const dim3 tg(cols / 64, rows / 64), tb(16, 16);
-		report("tilecopy.same", bytes, time_it([&] { k_tilecopy<0><<<tg, tb>>>(out, in, rows, cols); }));
-		report("tilecopy.transp", bytes, time_it([&] { k_tilecopy<1><<<tg, tb>>>(out, in, rows, cols); }));
+		report("tilecopy.same", bytes, time_it([&] { k_tilecopy<0, 1><<<tg, tb>>>(out, in, rows, cols); }));
+		report("tilecopy.transp", bytes, time_it([&] { k_tilecopy<1, 1><<<tg, tb>>>(out, in, rows, cols); }));
+		report("tilecopy.tg8", bytes, time_it([&] { k_tilecopy<1, 8><<<tg, tb>>>(out, in, rows, cols); }));
+		report("tilecopy.tg32", bytes, time_it([&] { k_tilecopy<1, 32><<<tg, tb>>>(out, in, rows, cols); }));
 	}
 #ifdef HAVE_WIN_TRANSPOSE
 	poison(out, n);
