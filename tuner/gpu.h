@@ -56,9 +56,11 @@ struct gpu_api {
 	CUresult (*MemFree)(CUdeviceptr dptr);
 	CUresult (*MemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
 	CUresult (*MemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+	CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned int value, size_t n);
 	CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char value, size_t n);
 	CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t n, CUstream s);
+	CUresult (*MemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);
 	CUresult (*LaunchKernel)(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
 	                         unsigned int bx, unsigned int by, unsigned int bz,
 	                         unsigned int shared, CUstream s, void **params, void **extra);
