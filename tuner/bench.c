@@ -13,16 +13,270 @@
 
 #define MIB ((size_t)1 << 20)
 #define DEAD_WHY "not run: GPU context lost after an earlier fault"
+#define GOLDEN 0x9e3779b97f4a7c15ULL
+
+/*
+ * The helper kernels, compiled once by the tuner's pool (entry "tuner_copy": the others are
+ * extern "C" and found by their plain names). The fill replays bench_fill_host's arithmetic
+ * with explicitly rounded operations, so that no contraction into FMA changes a value; the
+ * comparison keeps fill_host's rules: a float passes if it equals the reference or lies within
+ * atol + rtol * |ref| of it, NaN never passes, integers must be equal.
+ */
+static const char *const helpers_parts[] = {
+"/* tuner: helper kernels: copy and read rooflines, L2 flush, fills, output comparison */\n"
+"typedef unsigned long long tuner_u64;\n"
+"\n"
+"/* device copy roofline, 16-byte accesses, grid-stride */\n"
+"extern \"C\" __global__ void tuner_copy(const float4 *__restrict__ in,\n"
+"                                        float4 *__restrict__ out, size_t n)\n"
+"{\n"
+"\tsize_t stride = (size_t)gridDim.x * blockDim.x;\n"
+"\tfor (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)\n"
+"\t\tout[i] = in[i];\n"
+"}\n"
+"\n"
+"/* sum of v over the block (blockDim.x a multiple of 32), valid in thread 0 */\n"
+"static __device__ float tuner_block_sum(float v)\n"
+"{\n"
+"\t__shared__ float s[32];\n"
+"\tfor (int d = 16; d > 0; d >>= 1)\n"
+"\t\tv += __shfl_xor_sync(0xffffffffu, v, d);\n"
+"\tif ((threadIdx.x & 31) == 0)\n"
+"\t\ts[threadIdx.x >> 5] = v;\n"
+"\t__syncthreads();\n"
+"\tv = threadIdx.x < (blockDim.x >> 5) ? s[threadIdx.x] : 0.0f;\n"
+"\tif (threadIdx.x < 32)\n"
+"\t\tfor (int d = 16; d > 0; d >>= 1)\n"
+"\t\t\tv += __shfl_xor_sync(0xffffffffu, v, d);\n"
+"\treturn v;\n"
+"}\n"
+"\n"
+"/* device read roofline: sums n float4, four 16-byte loads in flight per thread; block b\n"
+"   writes its sum to out[b] */\n"
+"extern \"C\" __global__ void tuner_read(const float4 *__restrict__ in, size_t n,\n"
+"                                        float *__restrict__ out)\n"
+"{\n"
+"\tsize_t stride = (size_t)gridDim.x * blockDim.x;\n"
+"\tsize_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+"\tfloat a = 0.0f, b = 0.0f, c = 0.0f, d = 0.0f;\n"
+"\tfor (; i + 3 * stride < n; i += 4 * stride) {\n"
+"\t\tfloat4 x = __ldg(in + i), y = __ldg(in + i + stride);\n"
+"\t\tfloat4 z = __ldg(in + i + 2 * stride), w = __ldg(in + i + 3 * stride);\n"
+"\t\ta += (x.x + x.y) + (x.z + x.w);\n"
+"\t\tb += (y.x + y.y) + (y.z + y.w);\n"
+"\t\tc += (z.x + z.y) + (z.z + z.w);\n"
+"\t\td += (w.x + w.y) + (w.z + w.w);\n"
+"\t}\n"
+"\tfor (; i < n; i += stride) {\n"
+"\t\tfloat4 x = __ldg(in + i);\n"
+"\t\ta += (x.x + x.y) + (x.z + x.w);\n"
+"\t}\n"
+"\ta = tuner_block_sum((a + b) + (c + d));\n"
+"\tif (threadIdx.x == 0)\n"
+"\t\tout[blockIdx.x] = a;\n"
+"}\n"
+"\n"
+,
+"/* L2 flush by reading: afterwards the L2 holds clean lines of p, so evicting them costs the\n"
+"   next kernel nothing. Writes *sink only if the xor of p equals magic (never, for p zeroed\n"
+"   and magic 1), which keeps the loads. */\n"
+"extern \"C\" __global__ void tuner_flush(const uint4 *__restrict__ p, size_t n,\n"
+"                                         unsigned *sink, unsigned magic)\n"
+"{\n"
+"\tsize_t stride = (size_t)gridDim.x * blockDim.x;\n"
+"\tunsigned x = 0;\n"
+"\tfor (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+"\t\tuint4 v = __ldcg(p + i);\n"
+"\t\tx ^= (v.x ^ v.y) ^ (v.z ^ v.w);\n"
+"\t}\n"
+"\tif (x == magic)\n"
+"\t\t*sink = x;\n"
+"}\n"
+"\n"
+"/* bench.c's put(): x stored as type t (0 float, 1 double, 2 int, 3 unsigned, 4 long long,\n"
+"   5 unsigned long long), saturating; unsigned types wrap negatives as C does */\n"
+"static __device__ long long tuner_sat(double x)\n"
+"{\n"
+"\tif (x != x)\n"
+"\t\treturn 0;\n"
+"\tif (x >= 9223372036854775807.0)\n"
+"\t\treturn 0x7fffffffffffffffll;\n"
+"\tif (x <= -9223372036854775808.0)\n"
+"\t\treturn -0x7fffffffffffffffll - 1;\n"
+"\treturn (long long)x;\n"
+"}\n"
+"\n"
+"static __device__ void tuner_put(void *p, size_t i, int t, double x)\n"
+"{\n"
+"\tlong long v;\n"
+"\tswitch (t) {\n"
+"\tcase 0:\n"
+"\t\t((float *)p)[i] = x > 3.4028234663852886e38 ? __int_as_float(0x7f800000)\n"
+"\t\t                 : x < -3.4028234663852886e38 ? __int_as_float((int)0xff800000u)\n"
+"\t\t                 : __double2float_rn(x);\n"
+"\t\tbreak;\n"
+"\tcase 1:\n"
+"\t\t((double *)p)[i] = x;\n"
+"\t\tbreak;\n"
+"\tcase 2:\n"
+"\t\tv = tuner_sat(x);\n"
+"\t\t((int *)p)[i] = (int)(v > 2147483647ll ? 2147483647ll : v < -2147483648ll ? -2147483648ll : v);\n"
+"\t\tbreak;\n"
+"\tcase 3:\n"
+"\t\tv = tuner_sat(x);\n"
+"\t\t((unsigned *)p)[i] = v > 4294967295ll ? 4294967295u : (unsigned)v;\n"
+"\t\tbreak;\n"
+"\tcase 4:\n"
+"\t\t((long long *)p)[i] = tuner_sat(x);\n"
+"\t\tbreak;\n"
+"\tdefault:\n"
+"\t\t((tuner_u64 *)p)[i] = x >= 18446744073709551615.0 ? ~0ull\n"
+"\t\t                     : x >= 9223372036854775807.0 ? (tuner_u64)x\n"
+"\t\t                     : (tuner_u64)tuner_sat(x);\n"
+"\t}\n"
+"}\n"
+"\n"
+,
+"/* fill p[0, n) as bench_fill_host does: kind 0 random in [lo, hi) (floored for integer\n"
+"   types), 1 range start + i * step, 2 const value, 3 list[i % nlist] */\n"
+"extern \"C\" __global__ void tuner_fill(void *p, size_t n, int t, int kind, tuner_u64 seed,\n"
+"                                        double lo, double hi, double start, double step,\n"
+"                                        double value, const double *list, size_t nlist)\n"
+"{\n"
+"\tsize_t stride = (size_t)gridDim.x * blockDim.x;\n"
+"\tfor (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n"
+"\t\tdouble x;\n"
+"\t\tif (kind == 0) {\n"
+"\t\t\ttuner_u64 z = seed + (tuner_u64)(i + 1) * 0x9e3779b97f4a7c15ull;\n"
+"\t\t\tz = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;\n"
+"\t\t\tz = (z ^ (z >> 27)) * 0x94d049bb133111ebull;\n"
+"\t\t\tz ^= z >> 31;\n"
+"\t\t\tdouble u = __dmul_rn(__ull2double_rn(z >> 11), 1.0 / 9007199254740992.0);\n"
+"\t\t\tx = __dadd_rn(lo, __dmul_rn(u, __dsub_rn(hi, lo)));\n"
+"\t\t\tif (t >= 2)\n"
+"\t\t\t\tx = floor(x);\n"
+"\t\t} else if (kind == 1) {\n"
+"\t\t\tx = __dadd_rn(start, __dmul_rn(__ull2double_rn(i), step));\n"
+"\t\t} else if (kind == 2) {\n"
+"\t\t\tx = value;\n"
+"\t\t} else {\n"
+"\t\t\tx = nlist ? list[i % nlist] : 0.0;\n"
+"\t\t}\n"
+"\t\ttuner_put(p, i, t, x);\n"
+"\t}\n"
+"}\n"
+"\n"
+,
+"/* what a comparison found; maxabs and maxrel are the bits of non-negative doubles (ordered as\n"
+"   integers), nfirst the complement of the first failing index (0: none) */\n"
+"struct tuner_cmpres {\n"
+"\ttuner_u64 bad, maxabs, maxrel, nfirst;\n"
+"};\n"
+"\n"
+"template <typename T> struct __align__(16) tuner_vec {\n"
+"\tT v[16 / sizeof(T)];\n"
+"};\n"
+"\n"
+"template <typename T, bool FLT>\n"
+"static __device__ __forceinline__ void tuner_cmp1(T x, T r, tuner_u64 j, double atol,\n"
+"                                                  double rtol, tuner_u64 &bad,\n"
+"                                                  tuner_u64 &first, double &ma, double &mr)\n"
+"{\n"
+"\tif (x == r)\n"
+"\t\treturn;\n"
+"\tdouble xd = (double)x, rd = (double)r, err, rel;\n"
+"\tbool ok;\n"
+"\tif (FLT && xd != xd) { /* NaN never passes: unwritten outputs are NaN */\n"
+"\t\terr = rel = __longlong_as_double(0x7ff0000000000000ll);\n"
+"\t\tok = false;\n"
+"\t} else {\n"
+"\t\terr = fabs(__dsub_rn(xd, rd));\n"
+"\t\trel = rd != 0.0 ? __ddiv_rn(err, fabs(rd)) : 0.0;\n"
+"\t\tok = FLT && err <= __dadd_rn(atol, __dmul_rn(rtol, fabs(rd))); /* false for NaN */\n"
+"\t}\n"
+"\tif (err > ma)\n"
+"\t\tma = err;\n"
+"\tif (rel > mr)\n"
+"\t\tmr = rel;\n"
+"\tif (!ok) {\n"
+"\t\tbad++;\n"
+"\t\tfirst = j < first ? j : first;\n"
+"\t}\n"
+"}\n"
+"\n"
+"/* compare got[0, n) with ref[0, n) into *res (zeroed beforehand); blockDim.x % 32 == 0 */\n"
+,
+"template <typename T, bool FLT>\n"
+"static __device__ void tuner_cmp(const T *__restrict__ got, const T *__restrict__ ref, size_t n,\n"
+"                                 double atol, double rtol, tuner_cmpres *res)\n"
+"{\n"
+"\tconst size_t W = 16 / sizeof(T), nv = n / W;\n"
+"\tconst size_t stride = (size_t)gridDim.x * blockDim.x;\n"
+"\tconst size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+"\tconst tuner_vec<T> *gv = (const tuner_vec<T> *)got, *rv = (const tuner_vec<T> *)ref;\n"
+"\ttuner_u64 bad = 0, first = ~0ull;\n"
+"\tdouble ma = 0.0, mr = 0.0;\n"
+"\tfor (size_t v = t; v < nv; v += stride) {\n"
+"\t\ttuner_vec<T> a = gv[v], b = rv[v];\n"
+"#pragma unroll\n"
+"\t\tfor (size_t k = 0; k < W; k++)\n"
+"\t\t\ttuner_cmp1<T, FLT>(a.v[k], b.v[k], v * W + k, atol, rtol, bad, first, ma, mr);\n"
+"\t}\n"
+"\tfor (size_t j = nv * W + t; j < n; j += stride)\n"
+"\t\ttuner_cmp1<T, FLT>(got[j], ref[j], j, atol, rtol, bad, first, ma, mr);\n"
+"\tfor (int d = 16; d > 0; d >>= 1) {\n"
+"\t\tbad += __shfl_xor_sync(0xffffffffu, bad, d);\n"
+"\t\ttuner_u64 f = __shfl_xor_sync(0xffffffffu, first, d);\n"
+"\t\tfirst = f < first ? f : first;\n"
+"\t\tdouble x = __shfl_xor_sync(0xffffffffu, ma, d);\n"
+"\t\tma = x > ma ? x : ma;\n"
+"\t\tx = __shfl_xor_sync(0xffffffffu, mr, d);\n"
+"\t\tmr = x > mr ? x : mr;\n"
+"\t}\n"
+"\tif ((threadIdx.x & 31) != 0)\n"
+"\t\treturn;\n"
+"\tif (bad) {\n"
+"\t\tatomicAdd(&res->bad, bad);\n"
+"\t\tatomicMax(&res->nfirst, ~first);\n"
+"\t}\n"
+"\tif (ma > 0.0)\n"
+"\t\tatomicMax(&res->maxabs, (tuner_u64)__double_as_longlong(ma));\n"
+"\tif (mr > 0.0)\n"
+"\t\tatomicMax(&res->maxrel, (tuner_u64)__double_as_longlong(mr));\n"
+"}\n"
+"\n"
+"#define TUNER_CMP(name, T, FLT)                                                         \\\n"
+"\textern \"C\" __global__ void name(const T *got, const T *ref, size_t n, double atol,   \\\n"
+"\t                                 double rtol, tuner_cmpres *res)                      \\\n"
+"\t{                                                                                     \\\n"
+"\t\ttuner_cmp<T, FLT>(got, ref, n, atol, rtol, res);                                   \\\n"
+"\t}\n"
+"TUNER_CMP(tuner_cmp_f32, float, true)\n"
+"TUNER_CMP(tuner_cmp_f64, double, true)\n"
+"TUNER_CMP(tuner_cmp_i32, int, false)\n"
+"TUNER_CMP(tuner_cmp_u32, unsigned, false)\n"
+"TUNER_CMP(tuner_cmp_i64, long long, false)\n"
+"TUNER_CMP(tuner_cmp_u64, tuner_u64, false)\n",
+};
+
+/* the comparison kernels by element type, in enum elem order */
+static const char *const cmp_names[] = {"tuner_cmp_f32", "tuner_cmp_f64", "tuner_cmp_i32",
+                                        "tuner_cmp_u32", "tuner_cmp_i64", "tuner_cmp_u64"};
+
+/* struct tuner_cmpres as the device writes it */
+struct cmpres {
+	uint64_t bad, maxabs, maxrel, nfirst;
+};
+
+enum flush_mode { FLUSH_NONE, FLUSH_READ, FLUSH_WRITE };
 
 /* one config buffer on the device */
 struct dbuf {
 	CUdeviceptr d;
+	CUdeviceptr ref;          /* out: the reference's outputs */
+	CUdeviceptr list;         /* in, scratch: a list fill's values as doubles */
 	size_t count;             /* elements in use */
 	size_t bytes;             /* allocated */
-	void *ref;                /* out: the reference's outputs */
-	void *got;                /* out: the variant's outputs */
-	void *img;                /* scratch: host image of the fill, img_count elements */
-	size_t img_count;
 };
 
 /* host values of one __constant__ symbol */
@@ -32,19 +286,38 @@ struct hconst {
 	int valid;
 };
 
+/* the helper module and its kernels */
+struct helpers {
+	CUmodule m;
+	CUfunction copy, read, flush, fill, cmp[LEN(cmp_names)];
+};
+
+/* time spent per variant, for TUNER_BENCH_PROFILE */
+struct prof {
+	int on;
+	int n;
+	double setup, verify, timing, unload;
+};
+
 struct bench {
 	const struct config *c;
 	struct vars sizes;
 	struct gpu_info gpu;
 	struct dbuf *buf;         /* one per config buffer */
 	struct hconst *con;       /* one per config constant */
-	CUdeviceptr flush;        /* written between samples to evict L2 */
+	struct helpers h;
+	int have_helpers;
+	CUdeviceptr cmp;          /* one struct cmpres per config buffer */
+	CUdeviceptr sink;         /* the flush kernel's never-written word */
+	enum flush_mode flush_mode;
+	CUdeviceptr flush;        /* read (or written) between samples to evict L2 */
 	size_t flush_bytes;
 	unsigned flush_val;
 	CUevent *ev;              /* start/stop pairs */
 	int nev;
 	int have_ref;
 	int dead;                 /* the context hit a sticky error */
+	struct prof prof;
 };
 
 /* a launch ready to go: function, geometry, parameters */
@@ -130,10 +403,9 @@ static int lost(struct bench *b, CUresult r)
 
 /* ---- host values ---- */
 
-static uint64_t splitmix64(uint64_t *s)
+/* splitmix64's output for state z (the state after the increment) */
+static uint64_t mix64(uint64_t z)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
@@ -190,19 +462,6 @@ static void put(void *p, size_t i, enum elem t, double x)
 	}
 }
 
-static double get(const void *p, size_t i, enum elem t)
-{
-	switch (t) {
-	case EL_F32: return ((const float *)p)[i];
-	case EL_F64: return ((const double *)p)[i];
-	case EL_I32: return ((const int32_t *)p)[i];
-	case EL_U32: return ((const uint32_t *)p)[i];
-	case EL_I64: return (double)((const int64_t *)p)[i];
-	case EL_U64: return (double)((const uint64_t *)p)[i];
-	}
-	return 0;
-}
-
 /* "0.25", "-1", "18446744073709551615" */
 static void fmt_elem(char *s, size_t n, const void *p, size_t i, enum elem t)
 {
@@ -216,17 +475,18 @@ static void fmt_elem(char *s, size_t n, const void *p, size_t i, enum elem t)
 	}
 }
 
-/* the first n values of fill f, stored as t */
-static void fill_host(void *p, size_t n, enum elem t, const struct fill *f)
+void bench_fill_host(void *p, size_t first, size_t n, enum elem t, const struct fill *f)
 {
-	uint64_t s = f->seed;
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
+	for (k = 0; k < n; k++) {
+		size_t i = first + k;
 		double x = 0;
 		switch (f->kind) {
 		case FILL_RANDOM:
-			x = f->lo + (double)(splitmix64(&s) >> 11) * 0x1p-53 * (f->hi - f->lo);
+			/* splitmix64's (i+1)-th output from state seed, without the i steps */
+			x = f->lo + (double)(mix64(f->seed + (uint64_t)(i + 1) * GOLDEN) >> 11) *
+			            0x1p-53 * (f->hi - f->lo);
 			if (!is_float(t))
 				x = floor(x);
 			break;
@@ -240,7 +500,7 @@ static void fill_host(void *p, size_t n, enum elem t, const struct fill *f)
 			x = f->nlist ? f->list[i % f->nlist] : 0;
 			break;
 		}
-		put(p, i, t, x);
+		put(p, k, t, x);
 	}
 }
 
@@ -307,18 +567,43 @@ static void dfree(CUdeviceptr *d)
 	*d = 0;
 }
 
-static void *hmalloc(size_t bytes, const char *what, char *why, size_t whylen)
+/* blocks for a grid-stride kernel over n items: one item per thread up to `cap` blocks */
+static unsigned grid_for(const struct bench *b, size_t n, unsigned block, unsigned per_sm)
 {
-	char h[32];
-	void *p = malloc(bytes ? bytes : 1);
+	size_t g = (n + block - 1) / block, cap = (size_t)(b->gpu.sms > 0 ? b->gpu.sms : 1) * per_sm;
 
-	if (!p)
-		say(why, whylen, "cannot allocate %s of host memory for %s",
-		    human(bytes, h, sizeof h), what);
-	return p;
+	if (g > cap)
+		g = cap;
+	return g ? (unsigned)g : 1;
+}
+
+static CUresult launch1(CUfunction f, unsigned grid, unsigned block, void **params)
+{
+	return cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL);
 }
 
 /* ---- open / close ---- */
+
+static enum flush_mode flush_mode_env(void)
+{
+	const char *s = getenv("TUNER_FLUSH");
+
+	if (s && !strcmp(s, "write"))
+		return FLUSH_WRITE;
+	if (s && !strcmp(s, "none"))
+		return FLUSH_NONE;
+	return FLUSH_READ;
+}
+
+const char *bench_method(void)
+{
+	switch (flush_mode_env()) {
+	case FLUSH_WRITE: return "helpers 2, L2 flush write";
+	case FLUSH_NONE: return "helpers 2, L2 flush none";
+	case FLUSH_READ: break;
+	}
+	return "helpers 2, L2 flush read";
+}
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
                          const struct gpu_info *gpu, char *why, size_t whylen)
@@ -326,6 +611,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 	struct bench *b;
 	size_t i;
 	CUresult r;
+	const char *p = getenv("TUNER_BENCH_PROFILE");
 
 	if (why && whylen)
 		why[0] = 0;
@@ -337,6 +623,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 	b->c = c;
 	b->sizes = *sizes;
 	b->gpu = *gpu;
+	b->prof.on = p && *p && strcmp(p, "0");
 	b->buf = xcalloc(c->nbuffers, sizeof *b->buf);
 	b->con = xcalloc(c->nconstants, sizeof *b->con);
 	for (i = 0; i < c->nbuffers; i++) {
@@ -344,8 +631,17 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 		struct dbuf *d = &b->buf[i];
 		char what[160];
 		size_t bytes;
-		void *tmp;
 
+		if (bf->role != ROLE_OUT && bf->fill.kind == FILL_LIST && bf->fill.nlist) {
+			size_t lb = bf->fill.nlist * sizeof(double);
+			snprintf(what, sizeof what, "the fill list of buffer '%s'", bf->name);
+			if (dalloc(&d->list, lb, what, why, whylen) < 0)
+				goto fail;
+			if ((r = cu.MemcpyHtoD(d->list, bf->fill.list, lb)) != CUDA_SUCCESS) {
+				cuerr(why, whylen, "cuMemcpyHtoD(fill list)", r);
+				goto fail;
+			}
+		}
 		if (bf->role == ROLE_SCRATCH)
 			continue; /* counts may use params: allocated per variant */
 		if (count_of("buffer", bf->name, bf->count, bf->type, sizes, &d->count, &bytes,
@@ -355,28 +651,29 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 		if (dalloc(&d->d, bytes, what, why, whylen) < 0)
 			goto fail;
 		d->bytes = bytes;
-		if (bf->role == ROLE_IN) {
-			if (!(tmp = hmalloc(bytes, what, why, whylen)))
-				goto fail;
-			fill_host(tmp, d->count, bf->type, &bf->fill);
-			r = bytes ? cu.MemcpyHtoD(d->d, tmp, bytes) : CUDA_SUCCESS;
-			free(tmp);
-			if (r != CUDA_SUCCESS) {
-				cuerr(why, whylen, "cuMemcpyHtoD", r);
-				goto fail;
-			}
-		} else {
-			if (!(d->ref = hmalloc(bytes, what, why, whylen)) ||
-			    !(d->got = hmalloc(bytes, what, why, whylen)))
+		if (bf->role == ROLE_OUT) {
+			snprintf(what, sizeof what, "the reference's copy of buffer '%s'", bf->name);
+			if (dalloc(&d->ref, bytes, what, why, whylen) < 0)
 				goto fail;
 		}
 	}
-	if (c->flush_l2) {
+	if (dalloc(&b->cmp, (c->nbuffers ? c->nbuffers : 1) * sizeof(struct cmpres),
+	           "comparison results", why, whylen) < 0 ||
+	    dalloc(&b->sink, 16, "the flush kernel's sink", why, whylen) < 0)
+		goto fail;
+	b->flush_mode = c->flush_l2 ? flush_mode_env() : FLUSH_NONE;
+	if (b->flush_mode != FLUSH_NONE) {
 		b->flush_bytes = 2 * (size_t)(gpu->l2_bytes > 0 ? gpu->l2_bytes : 0);
 		if (b->flush_bytes < 64 * MIB)
 			b->flush_bytes = 64 * MIB;
+		b->flush_bytes &= ~(size_t)15;
 		if (dalloc(&b->flush, b->flush_bytes, "the L2 flush buffer", why, whylen) < 0)
 			goto fail;
+		/* zeroed: the read flush's xor of it is 0, never its magic 1 */
+		if ((r = cu.MemsetD32(b->flush, 0, b->flush_bytes / 4)) != CUDA_SUCCESS) {
+			cuerr(why, whylen, "cuMemsetD32(L2 flush buffer)", r);
+			goto fail;
+		}
 	}
 	return b;
 fail:
@@ -391,25 +688,35 @@ void bench_close(struct bench *b)
 
 	if (!b)
 		return;
+	if (b->prof.on && b->prof.n)
+		fprintf(stderr, "bench: %d variants, mean per variant: setup %.3f ms, verify %.3f ms, "
+		        "timing %.3f ms, unload %.3f ms, total %.3f ms\n", b->prof.n,
+		        1e3 * b->prof.setup / b->prof.n, 1e3 * b->prof.verify / b->prof.n,
+		        1e3 * b->prof.timing / b->prof.n, 1e3 * b->prof.unload / b->prof.n,
+		        1e3 * (b->prof.setup + b->prof.verify + b->prof.timing + b->prof.unload) /
+		        b->prof.n);
 	for (i = 0; i < b->c->nbuffers; i++) {
 		dfree(&b->buf[i].d);
-		free(b->buf[i].ref);
-		free(b->buf[i].got);
-		free(b->buf[i].img);
+		dfree(&b->buf[i].ref);
+		dfree(&b->buf[i].list);
 	}
 	for (i = 0; i < b->c->nconstants; i++)
 		free(b->con[i].data);
 	for (k = 0; k < b->nev; k++)
 		if (gpu_ready())
 			cu.EventDestroy(b->ev[k]);
+	if (b->h.m && gpu_ready())
+		cu.ModuleUnload(b->h.m);
 	dfree(&b->flush);
+	dfree(&b->cmp);
+	dfree(&b->sink);
 	free(b->ev);
 	free(b->buf);
 	free(b->con);
 	free(b);
 }
 
-/* ---- modules, constants, scratch, launches ---- */
+/* ---- modules, fills, constants, scratch, launches ---- */
 
 /* load co and find its entry; on failure *rc is the failing CUresult (or success) */
 static int load(const struct compile_out *co, const char *entry, CUmodule *m, CUfunction *f,
@@ -447,6 +754,76 @@ static void unload(CUmodule *m)
 	if (*m && gpu_ready())
 		cu.ModuleUnload(*m);
 	*m = NULL;
+}
+
+/* enqueue the fill of buffer k's first n elements (d->d) with the fill kernel */
+static CUresult dev_fill(struct bench *b, size_t k, size_t n)
+{
+	const struct buffer *bf = &b->c->buffers[k];
+	const struct fill *f = &bf->fill;
+	struct dbuf *d = &b->buf[k];
+	CUdeviceptr p = d->d, list = d->list;
+	size_t cnt = n, nlist = f->kind == FILL_LIST ? f->nlist : 0;
+	int t = 0, kind = 0;
+	unsigned long long seed = f->seed;
+	double lo = f->lo, hi = f->hi, start = f->start, step = f->step, value = f->value;
+	void *params[] = {&p, &cnt, &t, &kind, &seed, &lo, &hi, &start, &step, &value, &list,
+	                  &nlist};
+
+	if (!n)
+		return CUDA_SUCCESS;
+	switch (bf->type) { /* the kernel's numbering, independent of enum elem's */
+	case EL_F32: t = 0; break;
+	case EL_F64: t = 1; break;
+	case EL_I32: t = 2; break;
+	case EL_U32: t = 3; break;
+	case EL_I64: t = 4; break;
+	case EL_U64: t = 5; break;
+	}
+	switch (f->kind) {
+	case FILL_RANDOM: kind = 0; break;
+	case FILL_RANGE: kind = 1; break;
+	case FILL_CONST: kind = 2; break;
+	case FILL_LIST: kind = 3; break;
+	}
+	return launch1(b->h.fill, grid_for(b, n, 256, 32), 256, params);
+}
+
+/* elements 0, n/2 and n-1 of buffer k (filled on the device) against bench_fill_host */
+static int check_fill(struct bench *b, size_t k, CUresult *rc, char *why, size_t whylen)
+{
+	const struct buffer *bf = &b->c->buffers[k];
+	const struct dbuf *d = &b->buf[k];
+	size_t es = elem_size(bf->type), idx[3], j;
+	unsigned char got[8], want[8];
+	CUresult r;
+
+	if (!d->count)
+		return 0;
+	idx[0] = 0;
+	idx[1] = d->count / 2;
+	idx[2] = d->count - 1;
+	for (j = 0; j < 3; j++) {
+		char gs[64], ws[64];
+		if ((r = cu.MemcpyDtoH(got, d->d + idx[j] * es, es)) != CUDA_SUCCESS) {
+			*rc = r;
+			cuerr(why, whylen, "cuMemcpyDtoH(fill check)", r);
+			return -1;
+		}
+		bench_fill_host(want, idx[j], 1, bf->type, &bf->fill);
+		if (!memcmp(got, want, es))
+			continue;
+		if (bf->type == EL_F32 && isnan(*(float *)got) && isnan(*(float *)want))
+			continue;
+		if (bf->type == EL_F64 && isnan(*(double *)got) && isnan(*(double *)want))
+			continue;
+		fmt_elem(gs, sizeof gs, got, 0, bf->type);
+		fmt_elem(ws, sizeof ws, want, 0, bf->type);
+		say(why, whylen, "the device fill of buffer '%s' disagrees with the host formula at "
+		    "element %zu: %s vs %s", bf->name, idx[j], gs, ws);
+		return -1;
+	}
+	return 0;
 }
 
 /* upload every __constant__ of the config into module m */
@@ -489,10 +866,8 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 		}
 		if (!h->valid || h->count != count) {
 			free(h->data);
-			h->valid = 0;
-			if (!(h->data = hmalloc(need, "a constant", why, whylen)))
-				return -1;
-			fill_host(h->data, count, k->type, &k->fill);
+			h->data = xmalloc(need ? need : 1);
+			bench_fill_host(h->data, 0, count, k->type, &k->fill);
 			h->count = count;
 			h->valid = 1;
 		}
@@ -506,7 +881,8 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 	return 0;
 }
 
-/* (re)allocate and fill the scratch buffers the arguments use, with counts under v */
+/* (re)allocate the scratch buffers the arguments use, with counts under v, and enqueue their
+   fills */
 static int prep_scratch(struct bench *b, const struct arg *args, size_t nargs,
                         const struct vars *v, CUresult *rc, char *why, size_t whylen)
 {
@@ -542,18 +918,10 @@ static int prep_scratch(struct bench *b, const struct arg *args, size_t nargs,
 				return -1;
 			d->bytes = bytes;
 		}
-		if (count > d->img_count || !d->img) {
-			free(d->img);
-			d->img_count = 0;
-			if (!(d->img = hmalloc(bytes, what, why, whylen)))
-				return -1;
-			fill_host(d->img, count, bf->type, &bf->fill);
-			d->img_count = count;
-		}
 		d->count = count;
-		if (bytes && (r = cu.MemcpyHtoD(d->d, d->img, bytes)) != CUDA_SUCCESS) {
+		if ((r = dev_fill(b, (size_t)k, count)) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuMemcpyHtoD(scratch)", r);
+			cuerr(why, whylen, "cuLaunchKernel(fill scratch)", r);
 			return -1;
 		}
 	}
@@ -691,25 +1059,8 @@ static CUresult poison(struct bench *b)
 
 	for (i = 0; i < b->c->nbuffers; i++)
 		if (b->c->buffers[i].role == ROLE_OUT && b->buf[i].bytes &&
-		    (r = cu.MemsetD8(b->buf[i].d, 0xFF, b->buf[i].bytes)) != CUDA_SUCCESS)
+		    (r = cu.MemsetD8Async(b->buf[i].d, 0xFF, b->buf[i].bytes, NULL)) != CUDA_SUCCESS)
 			return r;
-	return CUDA_SUCCESS;
-}
-
-/* copy every out buffer into its host `ref` (reference) or `got` array */
-static CUresult fetch(struct bench *b, int into_ref)
-{
-	size_t i;
-	CUresult r;
-
-	for (i = 0; i < b->c->nbuffers; i++) {
-		struct dbuf *d = &b->buf[i];
-		if (b->c->buffers[i].role != ROLE_OUT || !d->bytes)
-			continue;
-		r = cu.MemcpyDtoH(into_ref ? d->ref : d->got, d->d, d->bytes);
-		if (r != CUDA_SUCCESS)
-			return r;
-	}
 	return CUDA_SUCCESS;
 }
 
@@ -733,7 +1084,7 @@ static double quantile(const double *x, int n, double q)
 	return x[i] + (pos - i) * (x[i + 1] - x[i]);
 }
 
-static void stats_of(double *x, int n, struct stats *t)
+void bench_stats(double *x, int n, struct stats *t)
 {
 	double sum = 0;
 	int i;
@@ -750,6 +1101,26 @@ static void stats_of(double *x, int n, struct stats *t)
 	t->mean_ms = sum / n;
 	t->median_ms = quantile(x, n, 0.5);
 	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
+}
+
+/* enqueue one L2 flush in the bench's mode */
+static CUresult flush_l2(struct bench *b, const char **call)
+{
+	size_t n = b->flush_bytes / 16;
+	unsigned magic = 1;
+	void *params[] = {&b->flush, &n, &b->sink, &magic};
+
+	switch (b->flush_mode) {
+	case FLUSH_NONE:
+		break;
+	case FLUSH_WRITE:
+		*call = "cuMemsetD32Async(L2 flush)";
+		return cu.MemsetD32Async(b->flush, ++b->flush_val, b->flush_bytes / 4, NULL);
+	case FLUSH_READ:
+		*call = "cuLaunchKernel(L2 flush)";
+		return launch1(b->h.flush, grid_for(b, n, 256, 1u << 20), 256, params);
+	}
+	return CUDA_SUCCESS;
 }
 
 /* warm-up launches, then samples each bracketed by events (after an L2 flush if asked);
@@ -781,10 +1152,10 @@ static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, C
 		if ((r = lp_launch(lp)) != CUDA_SUCCESS)
 			goto launch_fail;
 	for (i = 0; i < n; i++) {
-		if (b->flush && (r = cu.MemsetD32Async(b->flush, ++b->flush_val, b->flush_bytes / 4,
-		                                       NULL)) != CUDA_SUCCESS) {
+		const char *call = "";
+		if ((r = flush_l2(b, &call)) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuMemsetD32Async(L2 flush)", r);
+			cuerr(why, whylen, call, r);
 			return -1;
 		}
 		if ((r = cu.EventRecord(b->ev[2 * i], NULL)) != CUDA_SUCCESS) {
@@ -817,13 +1188,93 @@ static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, C
 		}
 		ms[i] = f;
 	}
-	stats_of(ms, n, t);
+	bench_stats(ms, n, t);
 	free(ms);
 	return 0;
 launch_fail:
 	*rc = r;
 	*in_launch = 1;
 	cuerr(why, whylen, "cuLaunchKernel", r);
+	return -1;
+}
+
+/* ---- helpers ---- */
+
+const char *bench_helpers_source(void)
+{
+	static char *src; /* helpers_parts joined (ISO C bounds one literal's length) */
+	struct buf s = {0};
+	size_t i;
+
+	if (!src) {
+		for (i = 0; i < LEN(helpers_parts); i++)
+			buf_puts(&s, helpers_parts[i]);
+		src = s.s;
+	}
+	return src;
+}
+
+const char *bench_copy_source(void)
+{
+	return bench_helpers_source();
+}
+
+int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why, size_t whylen)
+{
+	const struct config *c = b->c;
+	struct helpers *h = &b->h;
+	CUresult r = CUDA_SUCCESS;
+	char msg[256];
+	size_t i;
+	double t0 = now_s();
+
+	if (why && whylen)
+		why[0] = 0;
+	if (b->have_helpers)
+		return 0;
+	if (b->dead) {
+		say(why, whylen, "helpers %s", DEAD_WHY);
+		return -1;
+	}
+	if (load(helpers, "tuner_copy", &h->m, &h->copy, &r, msg, sizeof msg) < 0)
+		goto fail;
+	{
+		struct { CUfunction *f; const char *name; } fns[3 + LEN(cmp_names)] = {
+			{&h->read, "tuner_read"}, {&h->flush, "tuner_flush"}, {&h->fill, "tuner_fill"}};
+		for (i = 0; i < LEN(cmp_names); i++) {
+			fns[3 + i].f = &h->cmp[i];
+			fns[3 + i].name = cmp_names[i];
+		}
+		for (i = 0; i < LEN(fns); i++)
+			if ((r = cu.ModuleGetFunction(fns[i].f, h->m, fns[i].name)) != CUDA_SUCCESS) {
+				char call[96];
+				snprintf(call, sizeof call, "cuModuleGetFunction(\"%s\")", fns[i].name);
+				cuerr(msg, sizeof msg, call, r);
+				goto fail;
+			}
+	}
+	/* the inputs: filled on the device, then a few elements checked against the host */
+	for (i = 0; i < c->nbuffers; i++)
+		if (c->buffers[i].role == ROLE_IN && (r = dev_fill(b, i, b->buf[i].count)) != CUDA_SUCCESS) {
+			cuerr(msg, sizeof msg, "cuLaunchKernel(fill)", r);
+			goto fail;
+		}
+	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+		cuerr(msg, sizeof msg, "fill kernel failed", r);
+		goto fail;
+	}
+	for (i = 0; i < c->nbuffers; i++)
+		if (c->buffers[i].role == ROLE_IN && check_fill(b, i, &r, msg, sizeof msg) < 0)
+			goto fail;
+	b->have_helpers = 1;
+	if (b->prof.on)
+		fprintf(stderr, "bench: helpers loaded and inputs filled in %.3f ms\n",
+		        1e3 * (now_s() - t0));
+	return 0;
+fail:
+	lost(b, r);
+	unload(&h->m);
+	say(why, whylen, "helper kernels: %s%s", msg, b->dead ? "; GPU context lost" : "");
 	return -1;
 }
 
@@ -846,7 +1297,7 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 	const struct config *c = b->c;
 	const struct launch *L = &c->reference.launch;
 	const struct arg *args;
-	size_t nargs;
+	size_t nargs, i;
 	struct launchp lp;
 	int64_t block[3], grid[3], shared;
 	CUmodule m = NULL;
@@ -854,12 +1305,18 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 	CUresult r = CUDA_SUCCESS;
 	char msg[256];
 	int d;
+	double t0 = now_s();
 
 	if (why && whylen)
 		why[0] = 0;
 	b->have_ref = 0;
 	if (b->dead) {
 		say(why, whylen, "reference %s", DEAD_WHY);
+		return -1;
+	}
+	if (!b->have_helpers) {
+		say(why, whylen, "reference: the helper kernels are not loaded (call bench_helpers "
+		    "after bench_open)");
 		return -1;
 	}
 	kernel_args(c, &c->reference, &args, &nargs);
@@ -884,7 +1341,7 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 	            sizeof msg) < 0)
 		goto fail;
 	if ((r = poison(b)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD8(poison)", r);
+		cuerr(msg, sizeof msg, "cuMemsetD8Async(poison)", r);
 		lp_free(&lp);
 		goto fail;
 	}
@@ -898,12 +1355,22 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 		cuerr(msg, sizeof msg, "kernel failed", r);
 		goto fail;
 	}
-	if ((r = fetch(b, 1)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemcpyDtoH", r);
+	for (i = 0; i < c->nbuffers; i++) { /* keep the reference's outputs on the device */
+		struct dbuf *db = &b->buf[i];
+		if (c->buffers[i].role == ROLE_OUT && db->bytes &&
+		    (r = cu.MemcpyDtoD(db->ref, db->d, db->bytes)) != CUDA_SUCCESS) {
+			cuerr(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
+			goto fail;
+		}
+	}
+	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+		cuerr(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
 		goto fail;
 	}
 	unload(&m);
 	b->have_ref = 1;
+	if (b->prof.on)
+		fprintf(stderr, "bench: reference in %.3f ms\n", 1e3 * (now_s() - t0));
 	return 0;
 fail:
 	lost(b, r);
@@ -924,87 +1391,77 @@ static int bank_of(CUsharedconfig s)
 	return 0;
 }
 
-/* running totals of a comparison */
-struct cmp {
-	size_t bad, first;        /* elements outside tolerance; index of the first */
-	double maxabs, maxrel;
-};
-
-/* one element that is not bit-for-bit the reference value (x, ref as doubles) */
-static inline void cmp_one(struct cmp *k, size_t j, double x, double ref, int exact,
-                           double atol, double rtol)
+static double bits_double(uint64_t u)
 {
-	double err, rel;
-	int ok;
+	double x;
 
-	if (x != x) { /* NaN: never passes (unwritten outputs are NaN) */
-		err = rel = INFINITY;
-		ok = 0;
-	} else {
-		err = fabs(x - ref);
-		rel = ref != 0 ? err / fabs(ref) : 0;
-		ok = !exact && err <= atol + rtol * fabs(ref); /* false when ref is NaN */
-	}
-	if (err > k->maxabs)
-		k->maxabs = err;
-	if (rel > k->maxrel)
-		k->maxrel = rel;
-	if (!ok && k->bad++ == 0)
-		k->first = j;
+	memcpy(&x, &u, sizeof x);
+	return x;
 }
 
-/* compare n elements of type t: floats within tolerance, integers exactly */
-static void cmp_buf(struct cmp *k, const void *got, const void *ref, size_t n, enum elem t,
-                    double atol, double rtol)
-{
-	size_t j, es = elem_size(t);
-
-	if (t == EL_F32) {
-		const float *x = got, *y = ref;
-		for (j = 0; j < n; j++)
-			if (!(x[j] == y[j])) /* the common case stays a tight loop */
-				cmp_one(k, j, x[j], y[j], 0, atol, rtol);
-	} else if (t == EL_F64) {
-		const double *x = got, *y = ref;
-		for (j = 0; j < n; j++)
-			if (!(x[j] == y[j]))
-				cmp_one(k, j, x[j], y[j], 0, atol, rtol);
-	} else if (memcmp(got, ref, n * es)) {
-		for (j = 0; j < n; j++)
-			if (memcmp((const char *)got + j * es, (const char *)ref + j * es, es))
-				cmp_one(k, j, get(got, j, t), get(ref, j, t), 1, 0, 0);
-	}
-}
-
-/* compare every out buffer with the reference; fills r's error fields and status */
-static void compare(struct bench *b, struct run_result *r)
+/* compare every out buffer with the reference's copy on the device; fills r's error fields
+   and status; a failing call returns its CUresult with msg set */
+static CUresult compare(struct bench *b, struct run_result *r, char *msg, size_t msglen)
 {
 	const struct config *c = b->c;
 	size_t i, total = 0, bad = 0;
 	double maxabs = 0, maxrel = 0;
 	char first[200] = "";
+	struct cmpres *res;
+	CUresult rc;
 
+	if ((rc = cu.MemsetD8Async(b->cmp, 0, c->nbuffers * sizeof *res, NULL)) != CUDA_SUCCESS) {
+		cuerr(msg, msglen, "cuMemsetD8Async(comparison results)", rc);
+		return rc;
+	}
 	for (i = 0; i < c->nbuffers; i++) {
 		const struct buffer *bf = &c->buffers[i];
 		struct dbuf *d = &b->buf[i];
-		struct cmp k = {0, 0, 0, 0};
+		size_t n = d->count, w = 16 / elem_size(bf->type);
+		double atol = c->atol, rtol = c->rtol;
+		CUdeviceptr out = b->cmp + i * sizeof *res;
+		void *params[] = {&d->d, &d->ref, &n, &atol, &rtol, &out};
+
+		if (bf->role != ROLE_OUT || !n)
+			continue;
+		rc = launch1(b->h.cmp[bf->type], grid_for(b, (n + w - 1) / w, 256, 8), 256, params);
+		if (rc != CUDA_SUCCESS) {
+			cuerr(msg, msglen, "cuLaunchKernel(compare)", rc);
+			return rc;
+		}
+	}
+	res = xcalloc(c->nbuffers, sizeof *res);
+	if ((rc = cu.MemcpyDtoH(res, b->cmp, c->nbuffers * sizeof *res)) != CUDA_SUCCESS) {
+		cuerr(msg, msglen, "comparison failed", rc);
+		free(res);
+		return rc;
+	}
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct buffer *bf = &c->buffers[i];
+		struct dbuf *d = &b->buf[i];
+		double ma = bits_double(res[i].maxabs), mr = bits_double(res[i].maxrel);
 
 		if (bf->role != ROLE_OUT)
 			continue;
 		total += d->count;
-		cmp_buf(&k, d->got, d->ref, d->count, bf->type, c->atol, c->rtol);
-		if (k.maxabs > maxabs)
-			maxabs = k.maxabs;
-		if (k.maxrel > maxrel)
-			maxrel = k.maxrel;
-		if (k.bad && !bad) {
-			char xs[64], rs[64];
-			fmt_elem(xs, sizeof xs, d->got, k.first, bf->type);
-			fmt_elem(rs, sizeof rs, d->ref, k.first, bf->type);
-			snprintf(first, sizeof first, "%s[%zu]: %s vs %s", bf->name, k.first, xs, rs);
+		if (ma > maxabs)
+			maxabs = ma;
+		if (mr > maxrel)
+			maxrel = mr;
+		if (res[i].bad && !bad) {
+			size_t j = (size_t)~res[i].nfirst, es = elem_size(bf->type);
+			unsigned char xv[8], rv[8];
+			char xs[64] = "?", rs[64] = "?";
+			if (j < d->count && cu.MemcpyDtoH(xv, d->d + j * es, es) == CUDA_SUCCESS &&
+			    cu.MemcpyDtoH(rv, d->ref + j * es, es) == CUDA_SUCCESS) {
+				fmt_elem(xs, sizeof xs, xv, 0, bf->type);
+				fmt_elem(rs, sizeof rs, rv, 0, bf->type);
+			}
+			snprintf(first, sizeof first, "%s[%zu]: %s vs %s", bf->name, j, xs, rs);
 		}
-		bad += k.bad;
+		bad += (size_t)res[i].bad;
 	}
+	free(res);
 	r->max_abs_err = maxabs;
 	r->max_rel_err = maxrel;
 	r->bad = bad;
@@ -1013,6 +1470,7 @@ static void compare(struct bench *b, struct run_result *r)
 		snprintf(r->reason, sizeof r->reason, "%zu of %zu elements differ; first at %s",
 		         bad, total, first);
 	}
+	return CUDA_SUCCESS;
 }
 
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
@@ -1027,6 +1485,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 	int have_orig = 0, in_launch = 0;
 	enum run_status st = RUN_LAUNCH_ERROR;
 	char msg[240];
+	double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
 
 	memset(r, 0, sizeof *r);
 	memset(&lp, 0, sizeof lp);
@@ -1063,8 +1522,9 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 	if (lp_make(b, &lp, f, c->kernel.args, c->kernel.nargs, &v->vars, v->block, v->grid,
 	            v->shared, &rc, msg, sizeof msg) < 0)
 		goto fail;
+	t1 = now_s();
 	if ((rc = poison(b)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD8(poison)", rc);
+		cuerr(msg, sizeof msg, "cuMemsetD8Async(poison)", rc);
 		goto fail;
 	}
 	if ((rc = lp_launch(&lp)) != CUDA_SUCCESS) {
@@ -1076,12 +1536,11 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 		cuerr(msg, sizeof msg, "kernel failed", rc);
 		goto fail;
 	}
-	if ((rc = fetch(b, 0)) != CUDA_SUCCESS) {
+	if ((rc = compare(b, r, msg, sizeof msg)) != CUDA_SUCCESS) {
 		st = RUN_FAULT;
-		cuerr(msg, sizeof msg, "cuMemcpyDtoH", rc);
 		goto fail;
 	}
-	compare(b, r);
+	t2 = now_s();
 	if (r->status == RUN_OK && time_lp(b, &lp, &r->t, &rc, &in_launch, msg, sizeof msg) < 0) {
 		st = in_launch ? RUN_LAUNCH_ERROR : RUN_FAULT;
 		goto fail;
@@ -1097,41 +1556,72 @@ fail:
 	r->status = st;
 	memset(&r->t, 0, sizeof r->t);
 done:
+	t3 = now_s();
 	lp_free(&lp);
 	if (have_orig && !b->dead)
 		cu.CtxSetSharedMemConfig(orig);
 	unload(&m);
+	if (b->prof.on) {
+		double t4 = now_s();
+		if (t1 < t0)
+			t1 = t0;
+		if (t2 < t1)
+			t2 = t1;
+		b->prof.n++;
+		b->prof.setup += t1 - t0;
+		b->prof.verify += t2 - t1;
+		b->prof.timing += t3 - t2;
+		b->prof.unload += t4 - t3;
+		fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f unload %.3f ms%s%s\n",
+		        v->id, 1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), 1e3 * (t4 - t3),
+		        r->status == RUN_OK ? "" : " -- ", r->status == RUN_OK ? "" : r->reason);
+	}
 }
 
-/* ---- copy roofline ---- */
+/* ---- copy and read rooflines ---- */
 
-const char *bench_copy_source(void)
+/* time f over each grid of per_sm (blocks per SM; 0: one block of 256 per `unit` items),
+   keeping the fastest median in *t. On the H100 the last always won, by 1-4 %; 2 and 4 blocks
+   per SM were never close, so they are not tried. */
+static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t unit,
+                      struct stats *t, CUresult *r, char *msg, size_t msglen)
 {
-	return "/* tuner: device copy roofline, 16-byte accesses, grid-stride */\n"
-	       "extern \"C\" __global__ void tuner_copy(const float4 *__restrict__ in,\n"
-	       "                                        float4 *__restrict__ out, size_t n)\n"
-	       "{\n"
-	       "\tsize_t stride = (size_t)gridDim.x * blockDim.x;\n"
-	       "\tfor (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)\n"
-	       "\t\tout[i] = in[i];\n"
-	       "}\n";
+	static const int per_sm[] = {8, 32, 0};
+	double best = -1;
+	size_t k;
+	int in_launch;
+
+	lp->block[0] = 256;
+	lp->block[1] = lp->block[2] = lp->grid[1] = lp->grid[2] = 1;
+	for (k = 0; k < LEN(per_sm); k++) {
+		struct stats s;
+		size_t g = per_sm[k] ? (size_t)(b->gpu.sms > 0 ? b->gpu.sms : 1) * per_sm[k]
+		                     : (items + 256 * unit - 1) / (256 * unit);
+		lp->grid[0] = (unsigned)(g < INT32_MAX ? g : INT32_MAX);
+		if (time_lp(b, lp, &s, r, &in_launch, msg, msglen) < 0)
+			return -1;
+		if (b->prof.on)
+			fprintf(stderr, "bench:   grid %u: median %.4f ms\n", lp->grid[0], s.median_ms);
+		if (best < 0 || s.median_ms < t->median_ms) {
+			*t = s;
+			best = s.median_ms;
+		}
+	}
+	return 0;
 }
 
 double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes, struct stats *t,
                   char *why, size_t whylen)
 {
-	static const int per_sm[] = {2, 4, 8, 16, 32, 0}; /* blocks per SM; 0: one per 256 */
 	size_t each, n, k;
 	CUdeviceptr src = 0, dst = 0;
-	CUmodule m = NULL;
 	CUfunction f;
 	CUresult r = CUDA_SUCCESS;
 	struct launchp lp;
 	void *params[3];
 	float probe[8];
-	double best = -1;
-	int in_launch;
 	char msg[240];
+	double t0 = now_s();
 
 	if (why && whylen)
 		why[0] = 0;
@@ -1145,8 +1635,12 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
 	if (each < 64 * MIB)
 		each = 64 * MIB;
 	n = each / 16;
-	if (load(copy, "tuner_copy", &m, &f, &r, msg, sizeof msg) < 0)
-		goto fail;
+	(void)copy; /* the helpers' tuner_copy: the same kernel, already loaded */
+	if (!b->have_helpers) {
+		say(why, whylen, "copy: the helper kernels are not loaded (bench_helpers)");
+		return -1;
+	}
+	f = b->h.copy;
 	if (dalloc(&src, each, "the copy source", msg, sizeof msg) < 0 ||
 	    dalloc(&dst, each, "the copy destination", msg, sizeof msg) < 0)
 		goto fail;
@@ -1161,20 +1655,8 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
 	params[0] = &src;
 	params[1] = &dst;
 	params[2] = &n;
-	lp.block[0] = 256;
-	lp.block[1] = lp.block[2] = lp.grid[1] = lp.grid[2] = 1;
-	for (k = 0; k < LEN(per_sm); k++) {
-		struct stats s;
-		size_t g = per_sm[k] ? (size_t)(b->gpu.sms > 0 ? b->gpu.sms : 1) * per_sm[k]
-		                     : (n + 255) / 256;
-		lp.grid[0] = (unsigned)(g < INT32_MAX ? g : INT32_MAX);
-		if (time_lp(b, &lp, &s, &r, &in_launch, msg, sizeof msg) < 0)
-			goto fail;
-		if (best < 0 || s.median_ms < t->median_ms) {
-			*t = s;
-			best = s.median_ms;
-		}
-	}
+	if (time_grids(b, &lp, n, 1, t, &r, msg, sizeof msg) < 0)
+		goto fail;
 	/* the copy must have copied: check both ends */
 	if ((r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
 	    (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS) {
@@ -1189,19 +1671,93 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
 		}
 	dfree(&src);
 	dfree(&dst);
-	unload(&m);
 	if (!(t->median_ms > 0)) {
 		say(why, whylen, "copy: median time is zero");
 		return -1;
 	}
+	if (b->prof.on)
+		fprintf(stderr, "bench: copy of 2 x %zu bytes: %.1f GB/s, in %.3f ms\n", each,
+		        2.0 * (double)each / (t->median_ms * 1e6), 1e3 * (now_s() - t0));
 	return 2.0 * (double)each / (t->median_ms * 1e6);
 fail:
 	memset(t, 0, sizeof *t);
 	lost(b, r);
 	dfree(&src); /* harmless in a lost context: the calls just fail */
 	dfree(&dst);
-	unload(&m);
 	say(why, whylen, "copy: %s%s", msg, b->dead ? "; GPU context lost" : "");
+	return -1;
+}
+
+double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, size_t whylen)
+{
+	size_t each, n, blocks;
+	CUdeviceptr src = 0, out = 0;
+	CUresult r = CUDA_SUCCESS;
+	struct launchp lp;
+	void *params[3];
+	float probe[2];
+	char msg[240];
+	double t0 = now_s();
+
+	if (why && whylen)
+		why[0] = 0;
+	memset(t, 0, sizeof *t);
+	if (b->dead) {
+		say(why, whylen, "read %s", DEAD_WHY);
+		return -1;
+	}
+	if (!b->have_helpers) {
+		say(why, whylen, "read: the helper kernels are not loaded (bench_helpers)");
+		return -1;
+	}
+	each = bytes > 0 ? (size_t)bytes : 0;
+	each = (each + 15) & ~(size_t)15;
+	if (each < 64 * MIB)
+		each = 64 * MIB;
+	n = each / 16;
+	blocks = (n + 255) / 256; /* the largest grid time_grids uses */
+	if (dalloc(&src, each, "the read source", msg, sizeof msg) < 0 ||
+	    dalloc(&out, blocks * sizeof(float), "the read kernel's sums", msg, sizeof msg) < 0)
+		goto fail;
+	if ((r = cu.MemsetD32(src, 0x3f800000u, each / 4)) != CUDA_SUCCESS || /* 1.0f */
+	    (r = cu.MemsetD32(out, 0, blocks)) != CUDA_SUCCESS) {
+		cuerr(msg, sizeof msg, "cuMemsetD32", r);
+		goto fail;
+	}
+	memset(&lp, 0, sizeof lp);
+	lp.f = b->h.read;
+	lp.params = params;
+	params[0] = &src;
+	params[1] = &n;
+	params[2] = &out;
+	if (time_grids(b, &lp, n, 4, t, &r, msg, sizeof msg) < 0)
+		goto fail;
+	/* the kernel must have read: the last launch's first block summed its share of 1.0s */
+	if ((r = cu.MemcpyDtoH(probe, out, sizeof probe)) != CUDA_SUCCESS) {
+		cuerr(msg, sizeof msg, "cuMemcpyDtoH", r);
+		goto fail;
+	}
+	if (!(probe[0] > 0)) {
+		say(msg, sizeof msg, "the read kernel did not read (block 0 summed %g)",
+		    (double)probe[0]);
+		goto fail;
+	}
+	dfree(&src);
+	dfree(&out);
+	if (!(t->median_ms > 0)) {
+		say(why, whylen, "read: median time is zero");
+		return -1;
+	}
+	if (b->prof.on)
+		fprintf(stderr, "bench: read of %zu bytes: %.1f GB/s, in %.3f ms\n", each,
+		        (double)each / (t->median_ms * 1e6), 1e3 * (now_s() - t0));
+	return (double)each / (t->median_ms * 1e6);
+fail:
+	memset(t, 0, sizeof *t);
+	lost(b, r);
+	dfree(&src);
+	dfree(&out);
+	say(why, whylen, "read: %s%s", msg, b->dead ? "; GPU context lost" : "");
 	return -1;
 }
 
@@ -1212,7 +1768,7 @@ int bench_bank_probe(struct bench *b, int bytes)
 	                                 : CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
 	int got = 0;
 
-	if (b->dead || !cu.CtxGetSharedMemConfig || !cu.CtxSetSharedMemConfig)
+	if ((b && b->dead) || !cu.CtxGetSharedMemConfig || !cu.CtxSetSharedMemConfig)
 		return 0;
 	if (cu.CtxGetSharedMemConfig(&orig) != CUDA_SUCCESS)
 		return 0;

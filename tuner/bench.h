@@ -26,24 +26,52 @@ struct run_result {
 
 struct bench;
 
-/* allocate and fill buffers for c at sizes, compile nothing; NULL with why if it fails */
+/*
+ * Call order: bench_open, bench_helpers, bench_reference, then in any order bench_copy,
+ * bench_read, bench_bank_probe and bench_variant (once per variant), and bench_close.
+ * Inputs are filled and outputs compared on the device by the helper kernels: nothing the
+ * size of a buffer crosses to the host.
+ */
+
+/* allocate c's buffers at sizes (the reference's outputs twice); NULL with why if it fails */
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
                          const struct gpu_info *gpu, char *why, size_t whylen);
-/* run the reference kernel (compiled) once and keep its outputs; 0 or -1 with why */
+/* CUDA source of the helper kernels (copy and read rooflines, L2 flush, fills, comparisons);
+   compile it with entry "tuner_copy" and hand the result to bench_helpers */
+const char *bench_helpers_source(void);
+/* the same text, under its old name */
+const char *bench_copy_source(void);
+/* load the compiled helpers, keep them loaded and fill the in buffers on the device (checked
+   against the host formula at a few elements); 0, or -1 with why */
+int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why, size_t whylen);
+/* run the reference kernel (compiled) once and keep its outputs on the device; 0 or -1 with
+   why (also when bench_helpers has not succeeded) */
 int bench_reference(struct bench *b, const struct compile_out *ref, char *why, size_t whylen);
-/* time a device-to-device copy of `bytes` total traffic (read + write) compiled from
-   copy_cubin (bench_copy_source()); returns GB/s (bytes / median time), or -1 with why */
+/* time a device-to-device float4 copy of `bytes` total traffic (read + write, at least 128 MiB)
+   with the helpers' tuner_copy (copy, the same cubin, is not used: it may be NULL); returns
+   GB/s (bytes / median time), or -1 with why */
 double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes, struct stats *t,
                   char *why, size_t whylen);
-/* CUDA source of the copy kernel, entry "tuner_copy" */
-const char *bench_copy_source(void);
+/* time a read-only float4 sum over `bytes` (at least 64 MiB) with the helpers' tuner_read;
+   returns GB/s (bytes read / median time), or -1 with why */
+double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, size_t whylen);
 /* verify then time one variant (a mismatching one is not timed); after a fault that loses the
    context every later call reports RUN_FAULT without running */
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r);
-/* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported */
+/* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.
+   b may be NULL (a context must be current) */
 int bench_bank_probe(struct bench *b, int bytes);
+/* how timings are taken, for a results cache key: "helpers 2, L2 flush read" (static) */
+const char *bench_method(void);
 /* free everything */
 void bench_close(struct bench *b);
+
+/* host formula of the device fill: elements [first, first + n) of fill f as type t into p
+   (p[0] is element `first`); element i of a random fill is lo + (hi - lo) * u, u the top 53
+   bits of splitmix64's output for state seed + (i + 1) * 0x9e3779b97f4a7c15, over 2^53 */
+void bench_fill_host(void *p, size_t first, size_t n, enum elem t, const struct fill *f);
+/* statistics of n samples x (sorted in place) */
+void bench_stats(double *x, int n, struct stats *t);
 
 #endif
