@@ -13,12 +13,14 @@ yp=""
 ./configure.py $yp >/dev/null
 ninja out/bin/tuner >/dev/null
 nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader || true
+fresh=""
+out/bin/tuner --help | grep -q -- --fresh && fresh=--fresh # time everything, resume nothing
 export TUNER_CACHE="$outdir/cache" TUNER_BENCH_PROFILE=1
 rm -rf "$TUNER_CACHE"
 now() { date +%s.%N; }
 row() { # row LABEL CONFIG LOG: one tuner run, timed
 	t0=$(now)
-	out/bin/tuner --out "$outdir/o" "$2" >"$3" 2>&1 || echo "tuner failed: $2 (see $3)"
+	out/bin/tuner $fresh --out "$outdir/o" "$2" >"$3" 2>&1 || echo "tuner failed: $2 (see $3)"
 	t1=$(now)
 	python3 - "$1" "$t0" "$t1" "$3" "$outdir/o" "$2" <<'PY'
 import glob, json, re, sys
