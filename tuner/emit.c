@@ -33,7 +33,8 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_printf(b, " * time: median %.4f ms, min %.4f ms, spread %.1f %% over %d samples\n",
 		           r->run.t.median_ms, r->run.t.min_ms, 100 * r->run.t.spread, r->run.t.n);
 		buf_printf(b, " * bandwidth: %.1f GB/s = %.1f %% of a copy kernel timed in the same run "
-		           "(%.1f GB/s)\n", r->gbs, r->pct_copy, ri->copy_gbs);
+		           "(%.1f GB/s), %.1f %% of a read-only kernel (%.1f GB/s)\n", r->gbs,
+		           r->pct_copy, ri->copy_gbs, r->pct_read, ri->read_gbs);
 		buf_printf(b, " * verified against the reference: max abs error %.3g, max rel error %.3g\n",
 		           r->run.max_abs_err, r->run.max_rel_err);
 	} else {

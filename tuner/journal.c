@@ -11,7 +11,7 @@
 
 #include "util.h"
 
-#define MAGIC "tuner-journal-1"
+#define MAGIC "tuner-journal-2"
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -58,12 +58,13 @@ static uint64_t hash_args(uint64_t h, const struct kernel *k)
 }
 
 uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
-                         const struct compile_out *ref)
+                         const char *method, const struct compile_out *ref)
 {
 	uint64_t h = hash_str(HASH_INIT, MAGIC);
 	size_t i;
 
 	h = hash_str(h, gpu);
+	h = hash_str(h, method);
 	for (i = 0; i < (size_t)sizes->n; i++) {
 		h = hash_str(h, sizes->name[i]);
 		h = hash_i64(h, sizes->val[i]);
@@ -126,9 +127,10 @@ static void format(struct buf *b, const struct jrec *r)
 	uint64_t sum;
 
 	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
-	              "%.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
+	              "%.17g %.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
 	           x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
-	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, r->gbs, r->pct_copy);
+	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, r->gbs, r->pct_copy,
+	           r->pct_read);
 	buf_puts(b, "r"); /* never empty, so the fields stay apart */
 	hex(b, x->reason);
 	buf_puts(b, " ");
@@ -151,11 +153,11 @@ static int parse(char *line, struct jrec *r)
 	sum = strtoull(tail + 1, NULL, 16);
 	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
 		return -1;
-	if (sscanf(line, "%31s %llx %d %d %zu %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %n", magic,
+	if (sscanf(line, "%31s %llx %d %d %zu %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %lg %n", magic,
 	           &key, &st, &rst, &r->run.bad, &r->run.max_abs_err, &r->run.max_rel_err,
 	           &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms, &r->run.t.max_ms,
 	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->gbs,
-	           &r->pct_copy, &n) != 16 || strcmp(magic, MAGIC))
+	           &r->pct_copy, &r->pct_read, &n) != 17 || strcmp(magic, MAGIC))
 		return -1;
 	if (line[n] != 'r')
 		return -1;

@@ -13,13 +13,14 @@ struct jrec {
 	uint64_t key;             /* journal_key() of the variant */
 	int status;               /* the report's enum status */
 	struct run_result run;
-	double gbs, pct_copy;     /* as measured in the run that produced the record */
+	double gbs, pct_copy, pct_read; /* as measured in the run that produced the record */
 };
 
 /* hash of everything outside a variant that its result depends on: the GPU, the sizes, the
-   buffers and their fills, constants, arguments, tolerance, timing settings, the reference */
+   buffers and their fills, constants, arguments, tolerance, timing settings and method, the
+   reference */
 uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
-                         const struct compile_out *ref);
+                         const char *method, const struct compile_out *ref);
 /* the key of variant v with cubin co under context ctx */
 uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co);
 /* read every intact record of path (a torn or corrupt line is skipped); count, *out malloc'd */

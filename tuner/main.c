@@ -261,7 +261,7 @@ struct tune {
 	struct runinfo ri;
 	struct result *r;
 	char *tmpl, *refsrc, *dir;
-	struct compile_out ref, copy;
+	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
 	int64_t copy_bytes;
 	struct bench *bench;      /* in a GPU worker only */
 	uint64_t *keys;           /* journal keys, per variant */
@@ -352,7 +352,7 @@ static void compile_all(struct tune *t)
 		                         c->kernel.entry};
 	}
 	jobs[n++] = (struct job){t->refsrc, c->reference.source, c->reference.entry};
-	jobs[n++] = (struct job){bench_copy_source(), "tuner_copy.cu", "tuner_copy"};
+	jobs[n++] = (struct job){bench_helpers_source(), "tuner_helpers.cu", "tuner_copy"};
 	if (!t->o.no_cache)
 		cachedir = t->o.cachedir ? xstrdup(t->o.cachedir) : cache_default_dir();
 	note(1, "tuner: %s: %zu variants (%zu dropped), compiling for %s with %d workers\n",
@@ -396,7 +396,7 @@ static void compile_all(struct tune *t)
 		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
 		      c->reference.entry, c->reference.source, t->ref.log);
 	if (!stop && !t->copy.ok)
-		die("the copy kernel does not compile:\n%s", t->copy.log);
+		die("the helper kernels do not compile:\n%s", t->copy.log);
 	if (!stop && nok == 0 && first_bad != SIZE_MAX)
 		fatal("%s: no variant of '%s' compiles; the first, %s, says:\n%s", c->path,
 		      c->kernel.source, s->v[first_bad].id, t->r[first_bad].reason);
@@ -410,8 +410,8 @@ static void compile_all(struct tune *t)
 /* ---- the GPU worker's side ---- */
 
 struct hello {
-	double copy_gbs;
-	struct stats copy;
+	double copy_gbs, read_gbs;
+	struct stats copy, read;
 };
 
 static int gpu_setup(void *arg, void *out, char *why, size_t whylen)
@@ -425,10 +425,14 @@ static int gpu_setup(void *arg, void *out, char *why, size_t whylen)
 	t->bench = bench_open(t->c, &t->sizes, &info, why, whylen);
 	if (!t->bench)
 		return -1;
-	if (bench_reference(t->bench, &t->ref, why, whylen) < 0)
+	if (bench_helpers(t->bench, &t->copy, why, whylen) < 0 ||
+	    bench_reference(t->bench, &t->ref, why, whylen) < 0)
 		return -1;
 	h->copy_gbs = bench_copy(t->bench, &t->copy, t->copy_bytes, &h->copy, why, whylen);
-	return h->copy_gbs > 0 ? 0 : -1;
+	if (h->copy_gbs <= 0)
+		return -1;
+	h->read_gbs = bench_read(t->bench, t->copy_bytes, &h->read, why, whylen);
+	return h->read_gbs > 0 ? 0 : -1;
 }
 
 static void gpu_run(void *arg, size_t i, struct run_result *res)
@@ -474,6 +478,7 @@ static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_r
 	if (x->status == ST_OK && run->t.median_ms > 0 && t->ri.copy_gbs > 0) {
 		x->gbs = (double)t->s.v[i].bytes / (run->t.median_ms * 1e-3) / 1e9;
 		x->pct_copy = 100 * x->gbs / t->ri.copy_gbs;
+		x->pct_read = t->ri.read_gbs > 0 ? 100 * x->gbs / t->ri.read_gbs : 0;
 	}
 }
 
@@ -490,8 +495,12 @@ static void on_done(void *arg, size_t i)
 	struct tune *t = d->t;
 	struct jrec rec;
 
-	if (t->ri.copy_gbs <= 0) /* the first worker's hello has arrived by now */
-		t->ri.copy_gbs = d->hello->copy_gbs, t->ri.copy = d->hello->copy;
+	if (t->ri.copy_gbs <= 0) { /* the first worker's hello has arrived by now */
+		t->ri.copy_gbs = d->hello->copy_gbs;
+		t->ri.copy = d->hello->copy;
+		t->ri.read_gbs = d->hello->read_gbs;
+		t->ri.read = d->hello->read;
+	}
 	settle(t, i, d->outc[i], &d->res[i]);
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
@@ -501,6 +510,7 @@ static void on_done(void *arg, size_t i)
 	rec.run = t->r[i].run;
 	rec.gbs = t->r[i].gbs;
 	rec.pct_copy = t->r[i].pct_copy;
+	rec.pct_read = t->r[i].pct_read;
 	if (journal_append(t->journal, &rec) < 0)
 		warn("cannot append to '%s':", t->journal);
 }
@@ -527,7 +537,7 @@ static void run_gpu(struct tune *t)
 	t->journal = xasprintf("%s/journal", t->dir);
 	if (!t->o.fresh)
 		nrec = journal_load(t->journal, &recs);
-	ctx = journal_context(t->c, &t->sizes, t->ri.slug, &t->ref);
+	ctx = journal_context(t->c, &t->sizes, t->ri.slug, bench_method(), &t->ref);
 	t->keys = xcalloc(s->n, sizeof *t->keys);
 	for (i = 0; i < s->n; i++) {
 		struct result *x = &t->r[i];
@@ -545,6 +555,7 @@ static void run_gpu(struct tune *t)
 		x->run = recs[k].run;
 		x->gbs = recs[k].gbs;
 		x->pct_copy = recs[k].pct_copy;
+		x->pct_read = recs[k].pct_read;
 		x->reason = x->status == ST_OK ? NULL : xstrdup(recs[k].run.reason);
 		x->resumed = 1;
 		t->resumed++;
@@ -570,6 +581,7 @@ static void run_gpu(struct tune *t)
 			t->r[i].run = t->r[t->r[i].twin].run;
 			t->r[i].gbs = t->r[t->r[i].twin].gbs;
 			t->r[i].pct_copy = t->r[t->r[i].twin].pct_copy;
+			t->r[i].pct_read = t->r[t->r[i].twin].pct_read;
 		}
 	free(res);
 	free(outc);

@@ -104,8 +104,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (!ri->timed)
 		fprintf(f, "nothing was timed: %s; compiled for %s only\n", ri->why_untimed, ri->arch);
 	else
-		fprintf(f, "copy kernel: %.1f GB/s (median %.4f ms) on %s\n", ri->copy_gbs,
-		        ri->copy.median_ms, ri->gpu.name);
+		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
+		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
 	if (ri->bank_ignored)
 		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
@@ -138,6 +138,8 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version);
 		buf_puts(b, "  \"copy_gbs\": ");
 		json_num(b, ri->copy_gbs);
+		buf_puts(b, ",\n  \"read_gbs\": ");
+		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 	} else {
 		buf_puts(b, "  \"why_untimed\": ");
@@ -209,6 +211,8 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			json_num(b, x->gbs);
 			buf_puts(b, ", \"pct_copy\": ");
 			json_num(b, x->pct_copy);
+			buf_puts(b, ", \"pct_read\": ");
+			json_num(b, x->pct_read);
 		}
 		if (x->status == ST_COMPILE_ERROR) {
 			buf_puts(b, ", \"log\": ");
@@ -239,7 +243,8 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 	buf_puts(b, "id");
 	for (i = 0; i < c->nparams; i++)
 		buf_printf(b, ",%s", c->params[i].name);
-	buf_puts(b, ",status,median_ms,min_ms,spread,gbs,pct_copy,max_abs_err,registers,spill_bytes,"
+	buf_puts(b, ",status,median_ms,min_ms,spread,gbs,pct_copy,pct_read,max_abs_err,registers,"
+	            "spill_bytes,"
 	            "shared_bytes,twin_of,reason\n");
 	for (k = 0; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
@@ -250,11 +255,11 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 			buf_printf(b, ",%lld", (long long)v->vals[i]);
 		buf_printf(b, ",%s", report_status(x->status));
 		if (x->status == ST_OK)
-			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.3g", x->run.t.median_ms,
-			           x->run.t.min_ms, x->run.t.spread, x->gbs, x->pct_copy,
+			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.2f,%.3g", x->run.t.median_ms,
+			           x->run.t.min_ms, x->run.t.spread, x->gbs, x->pct_copy, x->pct_read,
 			           x->run.max_abs_err);
 		else
-			buf_puts(b, ",,,,,,");
+			buf_puts(b, ",,,,,,,");
 		if (x->co.ok)
 			buf_printf(b, ",%d,%d,%lld", x->co.regs, x->co.spill_stores + x->co.spill_loads,
 			           (long long)(x->co.smem_static + v->shared));

@@ -32,6 +32,7 @@ struct result {
 	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
 	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
 	double gbs, pct_copy;     /* when timed */
+	double pct_read;          /* of the read-only kernel's bandwidth */
 };
 
 /* facts about the run, for the report and the provenance comment */
@@ -42,8 +43,8 @@ struct runinfo {
 	const char *why_untimed;  /* why not, when timed == 0 */
 	struct gpu_info gpu;      /* valid when timed */
 	char slug[128];           /* output directory name under out/<kernel>/ */
-	double copy_gbs;
-	struct stats copy;
+	double copy_gbs, read_gbs;  /* rooflines timed in the same run */
+	struct stats copy, read;
 	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
 	char date[32];            /* UTC, ISO 8601 */
 	double compile_s;         /* wall time of the compile phase */

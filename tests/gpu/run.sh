@@ -63,14 +63,15 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
         st[v["status"]] = st.get(v["status"], 0) + 1
     ok = [v for v in d["variants"] if v["status"] == "ok"]
     if not ok:
-        rows.append((d["kernel"], "-", "-", "-", "-", " ".join("%s=%d" % kv for kv in st.items())))
+        rows.append((d["kernel"], "-", "-", "-", "-", "-", " ".join("%s=%d" % kv for kv in st.items())))
         continue
     b = min(ok, key=lambda v: v["median_ms"])
     p = " ".join("%s=%s" % kv for kv in b["params"].items())
     rows.append((d["kernel"], b["id"] + " " + p, "%.1f" % b["gbs"], "%.1f" % b["pct_copy"],
-                 "%.1f" % d["copy_gbs"], " ".join("%s=%d" % kv for kv in st.items())))
-print("%-10s %-58s %8s %6s %8s  %s" % ("kernel", "best variant", "GB/s", "%copy", "copyGB/s", "statuses"))
+                 "%.1f" % b.get("pct_read", 0), "%.1f" % d["copy_gbs"],
+                 " ".join("%s=%d" % kv for kv in st.items())))
+print("%-10s %-58s %8s %6s %6s %8s  %s" % ("kernel", "best variant", "GB/s", "%copy", "%read", "copyGB/s", "statuses"))
 for r in rows:
-    print("%-10s %-58s %8s %6s %8s  %s" % r)
+    print("%-10s %-58s %8s %6s %6s %8s  %s" % r)
 PY
 exit $status
