@@ -6,6 +6,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out}
+mkdir -p "$outdir"
 yp=""
 [ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
 ./configure.py $yp >/dev/null
