@@ -59,6 +59,14 @@ extern "C" unsigned win_reduction_blocks(int n)
 	return g[0];
 }
 
+extern "C" void win_reduction_scratch(int n, size_t *partials, size_t *counters)
+{
+	const size_t nb = win_reduction_blocks(n), ng = (nb + BLOCK - 1) / BLOCK;
+
+	*partials = nb + ng; /* templates/reduction.cu: two levels of partials */
+	*counters = ng + 1;
+}
+
 extern "C" cudaError_t win_reduction(float *out, const float *in, float *partials,
                                      unsigned *counter, int n, cudaStream_t st)
 {

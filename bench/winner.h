@@ -9,9 +9,12 @@ extern "C" {
 cudaError_t win_filter21(float *out, const float *in, int n, cudaStream_t st);
 /* transpose winner: out (cols x rows) = in (rows x cols)^T */
 cudaError_t win_transpose(float *out, const float *in, int rows, int cols, cudaStream_t st);
-/* reduction winner: blocks it launches for n (partials needs that many floats) */
+/* reduction winner: blocks it launches for n */
 unsigned win_reduction_blocks(int n);
-/* reduction winner: out[0] = sum in[0 .. n); *counter must start at 0 (the kernel resets it) */
+/* reduction winner: floats of partials and unsigned counters it needs for n */
+void win_reduction_scratch(int n, size_t *partials, size_t *counters);
+/* reduction winner: out[0] = sum in[0 .. n); the counters must start at 0 (the kernel resets
+   them) */
 cudaError_t win_reduction(float *out, const float *in, float *partials, unsigned *counter, int n,
                           cudaStream_t st);
 }

@@ -5,10 +5,16 @@
  * (VEC per load, coalesced, all loads of the tile issued before the first add). With GRID == 0
  * block b sums tile b; with GRID > 0 the launch has at most GRID blocks and block b sums tiles
  * b, b + gridDim.x, ... (each thread accumulating its tile sums in double). The block combines
- * its threads' sums (METHOD) and writes partials[b]. The last block to finish (threadfence +
- * atomicInc on *counter) adds the partials in a fixed order, in double, and writes out[0];
- * atomicInc wraps *counter back to 0 for the next launch. The result depends on the variant and
- * n only, never on block scheduling.
+ * its threads' sums (METHOD) and writes partials[b].
+ *
+ * The partials are added in two levels, each by the last block to arrive (an acquire-release
+ * atomicInc per block, no separate fences): blocks form groups of BLOCK consecutive indices;
+ * the last block of group g adds the group's partials (fixed order, double) into
+ * partials[nb + g], nb = gridDim.x; the last group to finish adds those ng = ceil(nb / BLOCK)
+ * sums and writes out[0] (with ng == 1 the group's sum is out[0]). Each level is one round of
+ * loads for up to 8 * BLOCK values, so the serial tail after the last tile stays short however
+ * small the tiles. atomicInc wraps every counter back to 0 for the next launch. The result
+ * depends on the variant and n only, never on block scheduling.
  *
  * Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   BLOCK       threads per block (a power of two, 32 .. 1024).
@@ -24,15 +30,16 @@
  *
  * Rounding: on any path from an input to out[0] there are at most
  *   EPT / VEC + log2(VEC) float additions in the tile, 1 rounding of the double tile total,
- *   log2(BLOCK) in the block combine, 1 rounding of the double sum of the partials and
- *   log2(BLOCK) in the last block's combine,
+ *   log2(BLOCK) in the block combine, and per level of partials 1 rounding of their double sum
+ *   and log2(BLOCK) in that block's combine,
  * so for inputs of one sign |out - sum| <= d * 2^-24 * |sum| (to first order) with
- * d = EPT / VEC + log2(VEC) + 2 * log2(BLOCK) + 2 <= 86 for EPT / VEC <= 64 and BLOCK <= 1024,
+ * d = EPT / VEC + log2(VEC) + 3 * log2(BLOCK) + 3 <= 97 for EPT / VEC <= 64 and BLOCK <= 1024,
  * whatever n is (the double additions add n * 2^-53, below 2.4e-7 for n < 2^31).
  *
- * Launch: block BLOCK, grid ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID, that), dynamic
+ * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID, that), dynamic
  * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
- * holds one float per block, *counter must be 0 before the first launch. Any n >= 1 works.
+ * holds nb + ceil_div(nb, BLOCK) floats, counter ceil_div(nb, BLOCK) + 1 unsigned ints, all 0
+ * before the first launch. Any n >= 1 works.
  */
 
 #if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(GRID) || \
@@ -158,6 +165,35 @@ static __device__ __forceinline__ float block_sum(float v, float *s)
 #endif
 }
 
+/* atomicInc with acquire-release semantics at GPU scope: this thread's earlier writes are
+   visible to whoever reads the count after it, and what the earlier incrementers wrote is
+   visible to this thread (and, after a __syncthreads, to its block) */
+static __device__ __forceinline__ unsigned int inc_acq_rel(unsigned int *p, unsigned int lim)
+{
+	unsigned int old;
+	asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
+	             : "=r"(old) : "l"(p), "r"(lim) : "memory");
+	return old;
+}
+
+/* p[0] + ... + p[m - 1] in a fixed order: thread t adds t, t + BLOCK, ... in double, 8 loads in
+   flight per round (a missing value reads as 0, which adds nothing), then the block combine;
+   valid in thread 0 */
+static __device__ __forceinline__ float sum_partials(const float *p, unsigned int m, float *s)
+{
+	double d = 0.0;
+	for (unsigned int b = threadIdx.x; b < m; b += 8 * BLOCK) {
+		float q[8];
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			q[j] = b + j * BLOCK < m ? __ldcg(&p[b + j * BLOCK]) : 0.0f;
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			d += (double)q[j];
+	}
+	return block_sum((float)d, s);
+}
+
 extern "C" __global__ void __launch_bounds__(BLOCK)
 reduction(float *__restrict__ out, const float *__restrict__ in, float *__restrict__ partials,
           unsigned int *__restrict__ counter, int n)
@@ -183,30 +219,34 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 #endif
 
 	v = block_sum(v, s);
+
+	/* level 1: the last block of this group adds the group's partials */
+	const unsigned int nb = gridDim.x, ng = (nb + BLOCK - 1) / BLOCK;
+	const unsigned int g = blockIdx.x / BLOCK, first = g * BLOCK;
+	const unsigned int size = min(nb - first, (unsigned int)BLOCK);
 	if (t == 0) {
 		partials[blockIdx.x] = v;
-		__threadfence(); /* partials[b] visible before the count says so */
-		last = atomicInc(counter, gridDim.x - 1) == gridDim.x - 1; /* wraps to 0 */
+		last = inc_acq_rel(&counter[g], size - 1) == size - 1; /* wraps to 0 */
 	}
 	__syncthreads();
 	if (!last)
 		return;
-
-	/* the last block: partials in a fixed order, thread t adds t, t + BLOCK, ... in double,
-	   8 loads in flight per round (a missing partial reads as 0, which adds nothing) */
-	__threadfence();
-	const unsigned int nb = gridDim.x;
-	double d = 0.0;
-	for (unsigned int b = t; b < nb; b += 8 * BLOCK) {
-		float p[8];
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			p[j] = b + j * BLOCK < nb ? __ldcg(&partials[b + j * BLOCK]) : 0.0f;
-#pragma unroll
-		for (int j = 0; j < 8; j++)
-			d += (double)p[j];
+	v = sum_partials(partials + first, size, s);
+	if (ng == 1) {
+		if (t == 0)
+			out[0] = v;
+		return;
 	}
-	v = block_sum((float)d, s);
+
+	/* level 2: the last group adds the group sums */
+	if (t == 0) {
+		partials[nb + g] = v;
+		last = inc_acq_rel(&counter[ng], ng - 1) == ng - 1;
+	}
+	__syncthreads();
+	if (!last)
+		return;
+	v = sum_partials(partials + nb, ng, s);
 	if (t == 0)
 		out[0] = v;
 }
