@@ -144,12 +144,13 @@ __global__ void k_transpose_naive(float *out, const float *in, int rows, int col
 			out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-/* diagnostic for the transpose: moves 64 x 64 tiles with float4 accesses through registers,
-   no shared memory, each tile's rows unchanged. TRANSPOSED_PLACE 0: to the same place (a copy
-   with the transpose's 256-byte row segments); 1: to the transposed tile position, the DRAM
-   access pattern of a transpose without its in-tile shuffle. GROUP: block order in bands of
-   GROUP tile rows, as templates/transpose.cu. rows, cols multiples of 64. */
-template <int TRANSPOSED_PLACE, int GROUP>
+/* diagnostic for the transpose: moves T x T tiles with float4 accesses through registers (block
+   T / 4 x 16 threads), no shared memory, each tile's rows unchanged. TRANSPOSED_PLACE 0: to the
+   same place (a copy in 4 T-byte row segments, as the transpose reads and writes); 1: to the
+   transposed tile position, the DRAM access pattern of a transpose without its in-tile shuffle.
+   GROUP: block order in bands of GROUP tile rows, as templates/transpose.cu. rows, cols
+   multiples of T. */
+template <int T, int TRANSPOSED_PLACE, int GROUP>
 __global__ void k_tilecopy(float *__restrict__ out, const float *__restrict__ in, int rows, int cols)
 {
 	int bx = blockIdx.x, by = blockIdx.y;
@@ -161,13 +162,13 @@ __global__ void k_tilecopy(float *__restrict__ out, const float *__restrict__ in
 		by = first + w % h;
 		bx = w / h;
 	}
-	const int i0 = by * 64, j0 = bx * 64, c = threadIdx.x * 4;
-	float4 v[4];
+	const int i0 = by * T, j0 = bx * T, c = threadIdx.x * 4;
+	float4 v[T / 16];
 #pragma unroll
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < T / 16; k++)
 		v[k] = __ldg(reinterpret_cast<const float4 *>(in + (size_t)(i0 + threadIdx.y + 16 * k) * cols + j0 + c));
 #pragma unroll
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < T / 16; k++) {
 		const int r = threadIdx.y + 16 * k;
 		float *d = TRANSPOSED_PLACE ? out + (size_t)(j0 + r) * rows + i0 + c
 		                            : out + (size_t)(i0 + r) * cols + j0 + c;
@@ -457,12 +458,13 @@ static void transpose_bench(void)
 	bad = cmp(fetch(out, n).data(), ref.data(), n, 0, 0, &err);
 	check(!bad, "transpose naive vs transpose_ref at 8192^2", "%zu bad", bad);
 	report("transpose.naive", bytes, time_it([&] { k_transpose_naive<<<ng, nb>>>(out, in, rows, cols); }));
-	if (rows % 64 == 0 && cols % 64 == 0) {
-		const dim3 tg(cols / 64, rows / 64), tb(16, 16);
-		report("tilecopy.same", bytes, time_it([&] { k_tilecopy<0, 1><<<tg, tb>>>(out, in, rows, cols); }));
-		report("tilecopy.transp", bytes, time_it([&] { k_tilecopy<1, 1><<<tg, tb>>>(out, in, rows, cols); }));
-		report("tilecopy.tg8", bytes, time_it([&] { k_tilecopy<1, 8><<<tg, tb>>>(out, in, rows, cols); }));
-		report("tilecopy.tg32", bytes, time_it([&] { k_tilecopy<1, 32><<<tg, tb>>>(out, in, rows, cols); }));
+	if (rows % 128 == 0 && cols % 128 == 0) {
+		const dim3 g64(cols / 64, rows / 64), b64(16, 16), g128(cols / 128, rows / 128), b128(32, 16);
+		report("tilecopy.same64", bytes, time_it([&] { k_tilecopy<64, 0, 1><<<g64, b64>>>(out, in, rows, cols); }));
+		report("tilecopy.tr64", bytes, time_it([&] { k_tilecopy<64, 1, 1><<<g64, b64>>>(out, in, rows, cols); }));
+		report("tilecopy.tr64g8", bytes, time_it([&] { k_tilecopy<64, 1, 8><<<g64, b64>>>(out, in, rows, cols); }));
+		report("tilecopy.same128", bytes, time_it([&] { k_tilecopy<128, 0, 1><<<g128, b128>>>(out, in, rows, cols); }));
+		report("tilecopy.tr128", bytes, time_it([&] { k_tilecopy<128, 1, 1><<<g128, b128>>>(out, in, rows, cols); }));
 	}
 #ifdef HAVE_WIN_TRANSPOSE
 	poison(out, n);
@@ -541,10 +543,12 @@ static void reduction_checks(void)
 		check(close_sum(got, want), what, "%.9g vs %.9g", got, want);
 #ifdef HAVE_WIN_REDUCTION
 		{
-			float *partials = dalloc(win_reduction_blocks(n));
+			size_t np, nc;
+			win_reduction_scratch(n, &np, &nc);
+			float *partials = dalloc(np);
 			unsigned *counter;
-			CK(cudaMalloc(&counter, sizeof *counter));
-			CK(cudaMemset(counter, 0, sizeof *counter));
+			CK(cudaMalloc(&counter, nc * sizeof *counter));
+			CK(cudaMemset(counter, 0, nc * sizeof *counter));
 			poison(out, 1);
 			CK(win_reduction(out, in, partials, counter, n, 0));
 			got = one(out);
@@ -600,10 +604,12 @@ static void reduction_bench(double *read_gbs)
 	}
 #ifdef HAVE_WIN_REDUCTION
 	{
-		float *partials = dalloc(win_reduction_blocks(n));
+		size_t np, nc;
+		win_reduction_scratch(n, &np, &nc);
+		float *partials = dalloc(np);
 		unsigned *counter;
-		CK(cudaMalloc(&counter, sizeof *counter));
-		CK(cudaMemset(counter, 0, sizeof *counter));
+		CK(cudaMalloc(&counter, nc * sizeof *counter));
+		CK(cudaMemset(counter, 0, nc * sizeof *counter));
 		poison(out, 1);
 		CK(win_reduction(out, in, partials, counter, n, 0));
 		float got = one(out);
