@@ -123,8 +123,8 @@ def times(a, b):
     return "%.2f" % (a / b) if a and b else "-"
 
 print()
-print("%-10s %-60s %8s %6s | %8s %6s %6s %7s %13s" % ("kernel", "best variant (tuner)", "GB/s",
-      "%copy", "GB/s", "%copy", "%read", "x naive", "x library"))
+print("%-10s %-60s %8s %6s %6s | %8s %6s %6s %7s %13s" % ("kernel", "best variant (tuner)",
+      "GB/s", "%copy", "%read", "GB/s", "%copy", "%read", "x naive", "x library"))
 extra = []
 for k in ("filter21", "transpose", "reduction"):
     js = glob.glob("%s/tune/%s/*/results.json" % (out, k))
@@ -141,21 +141,20 @@ for k in ("filter21", "transpose", "reduction"):
     p = best["id"] + " " + " ".join("%s=%s" % kv for kv in best["params"].items())
     w = cmp.get(k + ".win")
     ln, lname = lib[k]
-    print("%-10s %-60s %8.1f %6.1f | %8s %6s %6s %7s %13s" % (
-        k, p, best["gbs"], best["pct_copy"], "%.1f" % w if w else "-", pct(w, copy),
+    tr = best.get("pct_read") if k == "reduction" else None
+    print("%-10s %-60s %8.1f %6.1f %6s | %8s %6s %6s %7s %13s" % (
+        k, p, best["gbs"], best["pct_copy"], "%.1f" % tr if tr else "-",
+        "%.1f" % w if w else "-", pct(w, copy),
         pct(w, read) if k == "reduction" else "-", times(w, cmp.get(k + ".naive")),
         (times(w, cmp.get(ln)) + " " + lname) if cmp.get(ln) else "-"))
-    for key, val in d.items() if k == "reduction" else ():  # the tuner's own read-only kernel
-        if "read" in key and key.endswith("gbs") and isinstance(val, (int, float)) and val > 0:
-            extra.append("%s: %.1f %% of the tuner's read-only kernel (%.1f GB/s, same run)"
-                         % (k, 100 * best["gbs"] / val, val))
     st = {}
     for v in d.get("variants", []):
         st[v["status"]] = st.get(v["status"], 0) + 1
-    extra.append("%s: tuner copy %.1f GB/s; statuses %s" % (k, d.get("copy_gbs", 0),
+    extra.append("%s: tuner copy %.1f GB/s, read %.1f GB/s; statuses %s" % (
+                 k, d.get("copy_gbs", 0), d.get("read_gbs", 0),
                  " ".join("%s=%d" % kv for kv in sorted(st.items()))))
-print("left of |: the tuner's run (its copy kernel, its L2 flush); right: bench/compare.cu, one "
-      "process, L2 flushed by reading 3 x L2")
+print("left of |: the tuner's run (its copy and read kernels and L2 flush); right: "
+      "bench/compare.cu, one process, L2 flushed by reading 3 x L2")
 print("baselines (GB/s): " + ", ".join("%s %.1f" % kv for kv in sorted(cmp.items())))
 for e in extra:
     print(e)
