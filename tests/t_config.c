@@ -468,3 +468,177 @@ TEST(config_errors)
 	free(names);
 	CHECK_EQ(nerr, 0);
 }
+
+/* cfg_parse on "template: <tests/data/good.cu>\n" followed by body, as "mem.yaml" */
+static struct config *parse_body(const char *body, char *err, size_t errlen)
+{
+	char cwd[PATH_MAX], *text;
+	const char *t = test_path("tests/data/good.cu");
+	struct config *c;
+
+	if (t[0] != '/' && getcwd(cwd, sizeof cwd))
+		text = xasprintf("template: %s/%s\n%s", cwd, t, body);
+	else
+		text = xasprintf("template: %s\n%s", t, body);
+	err[0] = '\0';
+	c = cfg_parse("mem.yaml", text, strlen(text), err, errlen);
+	free(text);
+	return c;
+}
+
+/* body is minimal with line 'line' (1-based, counting the template line) replaced by repl */
+static char *minimal_with(int line, const char *repl)
+{
+	struct buf b = {0};
+	const char *s = minimal, *e;
+	int l = 2;
+
+	for (; *s; s = e, l++) {
+		e = strchr(s, '\n') + 1;
+		if (l == line)
+			buf_puts(&b, repl);
+		else
+			buf_add(&b, s, (size_t)(e - s));
+	}
+	return b.s;
+}
+
+TEST(config_parse)
+{
+	char err[256];
+	struct config *c = parse_body(minimal, err, sizeof err);
+	char small[12];
+
+	CHECK(c != NULL);
+	CHECK_STR(err, "");
+	if (c)
+		CHECK_STR(c->name, "k");
+	cfg_free(c);
+	/* errors come back, the process goes on */
+	CHECK(cfg_parse("m.yaml", "", 0, err, sizeof err) == NULL);
+	CHECK_STR(err, "m.yaml:1:1: empty config");
+	CHECK(cfg_parse("m.yaml", "[1", 2, err, sizeof err) == NULL);
+	CHECK_STR(err, "m.yaml:1:3: did not find expected ',' or ']' (while parsing a flow sequence "
+	               "at 1:1)"); /* at the end of the text, not on a line after it */
+	CHECK(cfg_parse("m.yaml", "a: [1\n", 6, err, sizeof err) == NULL);
+	CHECK_STR(err, "m.yaml:2:1: did not find expected ',' or ']' (while parsing a flow sequence "
+	               "at 1:4)");
+	CHECK(parse_body("name: k\n", err, sizeof err) == NULL);
+	CHECK_STR(err, "mem.yaml:1:1: missing required key 'entry'");
+	/* the text need not end in a nul; err is truncated to errlen */
+	CHECK(cfg_parse("m.yaml", "a: 1\nb: [", 5, small, sizeof small) == NULL);
+	CHECK_STR(small, "m.yaml:1:1:");
+	CHECK(cfg_parse("m.yaml", "a: 1", 4, NULL, 0) == NULL);
+}
+
+/* cfg_parse gives what cfg_load prints, less "tuner: " and the newline, for every tests/bad */
+TEST(config_parse_matches_load)
+{
+	DIR *d = opendir(test_path("tests/bad"));
+	struct dirent *e;
+	char rel[512], err[4096], *want, *text;
+	size_t len, n = 0;
+	int bad = 0;
+
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+			continue;
+		snprintf(rel, sizeof rel, "tests/bad/%.*s.err", (int)(l - 5), e->d_name);
+		want = file_read(test_path(rel), NULL);
+		snprintf(rel, sizeof rel, "tests/bad/%s", e->d_name);
+		text = file_read(test_path(rel), &len);
+		if (!want || !text) {
+			free(want);
+			free(text);
+			continue;
+		}
+		n++;
+		/* the goldens name the file as tests/bad/NAME.yaml; parse it under that name */
+		if (getenv("TUNER_SRCDIR") && chdir(getenv("TUNER_SRCDIR")) < 0)
+			bad++;
+		if (cfg_parse(rel, text, len, err, sizeof err) || strncmp(want, "tuner: ", 7) ||
+		    strlen(want) != strlen(err) + 8 || strncmp(want + 7, err, strlen(err))) {
+			fprintf(stderr, "  %s: cfg_parse said '%s'\n", rel, err);
+			bad++;
+		}
+		free(want);
+		free(text);
+	}
+	closedir(d);
+	CHECK(n >= 30);
+	CHECK_EQ(bad, 0);
+}
+
+TEST(config_expr_loc)
+{
+	char err[256], *body = minimal_with(8, "launch: {block: [B], grid: ['n / B', n]}\n");
+	struct config *c;
+	struct loc l = {0, 0};
+
+	c = parse_body(body, err, sizeof err);
+	free(body);
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	/* launch: {block: [B], grid: ['n / B', n]}: 'n / B' starts in column 30, '/' is byte 2 */
+	CHECK(cfg_expr_loc(c, c->kernel.launch.grid[0], 2, &l));
+	CHECK_EQ(l.line, 8);
+	CHECK_EQ(l.col, 32);
+	CHECK(cfg_expr_loc(c, c->bytes, 0, &l));
+	CHECK_EQ(l.line, 9);
+	CHECK_EQ(l.col, 8);
+	/* a missing dimension is no expression of the file */
+	CHECK(!cfg_expr_loc(c, c->kernel.launch.grid[2], 0, &l));
+	cfg_free(c);
+}
+
+TEST(config_long_values_are_shown_short)
+{
+	char err[512], *body, *name = xmalloc(1000);
+	struct config *c;
+
+	/* 59 'a' and then a two-byte character across the 60-byte limit: cut before it */
+	memset(name, 'a', 999);
+	name[999] = '\0';
+	memcpy(name + 59, "\xc3\xa9", 2);
+	body = xasprintf("%s: 1\n%s", name, minimal);
+	c = parse_body(body, err, sizeof err);
+	CHECK(c == NULL);
+	CHECK_STR(err, "mem.yaml:2:1: unknown key "
+	               "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'");
+	free(body);
+	body = minimal_with(2, "name: \"a\\tb\\x7f\"\n");
+	cfg_free(parse_body(body, err, sizeof err));
+	CHECK_STR(err, "mem.yaml:2:7: invalid name 'a\\x09b\\x7f': use letters, digits and '_'");
+	free(body);
+	free(name);
+}
+
+TEST(config_param_duplicates)
+{
+	static const struct {
+		const char *line, *err;
+	} t[] = {
+		{"params: {B: [1, 2, 3, 2, 1]}\n", "mem.yaml:5:23: duplicate value 2 in 'B'"},
+		{"params: {B: [1, x, 1]}\n", "mem.yaml:5:17: 'B' must be an integer, not 'x'"},
+		{"params: {B: [1, 1, x]}\n", "mem.yaml:5:17: duplicate value 1 in 'B'"},
+		{"params: {B: [-9223372036854775808, 0x7fffffffffffffff, 0, -0]}\n",
+		 "mem.yaml:5:59: duplicate value 0 in 'B'"},
+		{"params: {B: [1, []]}\n", "mem.yaml:5:17: 'B' must be a string"},
+	};
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < LEN(t); i++) {
+		char *body = minimal_with(5, t[i].line);
+		struct config *c = parse_body(body, err, sizeof err);
+		CHECK(c == NULL);
+		CHECK_STR(err, t[i].err);
+		cfg_free(c);
+		free(body);
+	}
+}

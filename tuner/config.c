@@ -3,15 +3,22 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
+#define MAXBYTES (1 << 20) /* largest config file */
+#define MAXITEMS 1024 /* most buffers, constants or args */
+#define SHOW_MAX 60 /* bytes of a user's string quoted in a message */
+#define MSG_MAX 512 /* bytes of a message after the location */
 
 /* the YAML document as a small tree */
 enum nkind { N_SCALAR, N_SEQ, N_MAP };
@@ -30,16 +37,35 @@ struct node {
 struct ctx {
 	const char *path;       /* as given by the user */
 	char *dir;              /* directory of path */
-	char *text;
+	const char *text;       /* the caller's */
 	size_t len;
+	jmp_buf fail;           /* verr jumps back to cfg_parse */
+	char *err;              /* "path:line:col: msg", set before the jump */
+	char show[4][SHOW_MAX * 4 + 8]; /* show()'s results, used in turn */
+	int nshow;
 	yaml_parser_t parser;
 	int parser_live;
 	yaml_event_t ev;
 	int ev_live;
 	struct node *root;
+	struct seen *seen;      /* every mapping key so far, hashed, to find duplicates */
+	size_t nseen, capseen;
+	size_t capat;           /* of c->at */
 	struct config *c;       /* under construction; freed on error */
 	struct vars sizes;      /* every size bound to 0 */
 	struct vars all;        /* every size and parameter bound to 0 */
+};
+
+/* an expression's place in the file: exact for text on one line */
+struct cfg_at {
+	const struct expr *e;
+	int line, col;          /* of its first byte */
+	int block;              /* a block scalar: every column is col */
+};
+
+/* a key of a mapping (in the hash set of keys seen) */
+struct seen {
+	const struct node *map, *key;
 };
 
 /* a key of a fixed-schema mapping */
@@ -79,24 +105,54 @@ static void ctx_free(struct ctx *x)
 	x->ev_live = x->parser_live = 0;
 	node_free(x->root);
 	x->root = NULL;
+	free(x->seen);
+	x->seen = NULL;
 	cfg_free(x->c);
 	x->c = NULL;
-	free(x->text);
 	free(x->dir);
-	x->text = x->dir = NULL;
+	x->dir = NULL;
+}
+
+/* s as quoted in a message: at most SHOW_MAX bytes (then "..."), bytes that are not
+   printable as \xNN; valid until four more calls */
+static const char *show(struct ctx *x, const char *s)
+{
+	char *b = x->show[x->nshow++ % LEN(x->show)], *q = b;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	for (; *p && n < SHOW_MAX; p++, n++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			q += sprintf(q, "\\x%02x", *p);
+			continue;
+		}
+		*q++ = (char)*p;
+	}
+	if (*p) {
+		if ((*p & 0xc0) == 0x80) { /* not in the middle of a character */
+			while (q > b && ((unsigned char)q[-1] & 0xc0) == 0x80)
+				q--;
+			if (q > b)
+				q--;
+		}
+		memcpy(q, "...", 3);
+		q += 3;
+	}
+	*q = '\0';
+	return b;
 }
 
 __attribute__((format(printf, 4, 0)))
 static noreturn void verr(struct ctx *x, int line, int col, const char *fmt, va_list ap)
 {
-	char msg[512];
+	char msg[MSG_MAX];
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	ctx_free(x);
-	fatal("%s:%d:%d: %s", x->path, line, col, msg);
+	x->err = xasprintf("%s:%d:%d: %s", x->path, line, col, msg);
+	longjmp(x->fail, 1);
 }
 
-/* report an error at a 1-based position and exit 2 */
+/* report an error at a 1-based position and return to cfg_parse */
 __attribute__((format(printf, 4, 5)))
 static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, ...)
 {
@@ -106,7 +162,7 @@ static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, .
 	verr(x, line, col, fmt, ap);
 }
 
-/* report an error at a node and exit 2 */
+/* report an error at a node and return to cfg_parse */
 __attribute__((format(printf, 3, 4)))
 static noreturn void err_node(struct ctx *x, const struct node *n, const char *fmt, ...)
 {
@@ -118,15 +174,57 @@ static noreturn void err_node(struct ctx *x, const struct node *n, const char *f
 
 /* ---- YAML events -> tree ---- */
 
+/* the length of the line break at byte i, or 0: as libyaml counts lines, CR LF, CR, LF,
+   NEL, LS and PS each end one */
+static size_t line_break(const struct ctx *x, size_t i)
+{
+	const unsigned char *t = (const unsigned char *)x->text;
+	size_t n = x->len - i;
+
+	if (t[i] == '\r')
+		return n > 1 && t[i + 1] == '\n' ? 2 : 1;
+	if (t[i] == '\n')
+		return 1;
+	if (n > 1 && t[i] == 0xc2 && t[i + 1] == 0x85)
+		return 2;
+	if (n > 2 && t[i] == 0xe2 && t[i + 1] == 0x80 && (t[i + 2] == 0xa8 || t[i + 2] == 0xa9))
+		return 3;
+	return 0;
+}
+
+/* the 1-based line and column (in characters) of byte off */
+static void line_col(const struct ctx *x, size_t off, int *line, int *col)
+{
+	size_t i = 0, b;
+
+	*line = *col = 1;
+	while (i < off && i < x->len) {
+		if ((b = line_break(x, i))) {
+			++*line;
+			*col = 1;
+			i += b;
+			continue;
+		}
+		if (((unsigned char)x->text[i] & 0xc0) != 0x80)
+			++*col;
+		i++;
+	}
+}
+
 /* the byte at a 1-based line and column (in characters), or 0 */
 static char char_at(const struct ctx *x, int line, int col)
 {
-	size_t i = 0;
+	size_t i = 0, b;
 
-	for (; line > 1 && i < x->len; i++)
-		if (x->text[i] == '\n')
+	while (line > 1 && i < x->len) {
+		if ((b = line_break(x, i))) {
 			line--;
-	for (; i < x->len && x->text[i] != '\n'; i++) {
+			i += b;
+		} else {
+			i++;
+		}
+	}
+	for (; i < x->len && !line_break(x, i); i++) {
 		if (((unsigned char)x->text[i] & 0xc0) == 0x80)
 			continue;
 		if (--col == 0)
@@ -140,22 +238,27 @@ static void yaml_fail(struct ctx *x)
 	yaml_parser_t *p = &x->parser;
 	const char *problem = p->problem ? p->problem : "invalid yaml";
 	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
+	int eline, ecol;
 	char ctxbuf[128] = "";
 
 	if (p->error == YAML_MEMORY_ERROR)
 		die("libyaml: out of memory");
-	if (p->error == YAML_READER_ERROR) {
-		/* the reader reports a byte offset only */
-		size_t i, off = p->problem_offset < x->len ? p->problem_offset : x->len;
-		line = col = 1;
-		for (i = 0; i < off; i++) {
-			if (x->text[i] == '\n') {
-				line++;
-				col = 1;
-			} else if (((unsigned char)x->text[i] & 0xc0) != 0x80) {
-				col++;
-			}
-		}
+	line_col(x, x->len, &eline, &ecol);
+	if (p->error != YAML_READER_ERROR && p->encoding == YAML_UTF8_ENCODING && x->len > 0 &&
+	    !line_break(x, x->len - 1) && line == eline + 1 && col == 1) {
+		/* libyaml ends the last line before the end of the stream: say where the text ends */
+		line = eline;
+		col = ecol;
+	} else if (p->error == YAML_READER_ERROR) {
+		/* the reader reports a byte offset only; a bad trailing octet, at the character */
+		size_t off = p->problem_offset, k;
+		if (!strcmp(problem, "invalid trailing UTF-8 octet"))
+			for (k = 1; k <= 3 && k <= off && off < x->len; k++)
+				if (((unsigned char)x->text[off - k] & 0xc0) == 0xc0) {
+					off -= k;
+					break;
+				}
+		line_col(x, off, &line, &col);
 	}
 	if (p->error == YAML_SCANNER_ERROR && char_at(x, line, col) == '\t')
 		err_at(x, line, col, "tab character: indent with spaces");
@@ -175,7 +278,7 @@ static void check_props(struct ctx *x, const yaml_mark_t *m, const yaml_char_t *
 		err_at(x, (int)m->line + 1, (int)m->column + 1, "anchors are not supported");
 	if (tag && strncmp((const char *)tag, std, sizeof std - 1))
 		err_at(x, (int)m->line + 1, (int)m->column + 1, "unsupported tag '%s'",
-		       (const char *)tag);
+		       show(x, (const char *)tag));
 }
 
 static int is_null(const struct node *n)
@@ -191,11 +294,46 @@ static int is_null(const struct node *n)
 	return 0;
 }
 
+static size_t seen_slot(const struct seen *tab, size_t cap, const struct node *map,
+                        const struct node *key)
+{
+	uintptr_t m = (uintptr_t)map;
+	size_t i = (size_t)hash_bytes(hash_bytes(HASH_INIT, &m, sizeof m), key->s, strlen(key->s));
+
+	for (i &= cap - 1; tab[i].key; i = (i + 1) & (cap - 1))
+		if (tab[i].map == map && !strcmp(tab[i].key->s, key->s))
+			break;
+	return i;
+}
+
+/* 1 if map already has key (as a string), else remember it; linear in the number of keys */
+static int seen_add(struct ctx *x, const struct node *map, const struct node *key)
+{
+	size_t i;
+
+	if (2 * (x->nseen + 1) > x->capseen) {
+		size_t cap = x->capseen ? 2 * x->capseen : 64;
+		struct seen *tab = xcalloc(cap, sizeof *tab);
+		for (i = 0; i < x->capseen; i++)
+			if (x->seen[i].key)
+				tab[seen_slot(tab, cap, x->seen[i].map, x->seen[i].key)] = x->seen[i];
+		free(x->seen);
+		x->seen = tab;
+		x->capseen = cap;
+	}
+	i = seen_slot(x->seen, x->capseen, map, key);
+	if (x->seen[i].key)
+		return 1;
+	x->seen[i].map = map;
+	x->seen[i].key = key;
+	x->nseen++;
+	return 0;
+}
+
 /* hang n under the innermost open collection (or make it the root) */
 static void attach(struct ctx *x, struct node **stack, int depth, struct node *n)
 {
 	struct node *p;
-	size_t i;
 
 	if (depth == 0) {
 		node_free(x->root); /* cannot happen: one document, one root */
@@ -222,9 +360,8 @@ static void attach(struct ctx *x, struct node **stack, int depth, struct node *n
 	}
 	if (n->kind != N_SCALAR)
 		err_node(x, n, "mapping keys must be scalars");
-	for (i = 0; i + 1 < p->n; i += 2)
-		if (!strcmp(p->kid[i]->s, n->s))
-			err_node(x, n, "duplicate key '%s'", n->s);
+	if (seen_add(x, p, n))
+		err_node(x, n, "duplicate key '%s'", show(x, n->s));
 }
 
 static struct node *node_new(enum nkind k, const yaml_mark_t *m)
@@ -327,8 +464,8 @@ static void want(struct ctx *x, const struct node *n, enum nkind k, const char *
 	if (n->kind == k)
 		return;
 	if (is_null(n))
-		err_node(x, n, "missing value for '%s'", what);
-	err_node(x, n, "'%s' must be %s", what, kname[k]);
+		err_node(x, n, "missing value for '%s'", show(x, what));
+	err_node(x, n, "'%s' must be %s", show(x, what), kname[k]);
 }
 
 /* check a fixed-schema mapping: every key known, every required key present */
@@ -342,7 +479,7 @@ static void fields(struct ctx *x, const struct node *m, const char *what, struct
 		for (j = 0; j < nf && strcmp(f[j].key, m->kid[i]->s); j++)
 			;
 		if (j == nf)
-			err_node(x, m->kid[i], "unknown key '%s'", m->kid[i]->s);
+			err_node(x, m->kid[i], "unknown key '%s'", show(x, m->kid[i]->s));
 		f[j].k = m->kid[i];
 		f[j].v = m->kid[i + 1];
 	}
@@ -354,9 +491,9 @@ static void fields(struct ctx *x, const struct node *m, const char *what, struct
 static const char *get_str(struct ctx *x, const struct node *n, const char *what)
 {
 	if (n->kind == N_SCALAR && is_null(n))
-		err_node(x, n, "missing value for '%s'", what);
+		err_node(x, n, "missing value for '%s'", show(x, what));
 	if (n->kind != N_SCALAR)
-		err_node(x, n, "'%s' must be a string", what);
+		err_node(x, n, "'%s' must be a string", show(x, what));
 	return n->s;
 }
 
@@ -375,7 +512,7 @@ static const char *get_ident(struct ctx *x, const struct node *n, const char *wh
 	const char *s = get_str(x, n, what);
 
 	if (!is_ident(s))
-		err_node(x, n, "'%s' is not a valid identifier", s);
+		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
 	return s;
 }
 
@@ -407,13 +544,13 @@ static int64_t get_int(struct ctx *x, const struct node *n, const char *what, in
 	int r = parse_i64(s, &v);
 
 	if (r == -1)
-		err_node(x, n, "'%s' must be an integer, not '%s'", what, s);
+		err_node(x, n, "'%s' must be an integer, not '%s'", show(x, what), show(x, s));
 	if (r == -2)
-		err_node(x, n, "'%s' overflows a 64-bit integer", what);
+		err_node(x, n, "'%s' overflows a 64-bit integer", show(x, what));
 	if (v < lo)
-		err_node(x, n, "'%s' must be at least %lld", what, (long long)lo);
+		err_node(x, n, "'%s' must be at least %lld", show(x, what), (long long)lo);
 	if (v > hi)
-		err_node(x, n, "'%s' must be at most %lld", what, (long long)hi);
+		err_node(x, n, "'%s' must be at most %lld", show(x, what), (long long)hi);
 	return v;
 }
 
@@ -426,7 +563,8 @@ static double get_double(struct ctx *x, const struct node *n, const char *what)
 	errno = 0;
 	v = strtod(s, &end);
 	if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || errno == ERANGE)
-		err_node(x, n, "'%s' must be a finite number, not '%s'", what, s);
+		err_node(x, n, "'%s' must be a finite number, not '%s'", show(x, what),
+		         show(x, s));
 	return v;
 }
 
@@ -438,7 +576,8 @@ static int get_bool(struct ctx *x, const struct node *n, const char *what)
 		return 1;
 	if (!strcmp(s, "false"))
 		return 0;
-	err_node(x, n, "'%s' must be true or false, not '%s'", what, s);
+	err_node(x, n, "'%s' must be true or false, not '%s'", show(x, what),
+	         show(x, s));
 }
 
 static enum elem get_elem(struct ctx *x, const struct node *n, const char *what)
@@ -449,7 +588,8 @@ static enum elem get_elem(struct ctx *x, const struct node *n, const char *what)
 	for (i = 0; i < LEN(elem_yaml); i++)
 		if (!strcmp(s, elem_yaml[i]))
 			return (enum elem)i;
-	err_node(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)", s);
+	err_node(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
+	         show(x, s));
 }
 
 /* the 1-based column of byte col of n's text (exact for one-line flow scalars) */
@@ -470,7 +610,18 @@ static void get_expr(struct ctx *x, const struct node *n, const char *what,
 
 	get_str(x, n, what);
 	*dst = expr_parse(n->s, &e);
-	if (!*dst) {
+	if (*dst) {
+		struct config *c = x->c;
+		if (c->nat == x->capat) {
+			x->capat = x->capat ? 2 * x->capat : 16;
+			c->at = xreallocarray(c->at, x->capat, sizeof *c->at);
+		}
+		c->at[c->nat].e = *dst;
+		c->at[c->nat].line = n->line;
+		c->at[c->nat].col = text_col(n, 0);
+		c->at[c->nat].block = n->block;
+		c->nat++;
+	} else {
 		/* "[ceil_div(n, B)]" is two YAML items: say so */
 		const char *p;
 		int open = 0;
@@ -487,8 +638,8 @@ static void get_expr(struct ctx *x, const struct node *n, const char *what,
 	snprintf(buf, sizeof buf, "%s", name);
 	if (v != &x->all && vars_get(&x->all, buf, &dummy))
 		err_at(x, n->line, text_col(n, col), "parameter '%s' not allowed here (sizes only)",
-		       buf);
-	err_at(x, n->line, text_col(n, col), "unknown name '%s'", buf);
+		       show(x, buf));
+	err_at(x, n->line, text_col(n, col), "unknown name '%s'", show(x, buf));
 }
 
 static struct expr *const_expr(const char *src)
@@ -516,12 +667,16 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 		e = errno;
 		free(p);
 		if (e == ENOENT || e == ENOTDIR)
-			err_node(x, f->k, "%s '%s' not found", label, rel);
-		err_node(x, f->k, "%s '%s': %s", label, rel, strerror(e));
+			err_node(x, f->k, "%s '%s' not found", label, show(x, rel));
+		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		free(p);
-		err_node(x, f->k, "%s '%s' is a directory", label, rel);
+		err_node(x, f->k, "%s '%s' is a directory", label, show(x, rel));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		free(p);
+		err_node(x, f->k, "%s '%s' is not a regular file", label, show(x, rel));
 	}
 	return p;
 }
@@ -542,7 +697,7 @@ static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
 	for (i = 0; i < LEN(kinds) && strcmp(k->s, kinds[i]); i++)
 		;
 	if (i == LEN(kinds))
-		err_node(x, k, "unknown fill '%s' (random range const list)", k->s);
+		err_node(x, k, "unknown fill '%s' (random range const list)", show(x, k->s));
 	fl->kind = (enum fill_kind)i;
 	switch (fl->kind) {
 	case FILL_RANDOM: {
@@ -606,6 +761,38 @@ static void get_sizes(struct ctx *x, const struct node *m)
 	}
 }
 
+struct ival {
+	int64_t v;
+	size_t i;
+};
+
+static int ival_cmp(const void *a, const void *b)
+{
+	const struct ival *p = a, *q = b;
+
+	if (p->v != q->v)
+		return p->v < q->v ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* the index of the first value equal to an earlier one, or n */
+static size_t first_dup(const int64_t *v, size_t n)
+{
+	struct ival *s = xcalloc(n, sizeof *s);
+	size_t i, first = n;
+
+	for (i = 0; i < n; i++) {
+		s[i].v = v[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof *s, ival_cmp);
+	for (i = 1; i < n; i++)
+		if (s[i].v == s[i - 1].v && s[i].i < first)
+			first = s[i].i;
+	free(s);
+	return first;
+}
+
 static void get_params(struct ctx *x, const struct node *m)
 {
 	struct config *c = x->c;
@@ -619,22 +806,27 @@ static void get_params(struct ctx *x, const struct node *m)
 		const struct node *v = m->kid[i + 1];
 		const char *name = get_ident(x, m->kid[i], "parameter");
 		if (vars_get(&x->sizes, name, &dummy))
-			err_node(x, m->kid[i], "parameter '%s' clashes with a size", name);
+			err_node(x, m->kid[i], "parameter '%s' clashes with a size", show(x, name));
 		p->name = xstrdup(name);
 		p->loc = loc_of(m->kid[i]);
 		c->nparams++;
 		want(x, v, N_SEQ, name);
 		if (!v->n)
-			err_node(x, v, "'%s' must have at least one value", name);
+			err_node(x, v, "'%s' must have at least one value", show(x, name));
 		p->vals = xcalloc(v->n, sizeof *p->vals);
+		/* the first bad value or duplicate in list order, in O(n log n) */
 		for (j = 0; j < v->n; j++) {
-			p->vals[j] = get_int(x, v->kid[j], name, INT64_MIN, INT64_MAX);
-			for (k = 0; k < j; k++)
-				if (p->vals[k] == p->vals[j])
-					err_node(x, v->kid[j], "duplicate value %lld in '%s'",
-					         (long long)p->vals[j], name);
-			p->nvals++;
+			const struct node *e = v->kid[j];
+			if (e->kind != N_SCALAR || is_null(e) || parse_i64(e->s, &p->vals[j]) < 0)
+				break;
 		}
+		k = first_dup(p->vals, j);
+		if (k < j)
+			err_node(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->vals[k],
+			         show(x, name));
+		if (j < v->n)
+			get_int(x, v->kid[j], name, INT64_MIN, INT64_MAX); /* reports why */
+		p->nvals = v->n;
 		if (x->all.n == VARS_MAX)
 			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX);
 		vars_set(&x->all, p->name, 0);
@@ -660,6 +852,8 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 	size_t i, r;
 
 	want(x, seq, N_SEQ, "buffers");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
 	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), REQ("role"), OPT("fill")};
@@ -669,9 +863,9 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		fields(x, seq->kid[i], "buffers", f, LEN(f));
 		name = get_ident(x, f[0].v, "name");
 		if (find_buffer(c, name) >= 0)
-			err_node(x, f[0].v, "duplicate buffer '%s'", name);
+			err_node(x, f[0].v, "duplicate buffer '%s'", show(x, name));
 		if (vars_get(&x->all, name, &dummy))
-			err_node(x, f[0].v, "buffer '%s' clashes with a %s", name,
+			err_node(x, f[0].v, "buffer '%s' clashes with a %s", show(x, name),
 			         vars_get(&x->sizes, name, &dummy) ? "size" : "parameter");
 		b->loc = loc_of(seq->kid[i]);
 		b->type = get_elem(x, f[1].v, "type");
@@ -679,7 +873,7 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		for (r = 0; r < LEN(roles) && strcmp(role, roles[r]); r++)
 			;
 		if (r == LEN(roles))
-			err_node(x, f[3].v, "unknown role '%s' (in out scratch)", role);
+			err_node(x, f[3].v, "unknown role '%s' (in out scratch)", show(x, role));
 		b->role = (enum role)r;
 		nout += b->role == ROLE_OUT;
 		b->name = xstrdup(name);
@@ -703,6 +897,8 @@ static void get_constants(struct ctx *x, const struct node *seq)
 	size_t i, j;
 
 	want(x, seq, N_SEQ, "constants");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
 	c->constants = xcalloc(seq->n, sizeof *c->constants);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), OPT("fill")};
@@ -713,7 +909,7 @@ static void get_constants(struct ctx *x, const struct node *seq)
 		name = get_ident(x, f[0].v, "name");
 		for (j = 0; j < c->nconstants; j++)
 			if (!strcmp(c->constants[j].name, name))
-				err_node(x, f[0].v, "duplicate constant '%s'", name);
+				err_node(x, f[0].v, "duplicate constant '%s'", show(x, name));
 		k->loc = loc_of(seq->kid[i]);
 		k->type = get_elem(x, f[1].v, "type");
 		k->name = xstrdup(name);
@@ -734,6 +930,8 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 	size_t i;
 
 	want(x, seq, N_SEQ, "args");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d args", MAXITEMS);
 	k->args = xcalloc(seq->n, sizeof *k->args);
 	for (i = 0; i < seq->n; i++) {
 		const struct node *n = seq->kid[i];
@@ -749,13 +947,14 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 				continue;
 			}
 			if (!vars_get(&x->all, n->s, &dummy))
-				err_node(x, n, "unknown buffer or name '%s'", n->s);
+				err_node(x, n, "unknown buffer or name '%s'", show(x, n->s));
 		}
 		if (n->kind == N_MAP) {
 			struct field f[] = {REQ("value"), OPT("type")};
 			fields(x, n, "args", f, LEN(f));
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
-				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value", f[0].v->s);
+				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value",
+				         show(x, f[0].v->s));
 			get_expr(x, f[0].v, "value", v, &a->value);
 			if (f[1].v)
 				a->type = get_elem(x, f[1].v, "type");
@@ -788,7 +987,7 @@ static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *sr
 		name = expr_unknown(d->value, &x->sizes, &col);
 		if (name)
 			err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
-			       "args: give reference.args", name);
+			       "args: give reference.args", show(x, name));
 	}
 }
 
@@ -861,7 +1060,8 @@ static void walk(struct ctx *x)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			break;
 	if (!*s || s[i])
-		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'", s);
+		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
+		         show(x, s));
 	c->name = xstrdup(s);
 	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
 	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
@@ -933,24 +1133,100 @@ static void walk(struct ctx *x)
 
 /* ---- interface ---- */
 
+struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
+                         size_t errlen)
+{
+	struct ctx *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
+	struct config *c = NULL;
+
+	x->path = path;
+	x->text = text;
+	x->len = len;
+	if (setjmp(x->fail) == 0) {
+		x->dir = path_dir(path);
+		x->c = xcalloc(1, sizeof *x->c);
+		x->c->path = xstrdup(path);
+		parse(x);
+		walk(x);
+		c = x->c;
+		x->c = NULL;
+	} else if (errlen > 0) {
+		snprintf(err, errlen, "%s", x->err);
+	}
+	ctx_free(x);
+	free(x->err);
+	free(x);
+	return c;
+}
+
+/* read at most MAXBYTES + 1 bytes of path (a pipe is fine, /dev/zero ends); NULL with errno */
+static char *read_config(const char *path, size_t *len)
+{
+	struct buf b = {0};
+	struct stat st;
+	char tmp[65536];
+	ssize_t n;
+	int fd, e;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	buf_add(&b, "", 0);
+	while (b.len <= MAXBYTES && (n = read(fd, tmp, sizeof tmp)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			e = errno;
+			close(fd);
+			buf_free(&b);
+			errno = e;
+			return NULL;
+		}
+		buf_add(&b, tmp, (size_t)n);
+	}
+	close(fd);
+	*len = b.len;
+	return b.s;
+}
+
 struct config *cfg_load(const char *path)
 {
-	struct ctx x = {0};
+	size_t len, errlen = strlen(path) + 64 + MSG_MAX;
+	char *text = read_config(path, &len), *err;
 	struct config *c;
 
-	x.path = path;
-	x.text = file_read(path, &x.len);
-	if (!x.text)
+	if (!text)
 		fatal("%s: cannot read config:", path);
-	x.dir = path_dir(path);
-	x.c = xcalloc(1, sizeof *x.c);
-	x.c->path = xstrdup(path);
-	parse(&x);
-	walk(&x);
-	c = x.c;
-	x.c = NULL;
-	ctx_free(&x);
+	if (len > MAXBYTES) {
+		free(text);
+		fatal("%s: more than %d bytes: too large for a config", path, MAXBYTES);
+	}
+	err = xmalloc(errlen);
+	c = cfg_parse(path, text, len, err, errlen);
+	free(text);
+	if (!c)
+		fatal("%s", err);
+	free(err);
 	return c;
+}
+
+int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out)
+{
+	size_t i;
+
+	for (i = 0; i < c->nat; i++) {
+		if (c->at[i].e != e)
+			continue;
+		out->line = c->at[i].line;
+		out->col = c->at[i].col + (c->at[i].block ? 0 : col);
+		return 1;
+	}
+	return 0;
 }
 
 void cfg_set_size(struct config *c, const char *assign)
@@ -1050,5 +1326,6 @@ void cfg_free(struct config *c)
 		free(c->options[i]);
 	free(c->options);
 	expr_free(c->bytes);
+	free(c->at);
 	free(c);
 }

@@ -105,10 +105,18 @@ struct config {
 	double rtol, atol;    /* pass if |x - ref| <= atol + rtol * |ref| */
 	int warmup, samples;
 	int flush_l2;
+	struct cfg_at *at;    /* where each expression is in the file, for cfg_expr_loc */
+	size_t nat;
 };
 
 /* load path; on error print "tuner: path:line:col: msg" and exit 2 */
 struct config *cfg_load(const char *path);
+/* parse len bytes of text as the config at path (templates resolve against its directory);
+   NULL on error with "path:line:col: msg" in err (cfg_load's message without "tuner: ") */
+struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
+                         size_t errlen);
+/* where byte col (0-based) of expression e is in the config file; 0 if e is not from the file */
+int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value */
 void cfg_set_size(struct config *c, const char *assign);
 /* bind every size into v */
