@@ -89,7 +89,15 @@ def main():
     ap.add_argument("--debug", action="store_true", help="-O1 -g")
     ap.add_argument("--yaml-prefix", metavar="DIR",
                     help="libyaml installed under DIR (include/yaml.h, lib/libyaml.so)")
+    ap.add_argument("--builddir", metavar="DIR", default="out",
+                    help="objects and binaries under DIR (default: out); any other DIR gets "
+                         "its own DIR/build.ninja: ninja -f DIR/build.ninja [test|fuzz]")
     args = ap.parse_args()
+    bdir = os.path.normpath(args.builddir)
+    if os.path.isabs(bdir) or bdir.startswith(".."):
+        fail("--builddir: give a directory inside the source tree, not %s" % args.builddir)
+    os.chdir(ROOT)
+    manifest = "build.ninja" if bdir == "out" else os.path.join(bdir, "build.ninja")
 
     cc = os.environ.get("CC", "cc")
     if not shutil.which(cc):
@@ -139,10 +147,29 @@ def main():
         fail("cannot build against NVRTC in %s:\n%s" % (culib, out))
     nvcc = os.path.join(cuda, "bin", "nvcc")
 
+    # libFuzzer targets (ninja fuzz): clang with -fsanitize=fuzzer, never required by 'all'
+    clang = os.environ.get("CLANG", "clang")
+    fuzz_flags = ("-std=c11 -D_POSIX_C_SOURCE=200809L %s -O1 -g -fno-omit-frame-pointer "
+                  "-fsanitize=address,undefined -fno-sanitize-recover=undefined" % WARN)
+    fuzz_why = None
+    if not shutil.which(clang):
+        fuzz_why = "clang not found: apt-get install clang (or set CLANG)"
+    else:
+        ok, out = try_compile(clang, fuzz_flags + " -fsanitize=fuzzer", "",
+                              "#include <stddef.h>\n#include <stdint.h>\n"
+                              "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);\n"
+                              "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)"
+                              "{(void)d;(void)n;return 0;}\n")
+        if not ok:
+            fuzz_why = ("%s cannot link a libFuzzer target (apt-get install libclang-rt-dev):\n%s"
+                        % (clang, out))
+
     w = Writer()
     w.lines.append("# written by configure.py %s; edits are lost on regeneration"
                    % " ".join(sys.argv[1:]))
     w.var("ninja_required_version", "1.5")
+    if bdir != "out":
+        w.var("builddir", bdir)
     w.var("cc", cc)
     w.var("cflags", cflags + " -I%s %s" % (cuinc, ycflags))
     w.var("ldflags", ldflags + " -L%s -Wl,-rpath,%s" % (culib, culib))
@@ -154,31 +181,72 @@ def main():
     w.rule("configure", " ".join([shlex.quote(sys.executable), "configure.py"] +
                                  [shlex.quote(a) for a in sys.argv[1:]]),
            generator="1", description="CONFIGURE")
-    w.rule("test", "TUNER_NVCC=$nvcc tests/run.sh", pool="console", description="TEST")
+    binenv = "" if bdir == "out" else "TUNER_BINDIR=%s/bin " % bdir
+    if args.sanitize:
+        # signals keep their meaning (the runner's tests kill workers on purpose); fewer frames
+        # per allocation keep NVRTC's many mallocs affordable; bad input gets more than 1 s
+        binenv += ("ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
+                   "malloc_context_size=5 UBSAN_OPTIONS=print_stacktrace=1 TUNER_BAD_SECONDS=3 ")
+    w.rule("test", "%sTUNER_NVCC=$nvcc tests/run.sh" % binenv, pool="console",
+           description="TEST")
 
     srcs = sorted(glob.glob(os.path.join("tuner", "*.c")))
     tsrcs = sorted(glob.glob(os.path.join("tests", "*.c")))
+    fsrcs = sorted(glob.glob(os.path.join("tests", "fuzz", "*.c")))
     objs = []
     for s in srcs + tsrcs:
-        o = os.path.join("out", "obj", s[:-2] + ".o")
+        o = os.path.join(bdir, "obj", s[:-2] + ".o")
         extra = {"cflags": "$cflags -Ituner"} if s.startswith("tests") else {}
         w.build([o], "cc", [s], **extra)
         objs.append((s, o))
     lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")]
     main_o = [o for s, o in objs if s.endswith("tuner/main.c")]
     test_o = [o for s, o in objs if s.startswith("tests")]
-    w.build(["out/bin/tuner"], "link", lib + main_o)
-    w.build(["out/bin/unit"], "link", lib + test_o)
-    w.build(["build.ninja"], "configure", implicit=["configure.py", "tuner", "tests"] + srcs + tsrcs)
-    w.build(["test"], "test", implicit=["out/bin/tuner", "out/bin/unit"])
-    w.lines.append("build all: phony out/bin/tuner out/bin/unit")
+    tuner, unit = os.path.join(bdir, "bin", "tuner"), os.path.join(bdir, "bin", "unit")
+    w.build([tuner], "link", lib + main_o)
+    w.build([unit], "link", lib + test_o)
+    w.build([manifest], "configure",
+            implicit=["configure.py", "tuner", "tests"] + (["tests/fuzz"] if fsrcs else []) +
+            srcs + tsrcs + fsrcs)
+    w.build(["test"], "test", implicit=[tuner, unit])
+
+    # fuzz targets: tests/fuzz/NAME.c -> DIR/fuzz/NAME, linked with the modules it needs
+    fuzz_bins = []
+    if fuzz_why is None:
+        w.var("clang", clang)
+        w.var("fuzzflags", fuzz_flags + " -Ituner -I%s %s" % (cuinc, ycflags))
+        w.rule("fuzzcc", "$clang -MMD -MF $out.d $fuzzflags -fsanitize=fuzzer-no-link "
+               "-c $in -o $out", depfile="$out.d", deps="gcc", description="CC $out")
+        w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out %s -lm" % ylibs,
+               description="LINK $out")
+        mods = {}
+        for m in ("config", "expr", "util"):
+            o = os.path.join(bdir, "fuzz", "obj", m + ".o")
+            w.build([o], "fuzzcc", [os.path.join("tuner", m + ".c")])
+            mods[m] = o
+        for s in fsrcs:
+            name = os.path.basename(s)[:-2]
+            o = os.path.join(bdir, "fuzz", "obj", name + ".o")
+            w.build([o], "fuzzcc", [s])
+            b = os.path.join(bdir, "fuzz", name)
+            w.build([b], "fuzzlink", [o] + list(mods.values()))
+            fuzz_bins.append(b)
+        w.build(["fuzz"], "phony", fuzz_bins)
+    else:
+        w.rule("nofuzz", "echo %s >&2; false" % shlex.quote("configure.py: " + fuzz_why),
+               description="FUZZ")
+        w.build(["fuzz"], "nofuzz")
+    w.lines.append("build all: phony %s %s" % (tuner, unit))
     w.lines.append("default all")
 
-    with open(os.path.join(ROOT, "build.ninja.tmp"), "w") as f:
+    path = os.path.join(ROOT, manifest)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
         f.write(w.text())
-    os.replace(os.path.join(ROOT, "build.ninja.tmp"), os.path.join(ROOT, "build.ninja"))
-    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s; wrote build.ninja"
-          % (cuda, culib, ylibs))
+    os.replace(path + ".tmp", path)
+    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s, fuzz targets %s; wrote %s"
+          % (cuda, culib, ylibs, "with " + clang if fuzz_why is None else "unavailable",
+             manifest))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+/* libFuzzer target: the expression parser and evaluator on arbitrary bytes.
+ * The input up to its first nul is an expression; when it parses it is evaluated with a few
+ * names bound (and again with the names unbound), printed as C, and searched for names.
+ * Checks: no crash, leak or hang, and every error has a message and a column inside the text. */
+#include "expr.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_err(const struct expr_err *e, size_t len)
+{
+	if (!e->msg[0] || e->col < 0 || (size_t)e->col > len || strchr(e->msg, '\n'))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *src = xstrndup((const char *)data, size);
+	size_t len = strlen(src);
+	struct expr_err err;
+	struct vars v = {0}, none = {0};
+	struct buf b = {0};
+	struct expr *e;
+	const char *name;
+	int64_t r;
+	int col;
+
+	vars_set(&v, "n", 1000);
+	vars_set(&v, "m", -7);
+	vars_set(&v, "B", 256);
+	vars_set(&v, "Z", 0);
+	vars_set(&v, "BIG", INT64_MAX);
+	vars_set(&v, "MIN", INT64_MIN);
+	e = expr_parse(src, &err);
+	if (!e) {
+		check_err(&err, len);
+		free(src);
+		return 0;
+	}
+	if (strcmp(expr_src(e), src))
+		abort();
+	if (expr_eval(e, &v, &r, &err) < 0)
+		check_err(&err, len);
+	if (expr_eval(e, &none, &r, &err) < 0)
+		check_err(&err, len);
+	if (expr_unknown(e, &none, &col) && (col < 0 || (size_t)col >= len))
+		abort();
+	name = expr_unknown(e, &none, &col);
+	if (name && !expr_uses(e, name))
+		abort();
+	expr_print_c(e, &v, &b);
+	expr_print_c(e, NULL, &b);
+	buf_free(&b);
+	expr_free(e);
+	free(src);
+	return 0;
+}
