@@ -251,6 +251,12 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* what a GPU worker reports first */
+struct devinfo {
+	struct gpu_info gpu;
+	int bank8;                /* bank size the device reports after a request for 8 bytes */
+};
+
 /* everything one tuning run holds */
 struct tune {
 	struct opts o;
@@ -264,51 +270,36 @@ struct tune {
 	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
 	int64_t copy_bytes;
 	struct bench *bench;      /* in a GPU worker only */
+	struct runner *runner;    /* the GPU worker, when there is a GPU */
+	struct runner_ops ops;
+	struct runner_limits rlim;
 	uint64_t *keys;           /* journal keys, per variant */
 	char *journal;
 	size_t resumed;
 	char why[512];
 };
 
-/* what the GPU probe sends back */
-struct probe {
-	struct gpu_info gpu;
-	int bank8;                /* banks reported after asking for 8 bytes */
-};
-
-static int probe_fn(void *arg, void *out, size_t len)
-{
-	struct probe *p = out;
-	char why[256];
-
-	(void)arg;
-	if (gpu_open(0, &p->gpu, why, sizeof why) < 0) {
-		snprintf(out, len, "%s", why);
-		return 1;
-	}
-	p->bank8 = bench_bank_probe(NULL, 8);
-	gpu_close();
-	return 0;
-}
-
-/* find the GPU (in a child process: the tuner itself never holds a CUDA context), then
-   choose the architecture, the limits and the output directory's name */
+/* find the GPU: a worker process opens it (the tuner itself never holds a CUDA context) and
+   stays to run the variants; then choose the architecture, the limits and the output name */
 static void pick_target(struct tune *t)
 {
 	static char gpuarch[16];
 	struct runinfo *ri = &t->ri;
-	union { struct probe p; char why[512]; } pr;
+	struct devinfo info;
 	int have = 0;
 
-	memset(&pr, 0, sizeof pr);
-	if (runner_call(probe_fn, NULL, &pr, sizeof pr, 120, t->why, sizeof t->why) == 0) {
+	memset(&info, 0, sizeof info);
+	t->runner = runner_start(&t->ops, &t->rlim, &info, t->why, sizeof t->why);
+	if (t->runner) {
 		have = 1;
-		ri->gpu = pr.p.gpu;
-		ri->bank_ignored = pr.p.bank8 == 4;
+		ri->gpu = info.gpu;
+		ri->bank_ignored = info.bank8 == 4;
 		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri->gpu.cc_major, ri->gpu.cc_minor);
 		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
 			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,
 			         gpuarch);
+			runner_end(t->runner);
+			t->runner = NULL;
 			have = 0;
 		}
 	}
@@ -322,7 +313,6 @@ static void pick_target(struct tune *t)
 		                                                           : ri->gpu.smem_block;
 		gpu_slug(&ri->gpu, ri->slug, sizeof ri->slug);
 	} else {
-		ri->bank_ignored = 0;
 		space_arch_limits(ri->arch, &t->lim);
 		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
 	}
@@ -409,43 +399,142 @@ static void compile_all(struct tune *t)
 
 /* ---- the GPU worker's side ---- */
 
+struct donectx {
+	struct tune *t;
+	struct run_result *res;
+	enum outcome *outc;
+	struct hello *hello;
+};
+
+
 struct hello {
 	double copy_gbs, read_gbs;
 	struct stats copy, read;
 };
 
-static int gpu_setup(void *arg, void *out, char *why, size_t whylen)
+/* a compile result as bytes: the lowered name, then the cubin */
+static void put_co(struct buf *b, const struct compile_out *co)
+{
+	uint64_t n = strlen(co->lowered ? co->lowered : "");
+
+	buf_add(b, &n, sizeof n);
+	buf_add(b, co->lowered ? co->lowered : "", n);
+	n = co->cubin_len;
+	buf_add(b, &n, sizeof n);
+	buf_add(b, co->cubin, co->cubin_len);
+}
+
+/* read put_co's bytes at *p (advanced) into co, pointing into the blob; 0 or -1 */
+static int get_co(const char **p, const char *end, struct compile_out *co, char *name, size_t cap)
+{
+	uint64_t n;
+
+	memset(co, 0, sizeof *co);
+	if ((size_t)(end - *p) < sizeof n)
+		return -1;
+	memcpy(&n, *p, sizeof n);
+	*p += sizeof n;
+	if (n >= cap || (uint64_t)(end - *p) < n)
+		return -1;
+	memcpy(name, *p, n);
+	name[n] = '\0';
+	*p += n;
+	if ((size_t)(end - *p) < sizeof n)
+		return -1;
+	memcpy(&n, *p, sizeof n);
+	*p += sizeof n;
+	if ((uint64_t)(end - *p) < n)
+		return -1;
+	co->ok = 1;
+	co->lowered = name;
+	co->cubin = (void *)*p;
+	co->cubin_len = n;
+	*p += n;
+	return 0;
+}
+
+static int gpu_open_fn(void *arg, void *out, char *why, size_t whylen)
 {
 	struct tune *t = arg;
-	struct hello *h = out;
-	struct gpu_info info;
+	struct devinfo *info = out;
 
-	if (gpu_open(0, &info, why, whylen) < 0)
+	if (gpu_open(0, &info->gpu, why, whylen) < 0)
 		return -1;
-	t->bench = bench_open(t->c, &t->sizes, &info, why, whylen);
-	if (!t->bench)
+	info->bank8 = bench_bank_probe(NULL, 8);
+	t->ri.gpu = info->gpu; /* the worker's copy, for bench_open */
+	return 0;
+}
+
+/* allocate and fill the buffers while the parent compiles */
+static void gpu_prepare(void *arg)
+{
+	struct tune *t = arg;
+
+	t->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, t->why, sizeof t->why);
+}
+
+static int gpu_setup(void *arg, const void *blob, size_t len, void *out, char *why,
+                     size_t whylen)
+{
+	static char refname[1024], helpname[1024];
+	struct tune *t = arg;
+	struct hello *h = out;
+	const char *p = blob, *end = p + len;
+	int64_t bytes;
+
+	if (!t->bench) {
+		snprintf(why, whylen, "%s", t->why);
 		return -1;
+	}
+	if (get_co(&p, end, &t->ref, refname, sizeof refname) < 0 ||
+	    get_co(&p, end, &t->copy, helpname, sizeof helpname) < 0 ||
+	    (size_t)(end - p) != sizeof bytes)
+		die("bad setup message");
+	memcpy(&bytes, p, sizeof bytes);
 	if (bench_helpers(t->bench, &t->copy, why, whylen) < 0 ||
 	    bench_reference(t->bench, &t->ref, why, whylen) < 0)
 		return -1;
-	h->copy_gbs = bench_copy(t->bench, &t->copy, t->copy_bytes, &h->copy, why, whylen);
+	h->copy_gbs = bench_copy(t->bench, &t->copy, bytes, &h->copy, why, whylen);
 	if (h->copy_gbs <= 0)
 		return -1;
-	h->read_gbs = bench_read(t->bench, t->copy_bytes, &h->read, why, whylen);
+	h->read_gbs = bench_read(t->bench, bytes, &h->read, why, whylen);
 	return h->read_gbs > 0 ? 0 : -1;
 }
 
-static void gpu_run(void *arg, size_t i, struct run_result *res)
+static void gpu_run(void *arg, size_t i, const void *blob, size_t len, struct run_result *res)
 {
+	static char name[1024];
 	struct tune *t = arg;
+	const char *p = blob, *end = p + len;
+	struct variant v;
+	struct compile_out co;
 
-	bench_variant(t->bench, &t->s.v[i], &t->r[i].co, res);
+	(void)i;
+	if (len < sizeof v)
+		die("bad job message");
+	memcpy(&v, p, sizeof v);
+	p += sizeof v;
+	if (get_co(&p, end, &co, name, sizeof name) < 0)
+		die("bad job message");
+	bench_variant(t->bench, &v, &co, res);
 }
 
 static int gpu_lost(void *arg, const struct run_result *res)
 {
 	(void)arg;
 	return res->status == RUN_FAULT;
+}
+
+/* the parent's half of the messages */
+static void job_blob(void *arg, size_t i, struct buf *b)
+{
+	struct donectx *d = arg;
+	struct variant v = d->t->s.v[i];
+
+	v.vals = NULL; /* pointers into the parent's heap mean nothing to the worker */
+	v.drop = NULL;
+	buf_add(b, &v, sizeof v);
+	put_co(b, &d->t->r[i].co);
 }
 
 /* ---- the parent's side ---- */
@@ -482,12 +571,6 @@ static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_r
 	}
 }
 
-struct donectx {
-	struct tune *t;
-	struct run_result *res;
-	enum outcome *outc;
-	struct hello *hello;
-};
 
 static void on_done(void *arg, size_t i)
 {
@@ -520,14 +603,13 @@ static void on_done(void *arg, size_t i)
 static void run_gpu(struct tune *t)
 {
 	struct space *s = &t->s;
-	struct runner_ops ops = {gpu_setup, gpu_run, gpu_lost, t, sizeof(struct hello)};
-	struct runner_limits lim = {300, t->o.timeout};
 	struct run_result *res = xcalloc(s->n, sizeof *res);
 	enum outcome *outc = xcalloc(s->n, sizeof *outc);
 	size_t *todo = xcalloc(s->n, sizeof *todo), ntodo = 0, i, k, nrec = 0;
 	struct jrec *recs = NULL;
 	struct hello hello;
 	struct donectx d = {t, res, outc, &hello};
+	struct buf setup = {0};
 	uint64_t ctx;
 
 	memset(&hello, 0, sizeof hello);
@@ -569,9 +651,13 @@ static void run_gpu(struct tune *t)
 	if (ntodo > 0) {
 		t->ri.copy_gbs = 0;
 		note(1, "tuner: verifying and timing %zu variants on %s\n", ntodo, t->ri.gpu.name);
-		if (runner_run(&ops, &lim, todo, ntodo, res, outc, &hello, on_done, &d, &stop, t->why,
-		               sizeof t->why) < 0)
+		put_co(&setup, &t->ref);
+		put_co(&setup, &t->copy);
+		buf_add(&setup, &t->copy_bytes, sizeof t->copy_bytes);
+		if (runner_run(t->runner, setup.s, setup.len, job_blob, todo, ntodo, res, outc, &hello,
+		               on_done, &d, &stop, t->why, sizeof t->why) < 0)
 			fatal("%s: %s", t->c->path, t->why);
+		buf_free(&setup);
 		for (k = 0; k < ntodo; k++)
 			if (outc[todo[k]] == OUT_NONE)
 				settle(t, todo[k], OUT_NONE, &res[todo[k]]);
@@ -653,10 +739,14 @@ int main(int argc, char **argv)
 	gmtime_r(&now, &tm);
 	strftime(t.ri.date, sizeof t.ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	t.ri.nvrtc = nv_version();
+	t.ops = (struct runner_ops){gpu_open_fn, gpu_prepare, gpu_setup, gpu_run, gpu_lost, &t,
+	                            sizeof(struct devinfo), sizeof(struct hello)};
+	t.rlim = (struct runner_limits){300, t.o.timeout};
 	pick_target(&t);
 
 	space_expand(t.c, &t.sizes, &t.lim, &t.s);
 	if (t.o.dry_run) {
+		runner_end(t.runner);
 		dry_run(t.c, &t.s);
 		return 0;
 	}
@@ -684,6 +774,7 @@ int main(int argc, char **argv)
 			fatal("cannot create '%s':", t.dir);
 		run_gpu(&t);
 	}
+	runner_end(t.runner);
 	rc = finish(&t);
 
 	for (i = 0; i < t.s.n; i++) {

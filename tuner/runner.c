@@ -1,4 +1,4 @@
-/* runner: GPU work in worker processes that the tuner restarts after a fault or a time-out. */
+/* runner: GPU work in a worker process that the tuner restarts after a fault or a time-out. */
 #include "runner.h"
 
 #include <errno.h>
@@ -16,7 +16,14 @@ enum { RD_OK = 1, RD_EOF = 0, RD_TIMEOUT = -1, RD_STOP = -2, RD_ERR = -3 };
 
 struct worker {
 	pid_t pid;
-	int cmd, res;   /* parent's ends: write job indices, read results */
+	int cmd, res;   /* parent's ends: write blobs, read results */
+};
+
+struct runner {
+	struct runner_ops ops;
+	struct runner_limits lim;
+	struct worker w;      /* pid 0 when none is running */
+	int setup_done;       /* the running worker has had its setup blob */
 };
 
 static int write_full(int fd, const void *p, size_t n)
@@ -102,22 +109,41 @@ static void kill_worker(struct worker *w)
 	w->pid = 0;
 }
 
-/* the worker's side: set up, then run job indices until EOF */
+/* the worker's side: open, prepare, set up, then run jobs until EOF */
 static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 {
-	size_t msg = 1 + ops->hello_len + 256, j;
-	char *m = xcalloc(1, msg);
+	size_t n = 1 + (ops->info_len > ops->hello_len ? ops->info_len : ops->hello_len) + 256;
+	char *m = xcalloc(1, n), *blob = NULL;
+	uint64_t len, j;
 
 	signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt abandons */
+	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	m[0] = ops->setup(ops->ctx, m + 1, m + 1 + ops->hello_len, 255) == 0;
-	if (write_full(res, m, msg) < 0 || !m[0])
+	m[0] = ops->open(ops->ctx, m + 1, m + 1 + ops->info_len, 255) == 0;
+	if (write_full(res, m, 1 + ops->info_len + 256) < 0 || !m[0])
 		_exit(0);
-	while (read_full(cmd, &j, sizeof j, 0, NULL) == RD_OK) {
+	if (ops->prepare)
+		ops->prepare(ops->ctx);
+	if (read_full(cmd, &len, sizeof len, 0, NULL) != RD_OK)
+		_exit(0);
+	blob = xmalloc(len ? len : 1);
+	if (read_full(cmd, blob, len, 0, NULL) != RD_OK)
+		_exit(0);
+	memset(m, 0, n);
+	m[0] = ops->setup(ops->ctx, blob, len, m + 1, m + 1 + ops->hello_len, 255) == 0;
+	if (write_full(res, m, 1 + ops->hello_len + 256) < 0 || !m[0])
+		_exit(0);
+	free(blob);
+	while (read_full(cmd, &j, sizeof j, 0, NULL) == RD_OK &&
+	       read_full(cmd, &len, sizeof len, 0, NULL) == RD_OK) {
 		struct run_result r;
 
+		blob = xmalloc(len ? len : 1);
+		if (read_full(cmd, blob, len, 0, NULL) != RD_OK)
+			_exit(0);
 		memset(&r, 0, sizeof r);
-		ops->run(ops->ctx, j, &r);
+		ops->run(ops->ctx, (size_t)j, blob, (size_t)len, &r);
+		free(blob);
 		if (write_full(res, &j, sizeof j) < 0 || write_full(res, &r, sizeof r) < 0)
 			_exit(1);
 		if (ops->lost(ops->ctx, &r))
@@ -126,167 +152,176 @@ static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 	_exit(0);
 }
 
-/* start a worker and wait for its hello; 0, or -1 with why */
-static int spawn(const struct runner_ops *ops, const struct runner_limits *lim, struct worker *w,
-                 void *hello, volatile sig_atomic_t *stop, char *why, size_t whylen)
+/* read a worker's status message (ok byte, payload, reason) into out; 0, or -1 with why */
+static int read_status(struct runner *rn, void *out, size_t len, volatile sig_atomic_t *stop,
+                       char *why, size_t whylen)
 {
-	int cp[2], rp[2], r;
-	size_t msg = 1 + ops->hello_len + 256;
-	char *m;
+	char *m = xcalloc(1, 1 + len + 256);
+	int r = read_full(rn->w.res, m, 1 + len + 256, now_s() + rn->lim.setup_s, stop);
 
-	if (pipe(cp) < 0 || (pipe(rp) < 0 && (close(cp[0]), close(cp[1]), 1))) {
-		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fflush(NULL);
-	w->pid = fork();
-	if (w->pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
-		close(cp[0]), close(cp[1]), close(rp[0]), close(rp[1]);
-		return -1;
-	}
-	if (w->pid == 0) {
-		close(cp[1]);
-		close(rp[0]);
-		worker_main(ops, cp[0], rp[1]);
-	}
-	close(cp[0]);
-	close(rp[1]);
-	w->cmd = cp[1];
-	w->res = rp[0];
-	m = xcalloc(1, msg);
-	r = read_full(w->res, m, msg, now_s() + lim->setup_s, stop);
 	if (r == RD_OK && m[0]) {
-		memcpy(hello, m + 1, ops->hello_len);
+		memcpy(out, m + 1, len);
 		free(m);
 		return 0;
 	}
 	if (r == RD_OK)
-		snprintf(why, whylen, "%s", m + 1 + ops->hello_len);
+		snprintf(why, whylen, "%.255s", m + 1 + len);
 	else if (r == RD_TIMEOUT)
-		snprintf(why, whylen, "worker setup took longer than %.0f s", lim->setup_s);
+		snprintf(why, whylen, "the GPU worker did not get ready within %.0f s", rn->lim.setup_s);
 	else if (r == RD_STOP)
 		snprintf(why, whylen, "interrupted");
 	else {
-		close(w->cmd);
-		close(w->res);
-		reap(w->pid, why, whylen);
-		w->pid = 0;
+		close(rn->w.cmd);
+		close(rn->w.res);
+		reap(rn->w.pid, why, whylen);
+		rn->w.pid = 0;
 	}
 	free(m);
-	kill_worker(w);
+	kill_worker(&rn->w);
 	return -1;
 }
 
-int runner_run(const struct runner_ops *ops, const struct runner_limits *lim, const size_t *todo,
-               size_t n, struct run_result *res, enum outcome *outc, void *hello,
+/* fork a worker and read its info; 0, or -1 with why */
+static int spawn(struct runner *rn, void *info, volatile sig_atomic_t *stop, char *why,
+                 size_t whylen)
+{
+	int cp[2], rp[2];
+
+	if (pipe(cp) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe(rp) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		close(cp[0]), close(cp[1]);
+		return -1;
+	}
+	fflush(NULL);
+	rn->w.pid = fork();
+	if (rn->w.pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(cp[0]), close(cp[1]), close(rp[0]), close(rp[1]);
+		rn->w.pid = 0;
+		return -1;
+	}
+	if (rn->w.pid == 0) {
+		close(cp[1]);
+		close(rp[0]);
+		worker_main(&rn->ops, cp[0], rp[1]);
+	}
+	close(cp[0]);
+	close(rp[1]);
+	rn->w.cmd = cp[1];
+	rn->w.res = rp[0];
+	rn->setup_done = 0;
+	return read_status(rn, info, rn->ops.info_len, stop, why, whylen);
+}
+
+/* send the setup blob to the running worker and read its hello */
+static int setup(struct runner *rn, const void *blob, size_t len, void *hello,
+                 volatile sig_atomic_t *stop, char *why, size_t whylen)
+{
+	uint64_t n = len;
+
+	if (write_full(rn->w.cmd, &n, sizeof n) < 0 || write_full(rn->w.cmd, blob, len) < 0) {
+		snprintf(why, whylen, "the GPU worker stopped before its setup");
+		kill_worker(&rn->w);
+		return -1;
+	}
+	if (read_status(rn, hello, rn->ops.hello_len, stop, why, whylen) < 0)
+		return -1;
+	rn->setup_done = 1;
+	return 0;
+}
+
+struct runner *runner_start(const struct runner_ops *ops, const struct runner_limits *lim,
+                            void *info, char *why, size_t whylen)
+{
+	struct runner *rn = xcalloc(1, sizeof *rn);
+
+	signal(SIGPIPE, SIG_IGN);
+	rn->ops = *ops;
+	rn->lim = *lim;
+	if (spawn(rn, info, NULL, why, whylen) < 0) {
+		free(rn);
+		return NULL;
+	}
+	return rn;
+}
+
+int runner_run(struct runner *rn, const void *setup_blob, size_t setup_len,
+               void (*blob)(void *arg, size_t j, struct buf *b), const size_t *todo, size_t n,
+               struct run_result *res, enum outcome *outc, void *hello,
                void (*done)(void *arg, size_t j), void *arg, volatile sig_atomic_t *stop,
                char *why, size_t whylen)
 {
-	struct worker w = {0};
-	void *scratch = xcalloc(1, ops->hello_len + 1);
+	char *scratch = xcalloc(1, rn->ops.info_len + rn->ops.hello_len + 1);
 	int first = 1;
+	struct buf b = {0};
 	size_t k;
 
-	signal(SIGPIPE, SIG_IGN);
 	for (k = 0; k < n; k++)
 		outc[todo[k]] = OUT_NONE;
 	for (k = 0; k < n && !*stop; k++) {
-		size_t j = todo[k], got;
+		uint64_t j = todo[k], got, len;
 		struct run_result r;
 		int rc;
 
-		if (w.pid <= 0) {
-			if (spawn(ops, lim, &w, first ? hello : scratch, stop, why, whylen) < 0) {
-				free(scratch);
-				return *stop ? 0 : -1;
-			}
-			first = 0;
-		}
-		if (write_full(w.cmd, &j, sizeof j) < 0)
+		if (rn->w.pid <= 0 && spawn(rn, scratch, stop, why, whylen) < 0)
+			goto fail;
+		if (!rn->setup_done &&
+		    setup(rn, setup_blob, setup_len, first ? hello : scratch, stop, why, whylen) < 0)
+			goto fail;
+		first = 0;
+		b.len = 0;
+		blob(arg, (size_t)j, &b);
+		len = b.len;
+		if (write_full(rn->w.cmd, &j, sizeof j) < 0 || write_full(rn->w.cmd, &len, sizeof len) < 0 ||
+		    write_full(rn->w.cmd, b.s, b.len) < 0)
 			rc = RD_EOF;
-		else if ((rc = read_full(w.res, &got, sizeof got, now_s() + lim->job_s, stop)) == RD_OK)
-			rc = read_full(w.res, &r, sizeof r, now_s() + lim->job_s, stop);
+		else if ((rc = read_full(rn->w.res, &got, sizeof got, now_s() + rn->lim.job_s, stop)) == RD_OK)
+			rc = read_full(rn->w.res, &r, sizeof r, now_s() + rn->lim.job_s, stop);
 		if (rc == RD_STOP)
 			break;
 		memset(&res[j], 0, sizeof res[j]);
 		if (rc == RD_OK && got == j) {
 			res[j] = r;
 			outc[j] = OUT_DONE;
-			if (ops->lost(ops->ctx, &r)) { /* the worker exits by itself */
-				close(w.cmd);
-				close(w.res);
-				reap(w.pid, NULL, 0);
-				w.pid = 0;
+			if (rn->ops.lost(rn->ops.ctx, &r)) { /* the worker exits by itself */
+				close(rn->w.cmd);
+				close(rn->w.res);
+				reap(rn->w.pid, NULL, 0);
+				rn->w.pid = 0;
 			}
 		} else if (rc == RD_TIMEOUT) {
-			kill_worker(&w);
+			kill_worker(&rn->w);
 			outc[j] = OUT_TIMEOUT;
 			snprintf(res[j].reason, sizeof res[j].reason,
-			         "no result within %.1f s: the worker was killed", lim->job_s);
+			         "no result within %.1f s: the worker was killed", rn->lim.job_s);
 		} else {
-			close(w.cmd);
-			close(w.res);
-			kill(w.pid, SIGKILL); /* in case it only closed its pipe */
-			reap(w.pid, res[j].reason, sizeof res[j].reason);
-			w.pid = 0;
+			close(rn->w.cmd);
+			close(rn->w.res);
+			kill(rn->w.pid, SIGKILL); /* in case it only closed its pipe */
+			reap(rn->w.pid, res[j].reason, sizeof res[j].reason);
+			rn->w.pid = 0;
 			outc[j] = OUT_DIED;
 		}
 		if (done)
-			done(arg, j);
+			done(arg, (size_t)j);
 	}
-	kill_worker(&w);
+	buf_free(&b);
 	free(scratch);
 	return 0;
+fail:
+	buf_free(&b);
+	free(scratch);
+	return *stop ? 0 : -1;
 }
 
-int runner_call(int (*fn)(void *arg, void *out, size_t len), void *arg, void *out, size_t len,
-                double timeout_s, char *why, size_t whylen)
+void runner_end(struct runner *rn)
 {
-	int p[2], r;
-	char *m = xcalloc(1, len + 1);
-	pid_t pid;
-
-	if (pipe(p) < 0) {
-		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		free(m);
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
-		close(p[0]), close(p[1]), free(m);
-		return -1;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		signal(SIGINT, SIG_IGN);
-		m[0] = fn(arg, m + 1, len) != 0;
-		_exit(write_full(p[1], m, len + 1) < 0);
-	}
-	close(p[1]);
-	r = read_full(p[0], m, len + 1, now_s() + timeout_s, NULL);
-	close(p[0]);
-	if (r == RD_OK) {
-		reap(pid, NULL, 0);
-		memcpy(out, m + 1, len);
-		if (m[0]) {
-			snprintf(why, whylen, "%.*s", (int)len, m + 1);
-			free(m);
-			return -1;
-		}
-		free(m);
-		return 0;
-	}
-	if (r == RD_TIMEOUT) {
-		kill(pid, SIGKILL);
-		reap(pid, NULL, 0);
-		snprintf(why, whylen, "no answer within %.0f s", timeout_s);
-	} else {
-		kill(pid, SIGKILL);
-		reap(pid, why, whylen);
-	}
-	free(m);
-	return -1;
+	if (!rn)
+		return;
+	kill_worker(&rn->w);
+	free(rn);
 }
