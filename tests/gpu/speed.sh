@@ -53,3 +53,12 @@ for k in filter21 reduction; do
 		TUNER_FLUSH=$m row "$k warm flush=$m" configs/$k.yaml "$outdir/$k.$m.log"
 	done
 done
+
+# the compile phase alone (no GPU work: --arch names another architecture), from 1 to 16
+# worker processes, on the largest shipped space
+echo "compile scaling, configs/transpose.yaml, --no-cache --arch sm_89:"
+for j in 1 2 4 8 16; do
+	out/bin/tuner -j $j --no-cache --arch sm_89 --out "$outdir/scaling" configs/transpose.yaml \
+		>"$outdir/scaling.$j.log" 2>&1 || echo "tuner failed (see $outdir/scaling.$j.log)"
+	sed -n "s/^tuner: compiled \([0-9]*\), .* in \([0-9.]*\) s$/  -j $j: \1 kernels in \2 s/p" "$outdir/scaling.$j.log"
+done
