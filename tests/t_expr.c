@@ -252,6 +252,14 @@ TEST(expr_functions)
 	EERR("log2(0)", 0, "log2 of non-positive value 0");
 	EERR("3 + log2(-4)", 4, "log2 of non-positive value -4");
 	EERR("min(1, 2, 1 / 0)", 12, "division by zero");
+	EV("xor(5, 3)", 6);
+	EV("xor(0, 0)", 0);
+	EV("xor(7, 7)", 0);
+	EV("xor(31, 12) % 32", 19);
+	EV("xor(-1, 0)", -1);
+	EV("2 * xor(1, 2) + 1", 7);
+	EV("xor(9223372036854775807, -9223372036854775807 - 1)", -1);
+	EERR("xor(1, 2 / 0)", 9, "division by zero");
 }
 
 TEST(expr_vars)
@@ -369,6 +377,7 @@ TEST(expr_parse_errors)
 	PERR("2 + max( )", 4, "'max' takes at least 1 argument");
 	PERR("ceil_div(1)", 0, "'ceil_div' takes 2 arguments, not 1");
 	PERR("ceil_div(1, 2, 3)", 0, "'ceil_div' takes 2 arguments, not 3");
+	PERR("xor(1)", 0, "'xor' takes 2 arguments, not 1");
 	PERR("2*log2(1, 2)", 2, "'log2' takes 1 argument, not 2");
 	PERR("min(1,)", 6, "unexpected ')'");
 	PERR("min(1 2)", 6, "expected ',' or ')'");
@@ -521,6 +530,7 @@ TEST(expr_print_c)
 	PC("-x", "(-x)");
 	PC("- -3", "(-(-3LL))");
 	PC("+x", "x");
+	PC("xor(r, tx % 32)", "(r ^ (tx % 32LL))");
 	PC("!a && b || c != 0x10", "(((!a) && b) || (c != 16LL))");
 	PC("a < b", "(a < b)");
 	PC("(a <= b) == 1", "((a <= b) == 1LL)");

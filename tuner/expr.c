@@ -31,7 +31,7 @@ static const char *const optext[] = {
 	[N_AND] = "&&", [N_OR] = "||",
 };
 
-enum func { F_CEIL_DIV, F_MIN, F_MAX, F_LOG2 };
+enum func { F_CEIL_DIV, F_MIN, F_MAX, F_LOG2, F_XOR };
 
 static const struct {
 	const char *name;
@@ -42,6 +42,7 @@ static const struct {
 	{"min", F_MIN, 1, INT_MAX},
 	{"max", F_MAX, 1, INT_MAX},
 	{"log2", F_LOG2, 1, 1},
+	{"xor", F_XOR, 2, 2},
 };
 
 struct node {
@@ -563,6 +564,11 @@ static int eval_call(const struct node *n, const struct vars *v, int64_t *out,
 			q++;
 		*out = q;
 		return 0;
+	case F_XOR:
+		if (eval(n->kid[1], v, &b, err) < 0)
+			return -1;
+		*out = a ^ b;
+		return 0;
 	}
 	die("bad function %d", n->fn);
 }
@@ -730,6 +736,14 @@ static void print_c(const struct node *n, const struct vars *subst, struct buf *
 		if (funcs[n->fn].fn == F_LOG2) {
 			buf_puts(b, "tuner_log2(");
 			print_c(n->kid[0], subst, b);
+			buf_puts(b, ")");
+			return;
+		}
+		if (funcs[n->fn].fn == F_XOR) {
+			buf_puts(b, "(");
+			print_c(n->kid[0], subst, b);
+			buf_puts(b, " ^ ");
+			print_c(n->kid[1], subst, b);
 			buf_puts(b, ")");
 			return;
 		}

@@ -13,7 +13,8 @@
  *   sum   := prod (('+'|'-') prod)*   prod := unary (('*'|'/'|'%') unary)*
  *   unary := ('-'|'+'|'!') unary | primary
  *   primary := INT | NAME | NAME '(' expr (',' expr)* ')' | '(' expr ')'
- * Functions: ceil_div(a,b), min(a,b,...), max(a,b,...), log2(a) (floor, a>0).
+ * Functions: ceil_div(a,b), min(a,b,...), max(a,b,...), log2(a) (floor, a>0),
+ * xor(a,b) (bitwise, as C's ^ on two's complement).
  * '/' and '%' truncate toward zero as in C; overflow and division by zero are errors.
  * INT is decimal or 0x hex; a suffix k/M/G is not supported.
  */
