@@ -109,7 +109,7 @@ done
 
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache;
 # SIGINT to the process group writes the results so far and exits 130; two runs at once agree
-count() { ls "$1" 2>/dev/null | wc -l; }
+count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; } # cache entries, not temporaries
 wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
 	i=0
 	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
