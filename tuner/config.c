@@ -1040,14 +1040,196 @@ static void get_reference(struct ctx *x, const struct node *n)
 	c->has_reference = 1;
 }
 
+/* ---- accesses: the kernel's shared-memory instructions, for the bank model ---- */
+
+/* the thread names bank_eval binds per lane */
+static const char *const lane_names[] = {"tx", "ty", "tz", "tid", "lane", "warp", "nthreads"};
+
+/* bind name (a loop variable or a let of access a) in v, checking it is new there */
+static void bind_lane_name(struct ctx *x, const struct node *n, const char *name,
+                           struct vars *v)
+{
+	int64_t dummy;
+
+	if (bank_reserved(name))
+		err_node(x, n, "'%s' is a thread name of accesses; choose another name",
+		         show(x, name));
+	if (vars_get(&x->sizes, name, &dummy))
+		err_node(x, n, "'%s' clashes with a size", show(x, name));
+	if (vars_get(&x->all, name, &dummy))
+		err_node(x, n, "'%s' clashes with a parameter", show(x, name));
+	if (vars_get(v, name, &dummy))
+		err_node(x, n, "'%s' is already a loop variable or let of this access",
+		         show(x, name));
+	if (v->n == VARS_MAX)
+		err_node(x, n, "more than %d names (sizes, parameters, thread names, loop variables "
+		         "and lets)", VARS_MAX);
+	vars_set(v, name, 0);
+}
+
+/* n, a mapping of exactly one key, as what: its key node and value node */
+static void one_key(struct ctx *x, const struct node *n, const char *what, struct node **k,
+                    struct node **v)
+{
+	want(x, n, N_MAP, what);
+	if (n->n != 2)
+		err_node(x, n, "each item of '%s' must be a mapping of one name", what);
+	*k = n->kid[0];
+	*v = n->kid[1];
+}
+
+/* parse n as a field of an access that is the same for every thread: sizes and parameters
+   only (lv: those and the thread names, to say why a thread name is refused) */
+static void get_uniform(struct ctx *x, const struct node *n, const char *what,
+                        const struct vars *lv, struct expr **dst)
+{
+	const char *name;
+	int col = 0;
+
+	get_expr(x, n, what, lv, dst);
+	name = expr_unknown(*dst, &x->all, &col);
+	if (name)
+		err_at(x, n->line, text_col(n, col), "thread name '%s' not allowed in '%s' (sizes "
+		       "and parameters only)", show(x, name), what);
+}
+
+static void get_loops(struct ctx *x, const struct node *seq, struct bank_access *a,
+                      struct vars *lv)
+{
+	size_t i;
+
+	want(x, seq, N_SEQ, "loops");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d loops", MAXITEMS);
+	a->loops = xcalloc(seq->n, sizeof *a->loops);
+	for (i = 0; i < seq->n; i++) {
+		struct bank_loop *l = &a->loops[a->nloops];
+		struct node *k, *v;
+		const char *name;
+
+		a->nloops++; /* owns what is parsed into l from here on */
+		one_key(x, seq->kid[i], "loops", &k, &v);
+		name = get_ident(x, k, "loop variable");
+		l->var = xstrdup(name);
+		if (v->kind == N_MAP) {
+			struct field f[] = {REQ("from"), REQ("while"), REQ("next")};
+			fields(x, v, "loops", f, LEN(f));
+			get_expr(x, f[0].v, "from", lv, &l->from);
+			bind_lane_name(x, k, name, lv);
+			get_expr(x, f[1].v, "while", lv, &l->cond);
+			get_expr(x, f[2].v, "next", lv, &l->next);
+		} else {
+			get_expr(x, v, name, lv, &l->count);
+			bind_lane_name(x, k, name, lv);
+		}
+	}
+}
+
+static void get_lets(struct ctx *x, const struct node *seq, struct bank_access *a,
+                     struct vars *lv)
+{
+	size_t i;
+
+	want(x, seq, N_SEQ, "let");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d lets", MAXITEMS);
+	a->lets = xcalloc(seq->n, sizeof *a->lets);
+	for (i = 0; i < seq->n; i++) {
+		struct bank_let *l = &a->lets[a->nlets];
+		struct node *k, *v;
+		const char *name;
+
+		a->nlets++; /* owns what is parsed into l from here on */
+		one_key(x, seq->kid[i], "let", &k, &v);
+		name = get_ident(x, k, "let");
+		l->name = xstrdup(name);
+		get_expr(x, v, name, lv, &l->value);
+		bind_lane_name(x, k, name, lv);
+	}
+}
+
+static void get_accesses(struct ctx *x, const struct node *seq)
+{
+	enum { NAME, ARRAY, OP, ELEM, WIDTH, BASE, IF, LOOPS, LET, WHEN, INDEX };
+	struct config *c = x->c;
+	size_t i, j;
+
+	want(x, seq, N_SEQ, "accesses");
+	if (seq->n > MAXITEMS)
+		err_node(x, seq->kid[MAXITEMS], "more than %d accesses", MAXITEMS);
+	/* bank_eval binds the thread names over the sizes and parameters */
+	for (i = 0; i < c->nsizes; i++)
+		if (bank_reserved(c->sizes[i].name))
+			err_at(x, c->sizes[i].loc.line, c->sizes[i].loc.col, "size '%s' is a thread "
+			       "name of accesses; choose another name", c->sizes[i].name);
+	for (i = 0; i < c->nparams; i++)
+		if (bank_reserved(c->params[i].name))
+			err_at(x, c->params[i].loc.line, c->params[i].loc.col, "parameter '%s' is a "
+			       "thread name of accesses; choose another name", c->params[i].name);
+	c->accesses = xcalloc(seq->n, sizeof *c->accesses);
+	c->access_loc = xcalloc(seq->n, sizeof *c->access_loc);
+	for (i = 0; i < seq->n; i++) {
+		struct field f[] = {REQ("name"), REQ("array"), OPT("op"), REQ("elem"), OPT("width"),
+		                    OPT("base"), OPT("if"), OPT("loops"), OPT("let"), OPT("when"),
+		                    REQ("index")};
+		struct bank_access *a = &c->accesses[c->naccesses];
+		struct vars lv = x->all;
+		const char *name, *s;
+
+		fields(x, seq->kid[i], "accesses", f, LEN(f));
+		name = get_str(x, f[NAME].v, "name");
+		for (s = name; *s && (isalnum((unsigned char)*s) || *s == '_'); s++)
+			;
+		if (!*name || *s)
+			err_node(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
+			         show(x, name));
+		for (j = 0; j < c->naccesses; j++)
+			if (!strcmp(c->accesses[j].name, name))
+				err_node(x, f[NAME].v, "duplicate access '%s'", show(x, name));
+		c->access_loc[c->naccesses] = loc_of(seq->kid[i]);
+		a->name = xstrdup(name);
+		c->naccesses++;
+		s = get_str(x, f[ARRAY].v, "array");
+		if (!is_ident(s))
+			err_node(x, f[ARRAY].v, "'%s' is not a valid identifier", show(x, s));
+		a->array = xstrdup(s);
+		if (f[OP].v) {
+			s = get_str(x, f[OP].v, "op");
+			if (strcmp(s, "load") && strcmp(s, "store"))
+				err_node(x, f[OP].v, "unknown op '%s' (load store)", show(x, s));
+			a->store = !strcmp(s, "store");
+		}
+		if (lv.n + (int)LEN(lane_names) > VARS_MAX)
+			err_node(x, seq->kid[i], "more than %d names (sizes, parameters and thread "
+			         "names)", VARS_MAX);
+		for (j = 0; j < LEN(lane_names); j++)
+			vars_set(&lv, lane_names[j], 0);
+		get_uniform(x, f[ELEM].v, "elem", &lv, &a->elem);
+		if (f[WIDTH].v)
+			get_uniform(x, f[WIDTH].v, "width", &lv, &a->width);
+		if (f[BASE].v)
+			get_uniform(x, f[BASE].v, "base", &lv, &a->base);
+		if (f[IF].v)
+			get_uniform(x, f[IF].v, "if", &lv, &a->cond);
+		if (f[LOOPS].v)
+			get_loops(x, f[LOOPS].v, a, &lv);
+		if (f[LET].v)
+			get_lets(x, f[LET].v, a, &lv);
+		if (f[WHEN].v)
+			get_expr(x, f[WHEN].v, "when", &lv, &a->when);
+		get_expr(x, f[INDEX].v, "index", &lv, &a->index);
+	}
+}
+
 static void walk(struct ctx *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
-	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING };
+	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES };
 	struct field f[] = {
 		REQ("name"), REQ("template"), REQ("entry"), OPT("options"), REQ("sizes"),
 		REQ("params"), OPT("constraints"), REQ("buffers"), OPT("constants"), REQ("args"),
 		REQ("launch"), REQ("bytes"), REQ("reference"), OPT("tolerance"), OPT("timing"),
+		OPT("accesses"),
 	};
 	struct config *c = x->c;
 	const char *s;
@@ -1129,6 +1311,8 @@ static void walk(struct ctx *x)
 		if (t[2].v)
 			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
 	}
+	if (f[ACCESSES].v)
+		get_accesses(x, f[ACCESSES].v);
 }
 
 /* ---- interface ---- */
@@ -1326,6 +1510,10 @@ void cfg_free(struct config *c)
 		free(c->options[i]);
 	free(c->options);
 	expr_free(c->bytes);
+	for (i = 0; i < c->naccesses; i++)
+		bank_access_clear(&c->accesses[i]);
+	free(c->accesses);
+	free(c->access_loc);
 	free(c->at);
 	free(c);
 }

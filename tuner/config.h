@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "bank.h"
 #include "expr.h"
 
 /* a position in the config file, 1-based (0 = unknown) */
@@ -105,6 +106,9 @@ struct config {
 	double rtol, atol;    /* pass if |x - ref| <= atol + rtol * |ref| */
 	int warmup, samples;
 	int flush_l2;
+	struct bank_access *accesses; /* declared shared-memory accesses, for the bank model */
+	size_t naccesses;
+	struct loc *access_loc;  /* of each access's mapping */
 	struct cfg_at *at;    /* where each expression is in the file, for cfg_expr_loc */
 	size_t nat;
 };
