@@ -34,6 +34,7 @@ struct opts {
 	int dry_run;
 	int no_cache;
 	int fresh;
+	int explain;              /* tuner explain: the bank model's prediction, nothing compiled */
 	double timeout;
 	char **sizes;
 	size_t nsizes;
@@ -43,8 +44,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: tuner [options] CONFIG\n"
+	        "       tuner explain [options] CONFIG\n"
 	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
-	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n\n"
+	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
+	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
+	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU.\n\n"
 	        "  -j N            compile with N worker processes (default: number of cores)\n"
 	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
@@ -166,6 +170,120 @@ static char *read_source(const struct config *c, const char *path)
 	if (!t)
 		fatal("%s: cannot read '%s':", c->path, path);
 	return t;
+}
+
+/* the expression of access a that a bank_err's field names ("index", "loops[1].while", ...),
+   or NULL */
+static const struct expr *bank_field(const struct bank_access *a, const char *what)
+{
+	char rest[32] = "";
+	size_t i;
+
+	if (!strcmp(what, "index"))
+		return a->index;
+	if (!strcmp(what, "when"))
+		return a->when;
+	if (!strcmp(what, "if"))
+		return a->cond;
+	if (!strcmp(what, "elem"))
+		return a->elem;
+	if (!strcmp(what, "width"))
+		return a->width;
+	if (!strcmp(what, "base"))
+		return a->base;
+	if (sscanf(what, "let[%zu]", &i) == 1 && i < a->nlets)
+		return a->lets[i].value;
+	if (sscanf(what, "loops[%zu]%31s", &i, rest) >= 1 && i < a->nloops) {
+		if (!*rest)
+			return a->loops[i].count;
+		if (!strcmp(rest, ".from"))
+			return a->loops[i].from;
+		if (!strcmp(rest, ".while"))
+			return a->loops[i].cond;
+		if (!strcmp(rest, ".next"))
+			return a->loops[i].next;
+	}
+	return NULL;
+}
+
+/* the bank model's prediction for every kept variant: under the rules of compute capability
+   cc in the variant's bank mode, and under Kepler's 8-byte mode; an evaluation error is a
+   config error, reported where the failing expression is */
+static void bank_predict(const struct config *c, const struct space *s, int cc, struct result *r)
+{
+	size_t i, k;
+
+	if (!c->naccesses)
+		return;
+	for (i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+		if (v->drop)
+			continue;
+		r[i].bank_rules = bank_rules_for(cc, v->bank_bytes);
+		r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
+		r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
+		for (k = 0; k < c->naccesses; k++) {
+			const struct bank_access *a = &c->accesses[k];
+			struct bank_err e;
+			if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e) == 0 &&
+			    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e) == 0)
+				continue;
+			const struct expr *x = bank_field(a, e.what);
+			struct loc l = c->access_loc[k];
+			char *p = space_params_str(c, v);
+			if (x)
+				cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
+			fatal("%s:%d:%d: access '%s'%s%s for %s: %s", c->path, l.line, l.col, a->name,
+			      *e.what ? ", " : "", e.what, p, e.msg);
+		}
+	}
+}
+
+/* compute capability of an architecture name: "sm_90a" -> 90; 0 if not one */
+static int arch_cc(const char *arch)
+{
+	return arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 0;
+}
+
+/* tuner explain: each kept variant's accesses as the bank model predicts them */
+static void explain(const struct config *c, const struct space *s, const struct result *r,
+                    const char *arch)
+{
+	size_t i, k, w = 6;
+
+	for (k = 0; k < c->naccesses; k++)
+		if (strlen(c->accesses[k].name) > w)
+			w = strlen(c->accesses[k].name);
+	printf("%s: %zu variants kept of %zu; the bank model's prediction for %s "
+	       "(docs/bank-model.md), not a measurement\n", c->path, s->nkept, s->n, arch);
+	printf("per block: requests (warp instructions), wf/req (wavefronts per request: mean, "
+	       "max), ideal (conflict-free wavefronts per request), degree (worst conflict)\n");
+	for (i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+		char *p;
+		if (v->drop)
+			continue;
+		p = space_params_str(c, v);
+		printf("\n%s  %s  block %lldx%lldx%lld  bank %.2f (%s), %.2f (%s)\n", v->id, p,
+		       (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+		       report_bank_ratio(r[i].bank, c->naccesses), r[i].bank_rules->name,
+		       report_bank_ratio(r[i].bank8, c->naccesses), bank_kepler8.name);
+		free(p);
+		printf("  %*s  %-30s|  %s\n", (int)w + 17, "", r[i].bank_rules->name,
+		       bank_kepler8.name);
+		printf("  %-*s  %-5s  %8s  %7s  %4s  %5s  %6s  |  %7s  %4s  %5s  %6s\n", (int)w,
+		       "access", "op", "requests", "wf/req", "max", "ideal", "degree", "wf/req", "max",
+		       "ideal", "degree");
+		for (k = 0; k < c->naccesses; k++) {
+			const struct bank_stats *a = &r[i].bank[k], *b = &r[i].bank8[k];
+			if (!a->present)
+				continue;
+			printf("  %-*s  %-5s  %8lld  %7.2f  %4d  %5.2f  %6d  |  %7.2f  %4d  %5.2f  %6d\n",
+			       (int)w, c->accesses[k].name, c->accesses[k].store ? "store" : "load",
+			       (long long)a->requests, bank_mean(a), a->max, bank_mean_ideal(a), a->degree,
+			       bank_mean(b), b->max, bank_mean_ideal(b), b->degree);
+		}
+	}
 }
 
 /* mark variants whose cubin and launch equal an earlier one's as its twins; with the bank
@@ -731,11 +849,36 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	if (argc > 1 && !strcmp(argv[1], "explain")) {
+		t.o.explain = 1;
+		argc--;
+		argv++;
+	}
 	parse_args(argc, argv, &t.o);
 	t.c = cfg_load(t.o.config);
 	for (i = 0; i < t.o.nsizes; i++)
 		cfg_set_size(t.c, t.o.sizes[i]);
 	cfg_size_vars(t.c, &t.sizes);
+	if (t.o.explain) {
+		const char *arch = t.o.arch ? t.o.arch : nv_newest_arch();
+		if (!t.c->naccesses)
+			fatal("%s: no 'accesses' declared: nothing to explain (configs/README.md)",
+			      t.c->path);
+		space_arch_limits(arch, &t.lim);
+		space_expand(t.c, &t.sizes, &t.lim, &t.s);
+		t.r = xcalloc(t.s.n, sizeof *t.r);
+		bank_predict(t.c, &t.s, arch_cc(arch), t.r);
+		explain(t.c, &t.s, t.r, arch);
+		for (i = 0; i < t.s.n; i++) {
+			free(t.r[i].bank);
+			free(t.r[i].bank8);
+		}
+		free(t.r);
+		free(t.o.sizes);
+		space_free(&t.s);
+		cfg_free(t.c);
+		return 0;
+	}
 	gmtime_r(&now, &tm);
 	strftime(t.ri.date, sizeof t.ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	t.ri.nvrtc = nv_version();
@@ -764,6 +907,8 @@ int main(int argc, char **argv)
 	t.tmpl = read_source(t.c, t.c->kernel.source);
 	t.refsrc = read_source(t.c, t.c->reference.source);
 	t.r = xcalloc(t.s.n, sizeof *t.r);
+	bank_predict(t.c, &t.s, t.ri.timed ? t.ri.gpu.cc_major * 10 + t.ri.gpu.cc_minor
+	                                   : arch_cc(t.ri.arch), t.r);
 	t.dir = xasprintf("%s/%s/%s", t.o.outdir, t.c->name, t.ri.slug);
 
 	catch_signals();
@@ -780,6 +925,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < t.s.n; i++) {
 		nv_out_free(&t.r[i].co);
 		free(t.r[i].reason);
+		free(t.r[i].bank);
+		free(t.r[i].bank8);
 	}
 	nv_out_free(&t.ref);
 	nv_out_free(&t.copy);

@@ -62,6 +62,18 @@ static char *status_text(const struct space *s, const struct result *r)
 	return xstrdup(report_status(r->status));
 }
 
+double report_bank_ratio(const struct bank_stats *st, size_t n)
+{
+	int64_t wf = 0, ideal = 0;
+	size_t i;
+
+	for (i = 0; st && i < n; i++) {
+		wf += st[i].wavefronts;
+		ideal += st[i].ideal;
+	}
+	return ideal > 0 ? (double)wf / (double)ideal : 0.0;
+}
+
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri)
 {
@@ -73,13 +85,14 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 			w = strlen(p);
 		free(p);
 	}
-	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s\n", "rank", "id", (int)w,
-	        "params", "median_ms", "GB/s", "%copy", "regs", "spill", "smem", "status");
+	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s%s\n", "rank", "id", (int)w,
+	        "params", "median_ms", "GB/s", "%copy", "regs", "spill", "smem",
+	        c->naccesses ? "  bank  " : "", "status");
 	for (k = 0; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 		char *p, *st, rk[16] = "-", t[32] = "-", g[32] = "-", pc[32] = "-", rg[16] = "-",
-		     sp[16] = "-", sm[16] = "-";
+		     sp[16] = "-", sm[16] = "-", bk[24] = "";
 
 		if (x->status == ST_DROPPED && verbosity < 2)
 			continue;
@@ -94,10 +107,14 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 			snprintf(sp, sizeof sp, "%d", x->co.spill_stores + x->co.spill_loads);
 			snprintf(sm, sizeof sm, "%lld", (long long)(x->co.smem_static + v->shared));
 		}
+		if (c->naccesses && x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
+			snprintf(bk, sizeof bk, "  %6.2f", report_bank_ratio(x->bank, c->naccesses));
+		else if (c->naccesses)
+			snprintf(bk, sizeof bk, "  %6s", "-");
 		p = space_params_str(c, v);
 		st = status_text(s, x);
-		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s\n", rk, v->id, (int)w, p,
-		        t, g, pc, rg, sp, sm, st);
+		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s%s  %s\n", rk, v->id, (int)w, p,
+		        t, g, pc, rg, sp, sm, bk, st);
 		free(p);
 		free(st);
 	}
@@ -106,6 +123,9 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	else
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
+	if (c->naccesses)
+		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
+		           "wavefronts / conflict-free wavefronts over the declared accesses\n");
 	if (ri->bank_ignored)
 		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
@@ -117,6 +137,29 @@ static void json_num(struct buf *b, double x)
 		buf_printf(b, "%.6g", x);
 	else
 		buf_puts(b, "null");
+}
+
+/* the present accesses of st as a JSON list */
+static void json_bank(struct buf *b, const struct config *c, const struct bank_stats *st)
+{
+	size_t i, n = 0;
+
+	buf_puts(b, "[");
+	for (i = 0; i < c->naccesses; i++) {
+		const struct bank_stats *a = &st[i];
+		if (!a->present)
+			continue;
+		buf_puts(b, n++ ? ", {\"name\": " : "{\"name\": ");
+		buf_json_str(b, c->accesses[i].name);
+		buf_printf(b, ", \"requests\": %lld, \"wavefronts\": %lld, \"ideal\": %lld, "
+		           "\"mean\": ", (long long)a->requests, (long long)a->wavefronts,
+		           (long long)a->ideal);
+		json_num(b, bank_mean(a));
+		buf_puts(b, ", \"ideal_mean\": ");
+		json_num(b, bank_mean_ideal(a));
+		buf_printf(b, ", \"max\": %d, \"degree\": %d}", a->max, a->degree);
+	}
+	buf_puts(b, "]");
 }
 
 void report_json(struct buf *b, const struct config *c, const struct space *s,
@@ -213,6 +256,17 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			json_num(b, x->pct_copy);
 			buf_puts(b, ", \"pct_read\": ");
 			json_num(b, x->pct_read);
+		}
+		if (x->bank) {
+			buf_puts(b, ", \"bank\": {\"rules\": ");
+			buf_json_str(b, x->bank_rules->name);
+			buf_puts(b, ", \"predicted\": true, \"ratio\": ");
+			json_num(b, report_bank_ratio(x->bank, c->naccesses));
+			buf_puts(b, ", \"accesses\": ");
+			json_bank(b, c, x->bank);
+			buf_puts(b, ", \"kepler8\": ");
+			json_bank(b, c, x->bank8);
+			buf_puts(b, "}");
 		}
 		if (x->status == ST_COMPILE_ERROR) {
 			buf_puts(b, ", \"log\": ");

@@ -33,6 +33,10 @@ struct result {
 	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
 	double gbs, pct_copy;     /* when timed */
 	double pct_read;          /* of the read-only kernel's bandwidth */
+	struct bank_stats *bank;  /* per config access: the bank model's prediction under
+	                             bank_rules (NULL: dropped, or no accesses declared) */
+	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
+	const struct bank_rules *bank_rules;
 };
 
 /* facts about the run, for the report and the provenance comment */
@@ -56,6 +60,9 @@ struct runinfo {
 size_t *report_rank(const struct result *r, size_t n);
 /* the status as a short word ("ok", "compile-error", ...) */
 const char *report_status(enum status s);
+/* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's
+   accesses); 0 when none is present */
+double report_bank_ratio(const struct bank_stats *st, size_t n);
 /* print the ranked table */
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri);
