@@ -12,18 +12,31 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[64];
+static char dir[] = "/tmp/fuzz_config.XXXXXX", path[64];
+static const char *const names[] = {"t.cu", "t_ref.cu"};
+
+static void cleanup(void)
+{
+	char f[64];
+	size_t i;
+
+	for (i = 0; i < LEN(names); i++) {
+		snprintf(f, sizeof f, "%s/%s", dir, names[i]);
+		unlink(f);
+	}
+	rmdir(dir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[] = "/tmp/fuzz_config.XXXXXX", f[64];
-	static const char *const names[] = {"t.cu", "t_ref.cu"};
+	char f[64];
 	size_t i;
 
 	(void)argc;
 	(void)argv;
 	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 	for (i = 0; i < LEN(names); i++) {
 		FILE *fp;
 		snprintf(f, sizeof f, "%s/%s", dir, names[i]);
