@@ -642,3 +642,127 @@ TEST(config_param_duplicates)
 		free(body);
 	}
 }
+
+/* accesses: every field, the defaults, where each expression is, and what bank_eval makes of
+   the result (the 32 x 32 tile's column read, unpadded and padded) */
+TEST(config_accesses)
+{
+	static const char body[] =
+		"name: k\n"
+		"entry: k\n"
+		"sizes: {n: 5}\n"
+		"params: {PAD: [0, 1], W: [4]}\n"
+		"buffers: [{name: o, type: float, count: n, role: out}]\n"
+		"args: [o, n]\n"
+		"launch: {block: [32, 8], grid: [n]}\n"
+		"bytes: 4 * n\n"
+		"reference: {entry: k_ref, launch: {block: [1], grid: [n]}}\n"
+		"accesses:\n"
+		"  - name: col\n"
+		"    array: tile\n"
+		"    elem: 4\n"
+		"    loops: [{k: 4}]\n"
+		"    let: [{r: ty + k * 8}]\n"
+		"    index: tx * (32 + PAD) + r\n"
+		"  - name: tree\n"
+		"    array: s\n"
+		"    op: store\n"
+		"    elem: 2 * 2\n"
+		"    width: W * 2\n"
+		"    base: 128 * n\n"
+		"    if: PAD == 0\n"
+		"    loops:\n"
+		"      - d: {from: 1, while: d < nthreads, next: d * 2}\n"
+		"    when: 2 * d * tid < nthreads\n"
+		"    index: xor(2 * d * tid, 0) + n - n\n";
+	static const int64_t block[3] = {32, 8, 1};
+	struct tmpcfg t;
+	struct config *c;
+	const struct bank_access *a;
+	struct bank_stats st;
+	struct bank_err e;
+	struct vars v = {0};
+	struct loc l = {0, 0};
+
+	CHECK(tmpcfg_write(&t, body) == 0);
+	c = cfg_load(t.path);
+	CHECK_EQ(c->naccesses, 2);
+	if (c->naccesses != 2)
+		goto out;
+	a = &c->accesses[0];
+	CHECK_STR(a->name, "col");
+	CHECK_STR(a->array, "tile");
+	CHECK_EQ(a->store, 0);
+	CHECK(a->width == NULL && a->base == NULL && a->cond == NULL && a->when == NULL);
+	CHECK_EQ(a->nloops, 1);
+	CHECK_STR(a->loops[0].var, "k");
+	CHECK(a->loops[0].count && !a->loops[0].from && !a->loops[0].cond && !a->loops[0].next);
+	CHECK_EQ(a->nlets, 1);
+	CHECK_STR(a->lets[0].name, "r");
+	CHECK_STR(expr_src(a->index), "tx * (32 + PAD) + r");
+	CHECK_EQ(c->access_loc[0].line, 12);
+	CHECK_EQ(c->access_loc[0].col, 5);
+	CHECK(cfg_expr_loc(c, a->index, 5, &l));
+	CHECK_EQ(l.line, 17);
+	CHECK_EQ(l.col, 17);
+
+	cfg_size_vars(c, &v);
+	vars_set(&v, "W", 4);
+	vars_set(&v, "PAD", 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(st.requests, 32);
+	CHECK_EQ(st.wavefronts, 32 * 32);
+	CHECK_EQ(st.degree, 32);
+	vars_set(&v, "PAD", 1);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(st.wavefronts, 32);
+	CHECK_EQ(st.degree, 1);
+
+	a = &c->accesses[1];
+	CHECK_STR(a->name, "tree");
+	CHECK_EQ(a->store, 1);
+	CHECK_STR(expr_src(a->elem), "2 * 2");
+	CHECK_STR(expr_src(a->width), "W * 2");
+	CHECK_STR(expr_src(a->base), "128 * n");
+	CHECK_STR(expr_src(a->cond), "PAD == 0");
+	CHECK_STR(expr_src(a->when), "2 * d * tid < nthreads");
+	CHECK_EQ(a->nlets, 0);
+	CHECK_EQ(a->nloops, 1);
+	CHECK_STR(a->loops[0].var, "d");
+	CHECK(!a->loops[0].count && a->loops[0].from && a->loops[0].cond && a->loops[0].next);
+	CHECK_STR(expr_src(a->loops[0].cond), "d < nthreads");
+	/* PAD 1: not in this variant */
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(st.present, 0);
+	vars_set(&v, "PAD", 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(st.present, 1);
+	CHECK(st.requests > 0 && st.degree >= 2);
+out:
+	cfg_free(c);
+	tmpcfg_remove(&t);
+}
+
+/* no accesses: none, and thread names are free for sizes and parameters */
+TEST(config_accesses_absent)
+{
+	struct tmpcfg t;
+	struct config *c;
+	static const char body[] =
+		"name: k\n"
+		"entry: k\n"
+		"sizes: {n: 5, lane: 2}\n"
+		"params: {tid: [1]}\n"
+		"buffers: [{name: o, type: float, count: n, role: out}]\n"
+		"args: [o, n]\n"
+		"launch: {block: [tid], grid: [n]}\n"
+		"bytes: 4 * n\n"
+		"reference: {entry: k_ref, launch: {block: [1], grid: [n]}}\n";
+
+	CHECK(tmpcfg_write(&t, body) == 0);
+	c = cfg_load(t.path);
+	CHECK_EQ(c->naccesses, 0);
+	CHECK(c->accesses == NULL && c->access_loc == NULL);
+	cfg_free(c);
+	tmpcfg_remove(&t);
+}
