@@ -233,8 +233,8 @@ static void bank_predict(const struct config *c, const struct space *s, int cc, 
 			char *p = space_params_str(c, v);
 			if (x)
 				cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
-			fatal("%s:%d:%d: access '%s'%s%s for %s: %s", c->path, l.line, l.col, a->name,
-			      *e.what ? ", " : "", e.what, p, e.msg);
+			fatal("%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col, a->name,
+			      *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
 		}
 	}
 }
