@@ -3,6 +3,7 @@
 import argparse
 import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -51,6 +52,26 @@ def pkg(name, what):
     c = subprocess.run(["pkg-config", "--cflags", name], stdout=subprocess.PIPE).stdout.decode().strip()
     l = subprocess.run(["pkg-config", "--libs", name], stdout=subprocess.PIPE).stdout.decode().strip()
     return c, l
+
+
+def modules(src):
+    """the tuner/*.c that src needs: those of the headers it includes, transitively"""
+    seen, todo, mods = set(), [src], []
+    while todo:
+        with open(todo.pop()) as f:
+            incs = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M)
+        for inc in incs:
+            h = os.path.join("tuner", os.path.basename(inc))
+            if h in seen or not os.path.isfile(h):
+                continue
+            seen.add(h)
+            todo.append(h)
+            c = h[:-2] + ".c"
+            if os.path.isfile(c) and c not in seen:
+                seen.add(c)
+                todo.append(c)
+                mods.append(c)
+    return sorted(mods)
 
 
 class Writer:
@@ -205,9 +226,10 @@ def main():
     tuner, unit = os.path.join(bdir, "bin", "tuner"), os.path.join(bdir, "bin", "unit")
     w.build([tuner], "link", lib + main_o)
     w.build([unit], "link", lib + test_o)
+    hdrs = sorted(glob.glob(os.path.join("tuner", "*.h")))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests"] + (["tests/fuzz"] if fsrcs else []) +
-            srcs + tsrcs + fsrcs)
+            srcs + hdrs + tsrcs + fsrcs)
     w.build(["test"], "test", implicit=[tuner, unit])
 
     # fuzz targets: tests/fuzz/NAME.c -> DIR/fuzz/NAME, linked with the modules it needs
@@ -217,19 +239,19 @@ def main():
         w.var("fuzzflags", fuzz_flags + " -Ituner -I%s %s" % (cuinc, ycflags))
         w.rule("fuzzcc", "$clang -MMD -MF $out.d $fuzzflags -fsanitize=fuzzer-no-link "
                "-c $in -o $out", depfile="$out.d", deps="gcc", description="CC $out")
-        w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out %s -lm" % ylibs,
-               description="LINK $out")
-        mods = {}
-        for m in ("config", "expr", "util"):
-            o = os.path.join(bdir, "fuzz", "obj", m + ".o")
-            w.build([o], "fuzzcc", [os.path.join("tuner", m + ".c")])
-            mods[m] = o
+        w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out "
+               "-L%s -Wl,-rpath,%s $libs" % (culib, culib), description="LINK $out")
+        fobjs = {}
         for s in fsrcs:
             name = os.path.basename(s)[:-2]
-            o = os.path.join(bdir, "fuzz", "obj", name + ".o")
-            w.build([o], "fuzzcc", [s])
+            ins = []
+            for m in [s] + modules(s):
+                if m not in fobjs:
+                    fobjs[m] = os.path.join(bdir, "fuzz", "obj", os.path.basename(m)[:-2] + ".o")
+                    w.build([fobjs[m]], "fuzzcc", [m])
+                ins.append(fobjs[m])
             b = os.path.join(bdir, "fuzz", name)
-            w.build([b], "fuzzlink", [o] + list(mods.values()))
+            w.build([b], "fuzzlink", ins)
             fuzz_bins.append(b)
         w.build(["fuzz"], "phony", fuzz_bins)
     else:
