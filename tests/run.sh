@@ -150,5 +150,38 @@ j="$tmp/cc-out/scale/untimed-sm_90/results.json"
 if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 6' "$j" 2>/dev/null &&
 	[ "$(find "$tmp/cc-out" "$tmp/cc" -name '*.tmp*' | wc -l)" -eq 0 ]; then ok "concurrent_runs"; else bad "concurrent_runs" "$(cat "$tmp/cc1.out" "$tmp/cc2.out")"; fi
 
+# the bank model: tuner explain, the table's column and results.json (docs/bank-model.md)
+expect explain_transpose 0 $T explain configs/transpose.yaml
+# degree of tile_load in the 32 x 32 tile (VEC 1, ROWS 8): 32-way unpadded, conflict-free padded
+degree() { awk -v p="$1" '$2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 == p { f = 1; next }
+	/^v/ { f = 0 } f && $1 == "tile_load" { print $7 }' "$tmp/stdout"; }
+d0=$(degree "TILE=32 VEC=1 ROWS=8 PAD=0 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
+d1=$(degree "TILE=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
+[ "$d0" = 32 ] && [ "$d1" = 1 ] && ok "explain_tile_column" || bad "explain_tile_column" "degree unpadded '$d0', padded '$d1'"
+expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
+has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
+expect bank_table 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/transpose.yaml
+has bank_table_says_predicted "bank: predicted by the model" "$tmp/stdout"
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 0
+for v in d["variants"]:
+    if v["status"] == "dropped":
+        assert "bank" not in v, v
+        continue
+    b = v["bank"]
+    assert b["rules"] == "sm_70+" and b["predicted"] is True and b["accesses"] and b["kepler8"], v
+    for a in b["accesses"] + b["kepler8"]:
+        assert set(a) >= {"name", "requests", "wavefronts", "ideal", "mean", "ideal_mean", "max", "degree"}, a
+        assert a["wavefronts"] >= a["ideal"] > 0, a
+    p = v["params"]
+    if (p["TILE"], p["VEC"], p["PAD"], p["SWIZZLE"]) == (32, 1, 0, 0):
+        load = [a for a in b["accesses"] if a["name"] == "tile_load"][0]
+        assert load["degree"] == 32 and load["mean"] == 32, load
+        n += 1
+assert n > 0
+' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
