@@ -236,6 +236,7 @@ static void bank_predict(const struct config *c, const struct space *s, int cc, 
 			fatal("%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col, a->name,
 			      *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
 		}
+		r[i].bank_ratio = report_bank_ratio(r[i].bank, c->naccesses);
 	}
 }
 

@@ -23,6 +23,15 @@ static int rank_cmp(const void *a, const void *b)
 		return x->run.t.median_ms < y->run.t.median_ms ? -1 : 1;
 	if (x->status != y->status)
 		return x->status < y->status ? -1 : 1;
+	if (x->status == ST_UNTIMED && x->bank_ratio > 0 && y->bank_ratio > 0) {
+		/* without a GPU: the bank model's prediction, then the compiled spills */
+		int sx = x->co.spill_stores + x->co.spill_loads;
+		int sy = y->co.spill_stores + y->co.spill_loads;
+		if (x->bank_ratio != y->bank_ratio)
+			return x->bank_ratio < y->bank_ratio ? -1 : 1;
+		if (sx != sy)
+			return sx < sy ? -1 : 1;
+	}
 	return i < j ? -1 : i > j;
 }
 
@@ -125,7 +134,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
 	if (c->naccesses)
 		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
-		           "wavefronts / conflict-free wavefronts over the declared accesses\n");
+		           "wavefronts / conflict-free wavefronts over the declared accesses%s\n",
+		        ri->timed ? "" : "; untimed variants are listed by it, then by spills");
 	if (ri->bank_ignored)
 		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
 		           "8-byte variants were collapsed into their 4-byte twins\n");

@@ -37,6 +37,7 @@ struct result {
 	                             bank_rules (NULL: dropped, or no accesses declared) */
 	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
 	const struct bank_rules *bank_rules;
+	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
 };
 
 /* facts about the run, for the report and the provenance comment */
@@ -55,7 +56,8 @@ struct runinfo {
 	size_t compiled, cache_hits;
 };
 
-/* order of results, best first: verified by median time, then the rest by status and index;
+/* order of results, best first: verified by median time, then the rest by status and index,
+   untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
 size_t *report_rank(const struct result *r, size_t n);
 /* the status as a short word ("ok", "compile-error", ...) */
