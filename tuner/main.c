@@ -206,15 +206,96 @@ static const struct expr *bank_field(const struct bank_access *a, const char *wh
 	return NULL;
 }
 
+static int uses(const struct expr *e, const char *name)
+{
+	return e && expr_uses(e, name);
+}
+
+/* 1 if an expression of the declared accesses uses name */
+static int accesses_use(const struct config *c, const char *name)
+{
+	size_t k, i;
+
+	for (k = 0; k < c->naccesses; k++) {
+		const struct bank_access *a = &c->accesses[k];
+		if (uses(a->cond, name) || uses(a->elem, name) || uses(a->width, name) ||
+		    uses(a->base, name) || uses(a->index, name) || uses(a->when, name))
+			return 1;
+		for (i = 0; i < a->nloops; i++)
+			if (uses(a->loops[i].count, name) || uses(a->loops[i].from, name) ||
+			    uses(a->loops[i].cond, name) || uses(a->loops[i].next, name))
+				return 1;
+		for (i = 0; i < a->nlets; i++)
+			if (uses(a->lets[i].value, name))
+				return 1;
+	}
+	return 0;
+}
+
+/* the variants the bank model cannot tell apart: same block, same rules, same values of the
+   parameters the accesses use (the sizes are the same for all) */
+struct bank_memo {
+	const struct config *c;
+	const struct space *s;
+	const struct result *r;
+	const int *used;          /* per parameter */
+	size_t *slot, cap;        /* indices + 1 of evaluated variants; 0 = empty */
+};
+
+static uint64_t memo_hash(const struct bank_memo *m, size_t i)
+{
+	const struct variant *v = &m->s->v[i];
+	uint64_t h = hash_bytes(HASH_INIT, v->block, sizeof v->block);
+	size_t p;
+
+	h = hash_bytes(h, &m->r[i].bank_rules, sizeof m->r[i].bank_rules);
+	for (p = 0; p < m->c->nparams; p++)
+		if (m->used[p])
+			h = hash_bytes(h, &v->vals[p], sizeof v->vals[p]);
+	return h;
+}
+
+static int memo_same(const struct bank_memo *m, size_t i, size_t j)
+{
+	const struct variant *a = &m->s->v[i], *b = &m->s->v[j];
+	size_t p;
+
+	if (memcmp(a->block, b->block, sizeof a->block) || m->r[i].bank_rules != m->r[j].bank_rules)
+		return 0;
+	for (p = 0; p < m->c->nparams; p++)
+		if (m->used[p] && a->vals[p] != b->vals[p])
+			return 0;
+	return 1;
+}
+
+/* the slot of variant i's class: holding an equal variant, or empty */
+static size_t *memo_find(struct bank_memo *m, size_t i)
+{
+	size_t h = (size_t)memo_hash(m, i) & (m->cap - 1);
+
+	while (m->slot[h] && !memo_same(m, i, m->slot[h] - 1))
+		h = (h + 1) & (m->cap - 1);
+	return &m->slot[h];
+}
+
 /* the bank model's prediction for every kept variant: under the rules of compute capability
    cc in the variant's bank mode, and under Kepler's 8-byte mode; an evaluation error is a
    config error, reported where the failing expression is */
 static void bank_predict(const struct config *c, const struct space *s, int cc, struct result *r)
 {
-	size_t i, k;
+	struct bank_memo m = {c, s, r, NULL, NULL, 1};
+	int *used;
+	size_t i, k, *slot;
 
 	if (!c->naccesses)
 		return;
+	used = xcalloc(c->nparams + 1, sizeof *used);
+	for (i = 0; i < c->nparams; i++)
+		used[i] = accesses_use(c, c->params[i].name);
+	while (m.cap < 2 * s->n)
+		m.cap *= 2;
+	m.used = used;
+	m.slot = xcalloc(m.cap, sizeof *m.slot);
 	for (i = 0; i < s->n; i++) {
 		const struct variant *v = &s->v[i];
 		if (v->drop)
@@ -222,6 +303,14 @@ static void bank_predict(const struct config *c, const struct space *s, int cc, 
 		r[i].bank_rules = bank_rules_for(cc, v->bank_bytes);
 		r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
 		r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
+		slot = memo_find(&m, i);
+		if (*slot) {
+			memcpy(r[i].bank, r[*slot - 1].bank, c->naccesses * sizeof *r[i].bank);
+			memcpy(r[i].bank8, r[*slot - 1].bank8, c->naccesses * sizeof *r[i].bank8);
+			r[i].bank_ratio = r[*slot - 1].bank_ratio;
+			continue;
+		}
+		*slot = i + 1;
 		for (k = 0; k < c->naccesses; k++) {
 			const struct bank_access *a = &c->accesses[k];
 			struct bank_err e;
@@ -238,6 +327,8 @@ static void bank_predict(const struct config *c, const struct space *s, int cc, 
 		}
 		r[i].bank_ratio = report_bank_ratio(r[i].bank, c->naccesses);
 	}
+	free(m.slot);
+	free(used);
 }
 
 /* compute capability of an architecture name: "sm_90a" -> 90; 0 if not one */
