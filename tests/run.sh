@@ -1,11 +1,13 @@
 #!/bin/sh
 # The test suite: unit tests (out/bin/unit) then end-to-end runs of out/bin/tuner.
+# TUNER_BINDIR names another build's bin directory (e.g. out/asan/bin, the sanitized build).
 # Needs no GPU. Ends with "N passed, N failed"; exits non-zero on any failure.
 # TUNER_NVCC names nvcc for the emitted-source checks (default: nvcc on PATH).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export TUNER_SRCDIR="$PWD" SOURCE_DATE_EPOCH=1767225600 # 2026-01-01T00:00:00Z: stable goldens
-T=out/bin/tuner
+B=${TUNER_BINDIR:-out/bin}
+T=$B/tuner
 NVCC=${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-test.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -28,7 +30,7 @@ has() {
 }
 
 # unit tests
-out/bin/unit >"$tmp/unit.log" 2>&1
+$B/unit >"$tmp/unit.log" 2>&1
 cat "$tmp/unit.log"
 line=$(tail -n 1 "$tmp/unit.log")
 up=$(echo "$line" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
