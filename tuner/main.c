@@ -625,10 +625,13 @@ struct hello {
 /* a compile result as bytes: the lowered name, then the cubin */
 static void put_co(struct buf *b, const struct compile_out *co)
 {
-	uint64_t n = strlen(co->lowered ? co->lowered : "");
+	const char *name = co->lowered ? co->lowered : "";
+	uint64_t n = (strlen(name) + 8) / 8 * 8; /* NUL-padded: the cubin stays 8-byte aligned */
+	char pad[8] = {0};
 
 	buf_add(b, &n, sizeof n);
-	buf_add(b, co->lowered ? co->lowered : "", n);
+	buf_puts(b, name);
+	buf_add(b, pad, n - strlen(name));
 	n = co->cubin_len;
 	buf_add(b, &n, sizeof n);
 	buf_add(b, co->cubin, co->cubin_len);
@@ -734,6 +737,8 @@ static int gpu_lost(void *arg, const struct run_result *res)
 	(void)arg;
 	return res->status == RUN_FAULT;
 }
+
+_Static_assert(sizeof(struct variant) % 8 == 0, "a job blob's cubin must stay 8-byte aligned");
 
 /* the parent's half of the messages */
 static void job_blob(void *arg, size_t i, struct buf *b)

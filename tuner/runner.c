@@ -112,14 +112,18 @@ static void kill_worker(struct worker *w)
 /* the worker's side: open, prepare, set up, then run jobs until EOF */
 static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 {
-	size_t n = 1 + (ops->info_len > ops->hello_len ? ops->info_len : ops->hello_len) + 256;
-	char *m = xcalloc(1, n), *blob = NULL;
+	size_t pl = ops->info_len > ops->hello_len ? ops->info_len : ops->hello_len;
+	char *m = xcalloc(1, 1 + pl + 256), *blob = NULL, why[256];
+	void *payload = xcalloc(1, pl + 1); /* malloc-aligned, unlike m + 1 */
 	uint64_t len, j;
 
 	signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt abandons */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	m[0] = ops->open(ops->ctx, m + 1, m + 1 + ops->info_len, 255) == 0;
+	memset(why, 0, sizeof why);
+	m[0] = ops->open(ops->ctx, payload, why, sizeof why - 1) == 0;
+	memcpy(m + 1, payload, ops->info_len);
+	memcpy(m + 1 + ops->info_len, why, sizeof why);
 	if (write_full(res, m, 1 + ops->info_len + 256) < 0 || !m[0])
 		_exit(0);
 	if (ops->prepare)
@@ -129,8 +133,11 @@ static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 	blob = xmalloc(len ? len : 1);
 	if (read_full(cmd, blob, len, 0, NULL) != RD_OK)
 		_exit(0);
-	memset(m, 0, n);
-	m[0] = ops->setup(ops->ctx, blob, len, m + 1, m + 1 + ops->hello_len, 255) == 0;
+	memset(payload, 0, pl + 1);
+	memset(why, 0, sizeof why);
+	m[0] = ops->setup(ops->ctx, blob, len, payload, why, sizeof why - 1) == 0;
+	memcpy(m + 1, payload, ops->hello_len);
+	memcpy(m + 1 + ops->hello_len, why, sizeof why);
 	if (write_full(res, m, 1 + ops->hello_len + 256) < 0 || !m[0])
 		_exit(0);
 	free(blob);
