@@ -185,5 +185,13 @@ for v in d["variants"]:
 assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
+# bad input through the real binary: exit 2, the message, within the time limit, nothing written
+tests/bad.sh "$T" >"$tmp/bad.log" 2>&1
+cat "$tmp/bad.log"
+line=$(tail -n 1 "$tmp/bad.log")
+bp=$(echo "$line" | sed -n 's/^bad: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+bf=$(echo "$line" | sed -n 's/^bad: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$bp" ]; then bad "tests/bad.sh finished" "$line"; else pass=$((pass + bp)); fail=$((fail + bf)); fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -8,7 +8,7 @@
 #include "util.h"
 
 enum {
-	ITER_MAX = 1 << 16,   /* loop iterations per access and warp: a loop that never ends */
+	ITER_MAX = 1 << 14,   /* loop iterations per access and warp: a loop that never ends */
 	THREADS_MAX = 1 << 16 /* threads per block (CUDA allows 1024) */
 };
 
