@@ -592,6 +592,11 @@ static void compile_all(struct tune *t)
 	}
 	t->ref = outs[n - 2];
 	t->copy = outs[n - 1];
+	free(outs); /* before any fatal(): what is left is reachable from t */
+	free(hits);
+	free(jobs);
+	free(jobof);
+	free(cachedir);
 	if (!stop && !t->ref.ok)
 		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
 		      c->reference.entry, c->reference.source, t->ref.log);
@@ -600,11 +605,6 @@ static void compile_all(struct tune *t)
 	if (!stop && nok == 0 && first_bad != SIZE_MAX)
 		fatal("%s: no variant of '%s' compiles; the first, %s, says:\n%s", c->path,
 		      c->kernel.source, s->v[first_bad].id, t->r[first_bad].reason);
-	free(outs);
-	free(hits);
-	free(jobs);
-	free(jobof);
-	free(cachedir);
 }
 
 /* ---- the GPU worker's side ---- */
