@@ -54,11 +54,6 @@ static char *upper(const char *s)
 	return u;
 }
 
-static const char *ctype(enum elem t)
-{
-	return elem_name(t);
-}
-
 static void header(struct buf *b, const char *base, const struct config *c,
                    const struct variant *v)
 {
@@ -129,7 +124,7 @@ static void header(struct buf *b, const char *base, const struct config *c,
 		if (k->fill.kind != FILL_LIST || expr_eval(k->count, &v->vars, &n, &err) < 0)
 			continue;
 		buf_printf(b, "\n/* values of __constant__ %s (cudaMemcpyToSymbol) */\n", k->name);
-		buf_printf(b, "static const %s %s_%s_values[%lld] = {", ctype(k->type), c->name,
+		buf_printf(b, "static const %s %s_%s_values[%lld] = {", elem_name(k->type), c->name,
 		           k->name, (long long)n);
 		for (int64_t j = 0; j < n; j++)
 			buf_printf(b, "%s%s%.9g%s", j ? "," : "", j % 6 ? " " : "\n\t",
