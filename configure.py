@@ -192,7 +192,9 @@ def main():
     if bdir != "out":
         w.var("builddir", bdir)
     w.var("cc", cc)
-    w.var("cflags", cflags + " -I%s %s" % (cuinc, ycflags))
+    # where libcupti is looked for first (--counters): beside NVRTC, as the toolkit installs it
+    w.var("cflags", cflags + " -I%s %s %s" % (cuinc, ycflags,
+                                               shlex.quote('-DTUNER_CUDA_LIB="%s"' % culib)))
     w.var("ldflags", ldflags + " -L%s -Wl,-rpath,%s" % (culib, culib))
     w.var("libs", "-lnvrtc %s -ldl -lm" % ylibs)
     w.var("nvcc", nvcc)

@@ -35,7 +35,11 @@ TEST(journal_roundtrip)
 	a.gbs = 2950.25;
 	a.pct_copy = 99.9;
 	snprintf(a.run.reason, sizeof a.run.reason, "12 of 100 differ; first at [3]: 1 vs 2");
-	b.key = 42; /* empty reason */
+	a.run.nprobe = 6; /* shared-memory counters, as --counters stores them */
+	a.run.probe[0] = 1310720;
+	a.run.probe[1] = 5242880.5;
+	a.run.probe[5] = 1e-300;
+	b.key = 42; /* empty reason, no probe */
 	CHECK_EQ(journal_append(path, &a), 0);
 	CHECK_EQ(journal_append(path, &b), 0);
 	n = journal_load(path, &got);
@@ -49,7 +53,12 @@ TEST(journal_roundtrip)
 		CHECK(got[0].run.t.median_ms == a.run.t.median_ms);
 		CHECK(got[0].gbs == a.gbs);
 		CHECK_STR(got[0].run.reason, a.run.reason);
+		CHECK_EQ(got[0].run.nprobe, 6);
+		CHECK(got[0].run.probe[0] == a.run.probe[0]);
+		CHECK(got[0].run.probe[1] == a.run.probe[1]);
+		CHECK(got[0].run.probe[5] == a.run.probe[5]);
 		CHECK(got[1].key == 42);
+		CHECK_EQ(got[1].run.nprobe, 0);
 		CHECK_STR(got[1].run.reason, "");
 	}
 	free(got);

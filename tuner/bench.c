@@ -318,6 +318,7 @@ struct bench {
 	int have_ref;
 	int dead;                 /* the context hit a sticky error */
 	struct prof prof;
+	struct bench_probe probe; /* around an extra launch of each verified variant */
 };
 
 /* a launch ready to go: function, geometry, parameters */
@@ -1473,6 +1474,41 @@ static CUresult compare(struct bench *b, struct run_result *r, char *msg, size_t
 	return CUDA_SUCCESS;
 }
 
+void bench_set_probe(struct bench *b, const struct bench_probe *p)
+{
+	memset(&b->probe, 0, sizeof b->probe);
+	if (p)
+		b->probe = *p;
+}
+
+/* the probe around one more launch of lp; -1 (with *rc and msg) only if the kernel failed:
+   a failing probe is noted in r and the variant keeps its result */
+static int probe(struct bench *b, const struct launchp *lp, struct run_result *r, CUresult *rc,
+                 char *msg, size_t msglen)
+{
+	char why[sizeof r->probe_why] = "";
+	int n;
+
+	if (b->probe.before && b->probe.before(b->probe.arg, why, sizeof why) < 0) {
+		r->nprobe = -1;
+		snprintf(r->probe_why, sizeof r->probe_why, "%s", why);
+		return 0;
+	}
+	if ((*rc = lp_launch(lp)) != CUDA_SUCCESS || (*rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+		cuerr(msg, msglen, "kernel failed while probed", *rc);
+		b->probe.after(b->probe.arg, r->probe, why, sizeof why);
+		return -1;
+	}
+	n = b->probe.after(b->probe.arg, r->probe, why, sizeof why);
+	if (n < 0 || n > BENCH_PROBE_MAX) {
+		r->nprobe = -1;
+		snprintf(r->probe_why, sizeof r->probe_why, "%s", n < 0 ? why : "too many values");
+		return 0;
+	}
+	r->nprobe = n;
+	return 0;
+}
+
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r)
 {
@@ -1543,6 +1579,10 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 	t2 = now_s();
 	if (r->status == RUN_OK && time_lp(b, &lp, &r->t, &rc, &in_launch, msg, sizeof msg) < 0) {
 		st = in_launch ? RUN_LAUNCH_ERROR : RUN_FAULT;
+		goto fail;
+	}
+	if (r->status == RUN_OK && b->probe.after && probe(b, &lp, r, &rc, msg, sizeof msg) < 0) {
+		st = RUN_FAULT;
 		goto fail;
 	}
 	goto done;

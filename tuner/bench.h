@@ -7,6 +7,8 @@
 #include "nvrtc.h"
 #include "space.h"
 
+#define BENCH_PROBE_MAX 8
+
 enum run_status { RUN_OK, RUN_MISMATCH, RUN_FAULT, RUN_LAUNCH_ERROR };
 
 struct stats {
@@ -22,6 +24,18 @@ struct run_result {
 	size_t bad;               /* elements outside tolerance */
 	struct stats t;
 	int bank_applied;         /* bank mode read back after setting it (0 if not set) */
+	int nprobe;               /* values the probe returned: 0 none ran, -1 it failed */
+	double probe[BENCH_PROBE_MAX];
+	char probe_why[160];      /* why it failed */
+};
+
+/* one extra launch of each verified variant with a hook around it (e.g. to read hardware
+   counters): before(), the launch, a synchronization, after() */
+struct bench_probe {
+	int (*before)(void *arg, char *why, size_t whylen);
+	/* stores up to BENCH_PROBE_MAX values; their count, or -1 with why */
+	int (*after)(void *arg, double *vals, char *why, size_t whylen);
+	void *arg;
 };
 
 struct bench;
@@ -59,6 +73,8 @@ double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, si
    context every later call reports RUN_FAULT without running */
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r);
+/* run p (copied; NULL: none) around an extra launch of every verified variant */
+void bench_set_probe(struct bench *b, const struct bench_probe *p);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.
    b may be NULL (a context must be current) */
 int bench_bank_probe(struct bench *b, int bytes);

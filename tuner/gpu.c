@@ -14,6 +14,7 @@ static void *lib;         /* dlopen handle; never closed: after cuInit the drive
 static int resolved;      /* every required entry point found */
 static CUdevice dev;
 static int retained;      /* primary context retained */
+static CUcontext pctx;    /* the retained primary context */
 
 /* one entry point: its member, the names to try in order, and whether gpu_open needs it */
 struct sym {
@@ -231,6 +232,7 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 		goto fail;
 	}
 	retained = 1;
+	pctx = ctx;
 	if ((r = cu.CtxSetCurrent(ctx)) != CUDA_SUCCESS) {
 		cuerr(why, whylen, "cuCtxSetCurrent", r);
 		gpu_close();
@@ -239,6 +241,11 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 	return 0;
 fail:
 	return -1;
+}
+
+CUcontext gpu_context(void)
+{
+	return retained ? pctx : NULL;
 }
 
 void gpu_close(void)

@@ -23,6 +23,8 @@ struct gpu_info {
 int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen);
 /* "nvidia-h100-80gb-hbm3-sm90": lower-case name, spaces to '-', plus the compute capability */
 void gpu_slug(const struct gpu_info *info, char *out, size_t outlen);
+/* the primary context gpu_open made current (NULL before) */
+CUcontext gpu_context(void);
 /* release the primary context */
 void gpu_close(void);
 

@@ -11,7 +11,7 @@
 
 #include "util.h"
 
-#define MAGIC "tuner-journal-2"
+#define MAGIC "tuner-journal-3"
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -125,6 +125,7 @@ static void format(struct buf *b, const struct jrec *r)
 	const struct run_result *x = &r->run;
 	size_t start = b->len;
 	uint64_t sum;
+	int i;
 
 	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
 	              "%.17g %.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
@@ -133,9 +134,28 @@ static void format(struct buf *b, const struct jrec *r)
 	           r->pct_read);
 	buf_puts(b, "r"); /* never empty, so the fields stay apart */
 	hex(b, x->reason);
+	buf_printf(b, " %d", x->nprobe > 0 ? x->nprobe : 0);
+	for (i = 0; i < x->nprobe && i < BENCH_PROBE_MAX; i++)
+		buf_printf(b, " %.17g", x->probe[i]);
 	buf_puts(b, " ");
 	sum = hash_bytes(HASH_INIT, b->s + start, b->len - start);
 	buf_printf(b, "%016" PRIx64 "\n", sum);
+}
+
+/* " N v1 .. vN " between p and the checksum at tail; 0 if well formed */
+static int parse_probe(const char *p, const char *tail, struct run_result *x)
+{
+	int n, k, i;
+
+	if (sscanf(p, " %d%n", &x->nprobe, &k) != 1 || x->nprobe < 0 || x->nprobe > BENCH_PROBE_MAX)
+		return -1;
+	p += k;
+	for (i = 0; i < x->nprobe; i++) {
+		if (sscanf(p, " %lg%n", &x->probe[i], &n) != 1)
+			return -1;
+		p += n;
+	}
+	return p == tail ? 0 : -1;
 }
 
 /* parse one line (without its newline); 0 if intact */
@@ -162,7 +182,10 @@ static int parse(char *line, struct jrec *r)
 	if (line[n] != 'r')
 		return -1;
 	n++;
-	len = (int)(tail - (line + n));
+	for (len = 0; line[n + len] && line[n + len] != ' '; len++)
+		;
+	if (parse_probe(line + n + len, tail, &r->run) < 0)
+		return -1;
 	if (len < 0 || len % 2 || (size_t)len >= sizeof rs || (size_t)len / 2 >= sizeof r->run.reason)
 		return -1;
 	memcpy(rs, line + n, (size_t)len);

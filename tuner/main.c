@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "cache.h"
 #include "config.h"
+#include "counters.h"
 #include "emit.h"
 #include "gpu.h"
 #include "nvrtc.h"
@@ -35,6 +36,7 @@ struct opts {
 	int no_cache;
 	int fresh;
 	int explain;              /* tuner explain: the bank model's prediction, nothing compiled */
+	int counters;             /* --counters: read shared-memory counters of each variant */
 	double timeout;
 	char **sizes;
 	size_t nsizes;
@@ -60,6 +62,8 @@ static void usage(FILE *f)
 	        "  --emit ID       also write variant ID as OUT/<kernel>/<gpu>/ID.cu and ID.h\n"
 	        "  --timeout S     per-variant time limit on the GPU in seconds (default 10)\n"
 	        "  --fresh         re-run every variant, ignoring results kept from an earlier run\n"
+	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
+	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
 	        "  -q, --quiet     print only errors and the winner\n"
 	        "  -v, --verbose   print dropped variants and compile logs\n"
 	        "  -h, --help      this text\n"
@@ -70,13 +74,15 @@ static void usage(FILE *f)
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH };
+	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
+	       O_COUNTERS };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
 		{"cache", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
 		{"emit", required_argument, 0, O_EMIT}, {"quiet", no_argument, 0, 'q'},
 		{"timeout", required_argument, 0, O_TIMEOUT}, {"fresh", no_argument, 0, O_FRESH},
+		{"counters", no_argument, 0, O_COUNTERS},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -114,6 +120,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_NOCACHE: o->no_cache = 1; break;
 		case O_EMIT: o->emit = optarg; break;
 		case O_FRESH: o->fresh = 1; break;
+		case O_COUNTERS: o->counters = 1; break;
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
@@ -489,6 +496,14 @@ struct tune {
 	char why[512];
 };
 
+static double t_start; /* when main began */
+
+/* with -v: how long the run has taken so far, at the end of a phase */
+static void phase(const char *what)
+{
+	note(2, "tuner: %.3f s: %s\n", now_s() - t_start, what);
+}
+
 /* find the GPU: a worker process opens it (the tuner itself never holds a CUDA context) and
    stays to run the variants; then choose the architecture, the limits and the output name */
 static void pick_target(struct tune *t)
@@ -620,6 +635,9 @@ struct donectx {
 struct hello {
 	double copy_gbs, read_gbs;
 	struct stats copy, read;
+	int counters;             /* --counters: 1 + the set of counters_smem read, or -1 */
+	int passes;               /* the profiler's passes per kernel */
+	char counters_why[240];   /* why there are none */
 };
 
 /* a compile result as bytes: the lowered name, then the cubin */
@@ -686,6 +704,47 @@ static void gpu_prepare(void *arg)
 	t->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, t->why, sizeof t->why);
 }
 
+static int probe_before(void *arg, char *why, size_t whylen)
+{
+	return counters_start(arg, why, whylen);
+}
+
+static int probe_after(void *arg, double *vals, char *why, size_t whylen)
+{
+	int n = counters_stop(arg, vals, why, whylen);
+
+	if (n == 0) {
+		snprintf(why, whylen, "the profiler counted no kernel");
+		return -1;
+	}
+	return n < 0 ? -1 : COUNTERS_SMEM;
+}
+
+/* in the worker, after the rooflines (they are never profiled): the range profiler with the
+   first set of counters this GPU offers, around an extra launch of each variant */
+static void counters_setup(struct tune *t, struct hello *h)
+{
+	static struct counters *k;
+	struct bench_probe p;
+	int set;
+
+	_Static_assert(COUNTERS_SMEM <= BENCH_PROBE_MAX, "a probe holds the counters");
+	h->counters = -1;
+	for (set = 0; set < COUNTERS_SETS && !k; set++) {
+		char why[sizeof h->counters_why];
+		k = counters_open(gpu_context(), 0, counters_smem[set], COUNTERS_SMEM, why, sizeof why);
+		if (k)
+			h->counters = set + 1;
+		else if (set == 0) /* the first reason is the telling one */
+			snprintf(h->counters_why, sizeof h->counters_why, "%s", why);
+	}
+	if (!k)
+		return;
+	h->passes = counters_passes(k);
+	p = (struct bench_probe){probe_before, probe_after, k};
+	bench_set_probe(t->bench, &p);
+}
+
 static int gpu_setup(void *arg, const void *blob, size_t len, void *out, char *why,
                      size_t whylen)
 {
@@ -711,7 +770,11 @@ static int gpu_setup(void *arg, const void *blob, size_t len, void *out, char *w
 	if (h->copy_gbs <= 0)
 		return -1;
 	h->read_gbs = bench_read(t->bench, bytes, &h->read, why, whylen);
-	return h->read_gbs > 0 ? 0 : -1;
+	if (h->read_gbs <= 0)
+		return -1;
+	if (t->o.counters)
+		counters_setup(t, h);
+	return 0;
 }
 
 static void gpu_run(void *arg, size_t i, const void *blob, size_t len, struct run_result *res)
@@ -798,6 +861,10 @@ static void on_done(void *arg, size_t i)
 		t->ri.copy = d->hello->copy;
 		t->ri.read_gbs = d->hello->read_gbs;
 		t->ri.read = d->hello->read;
+		phase("first result (the worker's setup and rooflines are done)");
+		t->ri.counters = d->hello->counters;
+		t->ri.counter_passes = d->hello->passes;
+		snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", d->hello->counters_why);
 	}
 	settle(t, i, d->outc[i], &d->res[i]);
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
@@ -809,6 +876,8 @@ static void on_done(void *arg, size_t i)
 	rec.gbs = t->r[i].gbs;
 	rec.pct_copy = t->r[i].pct_copy;
 	rec.pct_read = t->r[i].pct_read;
+	if (t->o.counters && t->r[i].status == ST_OK && rec.run.nprobe != COUNTERS_SMEM)
+		return; /* counted next time, when the counters can be read */
 	if (journal_append(t->journal, &rec) < 0)
 		warn("cannot append to '%s':", t->journal);
 }
@@ -826,6 +895,7 @@ static void run_gpu(struct tune *t)
 	struct donectx d = {t, res, outc, &hello};
 	struct buf setup = {0};
 	uint64_t ctx;
+	char *method;
 
 	memset(&hello, 0, sizeof hello);
 	for (i = 0; i < s->n; i++)
@@ -834,7 +904,9 @@ static void run_gpu(struct tune *t)
 	t->journal = xasprintf("%s/journal", t->dir);
 	if (!t->o.fresh)
 		nrec = journal_load(t->journal, &recs);
-	ctx = journal_context(t->c, &t->sizes, t->ri.slug, bench_method(), &t->ref);
+	method = xasprintf("%s%s", bench_method(), t->o.counters ? ", counters" : "");
+	ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
+	free(method);
 	t->keys = xcalloc(s->n, sizeof *t->keys);
 	for (i = 0; i < s->n; i++) {
 		struct result *x = &t->r[i];
@@ -946,6 +1018,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	t_start = now_s();
 	if (argc > 1 && !strcmp(argv[1], "explain")) {
 		t.o.explain = 1;
 		argc--;
@@ -982,7 +1055,9 @@ int main(int argc, char **argv)
 	t.ops = (struct runner_ops){gpu_open_fn, gpu_prepare, gpu_setup, gpu_run, gpu_lost, &t,
 	                            sizeof(struct devinfo), sizeof(struct hello)};
 	t.rlim = (struct runner_limits){300, t.o.timeout};
+	phase("config loaded");
 	pick_target(&t);
+	phase(t.runner ? "GPU opened (by the worker)" : "no GPU");
 
 	space_expand(t.c, &t.sizes, &t.lim, &t.s);
 	if (t.o.dry_run) {
@@ -1006,18 +1081,22 @@ int main(int argc, char **argv)
 	t.r = xcalloc(t.s.n, sizeof *t.r);
 	bank_predict(t.c, &t.s, t.ri.timed ? t.ri.gpu.cc_major * 10 + t.ri.gpu.cc_minor
 	                                   : arch_cc(t.ri.arch), t.r);
+	phase("bank model evaluated");
 	t.dir = xasprintf("%s/%s/%s", t.o.outdir, t.c->name, t.ri.slug);
 
 	catch_signals();
 	compile_all(&t);
+	phase("compiled");
 	find_twins(&t.s, t.r, t.ri.bank_ignored);
 	if (t.ri.timed && !stop) {
 		if (mkdirs(t.dir) < 0)
 			fatal("cannot create '%s':", t.dir);
 		run_gpu(&t);
+		phase("variants run");
 	}
 	runner_end(t.runner);
 	rc = finish(&t);
+	phase("reported");
 
 	for (i = 0; i < t.s.n; i++) {
 		nv_out_free(&t.r[i].co);

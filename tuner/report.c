@@ -1,6 +1,8 @@
 /* report: the ranked table, results.json and results.csv. */
 #include "report.h"
 
+#include "counters.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,10 +85,98 @@ double report_bank_ratio(const struct bank_stats *st, size_t n)
 	return ideal > 0 ? (double)wf / (double)ideal : 0.0;
 }
 
+int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
+                      int op, struct bank_check *k)
+{
+	/* the probe holds counters_smem's order: requests, wavefronts, conflicts; loads first */
+	const double *m = x->run.probe + 3 * op;
+	double wf = 0, ideal = 0, req = 0, blocks = 1;
+	size_t i;
+	int d;
+
+	memset(k, 0, sizeof *k);
+	if (x->status != ST_OK || x->run.nprobe != 6 || !x->bank)
+		return 0;
+	for (i = 0; i < c->naccesses; i++) {
+		if (!x->bank[i].present || c->accesses[i].store != op)
+			continue;
+		wf += (double)x->bank[i].wavefronts;
+		ideal += (double)x->bank[i].ideal;
+		req += (double)x->bank[i].requests;
+	}
+	if (req == 0 && m[0] == 0)
+		return 0;
+	for (d = 0; d < 3; d++)
+		blocks *= (double)(v->grid[d] > 0 ? v->grid[d] : 1);
+	k->pred = req > 0 ? wf / req : 0;
+	k->pred_ideal = req > 0 ? ideal / req : 0;
+	k->pred_requests = req;
+	k->meas = m[0] > 0 ? m[1] / m[0] : 0;
+	k->meas_ideal = m[0] > 0 ? (m[1] - m[2]) / m[0] : 0;
+	k->meas_requests = m[0] / blocks;
+	k->match = req > 0 && m[0] > 0 && fabs(k->meas - k->pred) <= REPORT_BANK_TOL * k->pred;
+	return 1;
+}
+
+/* measured wavefronts over conflict-free wavefronts, loads and stores together (0: none) */
+static double meas_ratio(const struct result *x)
+{
+	double wf = x->run.probe[1] + x->run.probe[4];
+	double conf = x->run.probe[2] + x->run.probe[5];
+
+	return x->status == ST_OK && x->run.nprobe == 6 && wf > conf ? wf / (wf - conf) : 0;
+}
+
+/* the counters' summary under the table: agreement, then the gaps (all with -v) */
+static void counters_summary(FILE *f, const struct config *c, const struct space *s,
+                             const struct result *r, const size_t *order,
+                             const struct runinfo *ri)
+{
+	size_t k, agree = 0, all = 0, shown = 0;
+	int op;
+
+	if (ri->counters < 0) {
+		fprintf(f, "counters: not read: %s\n", ri->counters_why);
+		return;
+	}
+	for (k = 0; k < s->n; k++)
+		for (op = 0; op < 2; op++) {
+			struct bank_check bc;
+			if (report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc)) {
+				all++;
+				agree += (size_t)bc.match;
+			}
+		}
+	if (!all) {
+		fprintf(f, "counters: no verified variant with declared accesses was counted\n");
+		return;
+	}
+	fprintf(f, "counters: measured shared-memory wavefronts per request within %g %% of the "
+	           "prediction for %zu of %zu accesses (%.1f %%; loads and stores of each counted "
+	           "variant)%s\n", 100 * REPORT_BANK_TOL, agree, all, 100.0 * (double)agree / all,
+	        ri->counter_passes > 1 ? "; the profiler replayed each kernel" : "");
+	for (k = 0; k < s->n; k++)
+		for (op = 0; op < 2; op++) {
+			struct bank_check bc;
+			if (!report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc) || bc.match)
+				continue;
+			if (shown++ >= 8 && verbosity < 2)
+				continue;
+			fprintf(f, "  %s %s: predicted %.3f, measured %.3f wavefronts per request (%+.1f %%);"
+			           " requests per block %.6g predicted, %.6g measured\n",
+			        s->v[order[k]].id, op ? "stores" : "loads", bc.pred, bc.meas,
+			        bc.pred > 0 ? 100 * (bc.meas - bc.pred) / bc.pred : 100.0,
+			        bc.pred_requests, bc.meas_requests);
+		}
+	if (shown > 8 && verbosity < 2)
+		fprintf(f, "  ... %zu more (-v lists them; results.json has every access)\n", shown - 8);
+}
+
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri)
 {
 	size_t k, rank = 0, w = 6;
+	int meas = ri->counters != 0 && c->naccesses;
 
 	for (k = 0; k < s->n; k++) {
 		char *p = space_params_str(c, &s->v[k]);
@@ -94,14 +184,14 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 			w = strlen(p);
 		free(p);
 	}
-	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s%s\n", "rank", "id", (int)w,
+	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s%s%s\n", "rank", "id", (int)w,
 	        "params", "median_ms", "GB/s", "%copy", "regs", "spill", "smem",
-	        c->naccesses ? "  bank  " : "", "status");
+	        c->naccesses ? "  bank  " : "", meas ? " counted " : "", "status");
 	for (k = 0; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 		char *p, *st, rk[16] = "-", t[32] = "-", g[32] = "-", pc[32] = "-", rg[16] = "-",
-		     sp[16] = "-", sm[16] = "-", bk[24] = "";
+		     sp[16] = "-", sm[16] = "-", bk[24] = "", ms[24] = "";
 
 		if (x->status == ST_DROPPED && verbosity < 2)
 			continue;
@@ -120,10 +210,18 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 			snprintf(bk, sizeof bk, "  %6.2f", report_bank_ratio(x->bank, c->naccesses));
 		else if (c->naccesses)
 			snprintf(bk, sizeof bk, "  %6s", "-");
+		if (meas && meas_ratio(x) > 0) {
+			struct bank_check l, s2;
+			int gap = (report_bank_check(c, v, x, 0, &l) && !l.match) ||
+			          (report_bank_check(c, v, x, 1, &s2) && !s2.match);
+			snprintf(ms, sizeof ms, "  %6.2f%c", meas_ratio(x), gap ? '*' : ' ');
+		} else if (meas) {
+			snprintf(ms, sizeof ms, "  %6s ", "-");
+		}
 		p = space_params_str(c, v);
 		st = status_text(s, x);
-		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s%s  %s\n", rk, v->id, (int)w, p,
-		        t, g, pc, rg, sp, sm, bk, st);
+		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s%s%s  %s\n", rk, v->id, (int)w,
+		        p, t, g, pc, rg, sp, sm, bk, ms, st);
 		free(p);
 		free(st);
 	}
@@ -136,6 +234,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
 		           "wavefronts / conflict-free wavefronts over the declared accesses%s\n",
 		        ri->timed ? "" : "; untimed variants are listed by it, then by spills");
+	if (meas) {
+		fprintf(f, "counted: the same ratio from the GPU's counters (CUPTI); * marks a gap "
+		           "between prediction and measurement\n");
+		counters_summary(f, c, s, r, order, ri);
+	}
 	if (ri->bank_ignored)
 		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
@@ -172,6 +275,43 @@ static void json_bank(struct buf *b, const struct config *c, const struct bank_s
 	buf_puts(b, "]");
 }
 
+/* ", \"measured\": {...}": the counters beside the prediction, per kind of request */
+static void json_counted(struct buf *b, const struct config *c, const struct variant *v,
+                         const struct result *x)
+{
+	static const char *const ops[2] = {"loads", "stores"};
+	int op, n = 0;
+
+	if (x->status != ST_OK || x->run.nprobe != 6)
+		return;
+	buf_puts(b, ", \"measured\": {");
+	for (op = 0; op < 2; op++) {
+		struct bank_check k;
+		const double *m = x->run.probe + 3 * op;
+		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"wavefronts\": %.17g, "
+		           "\"conflicts\": %.17g", n++ ? ", " : "", ops[op], m[0], m[1], m[2]);
+		if (report_bank_check(c, v, x, op, &k)) {
+			buf_puts(b, ", \"per_request\": ");
+			json_num(b, k.meas);
+			buf_puts(b, ", \"predicted_per_request\": ");
+			json_num(b, k.pred);
+			buf_puts(b, ", \"ideal_per_request\": ");
+			json_num(b, k.meas_ideal);
+			buf_puts(b, ", \"predicted_ideal_per_request\": ");
+			json_num(b, k.pred_ideal);
+			buf_puts(b, ", \"requests_per_block\": ");
+			json_num(b, k.meas_requests);
+			buf_puts(b, ", \"predicted_requests_per_block\": ");
+			json_num(b, k.pred_requests);
+			buf_printf(b, ", \"match\": %s", k.match ? "true" : "false");
+		}
+		buf_puts(b, "}");
+	}
+	buf_puts(b, ", \"ratio\": ");
+	json_num(b, meas_ratio(x));
+	buf_puts(b, "}");
+}
+
 void report_json(struct buf *b, const struct config *c, const struct space *s,
                  const struct result *r, const size_t *order, const struct runinfo *ri)
 {
@@ -194,6 +334,16 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		buf_puts(b, ",\n  \"read_gbs\": ");
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+		if (ri->counters > 0)
+			buf_printf(b, "  \"counters\": {\"requests\": \"%s\", \"wavefronts\": \"%s\", "
+			           "\"conflicts\": \"%s\", \"passes\": %d, \"tolerance\": %g},\n",
+			           counters_smem[ri->counters - 1][0], counters_smem[ri->counters - 1][1],
+			           counters_smem[ri->counters - 1][2], ri->counter_passes, REPORT_BANK_TOL);
+		else if (ri->counters < 0) {
+			buf_puts(b, "  \"counters_error\": ");
+			buf_json_str(b, ri->counters_why);
+			buf_puts(b, ",\n");
+		}
 	} else {
 		buf_puts(b, "  \"why_untimed\": ");
 		buf_json_str(b, ri->why_untimed);
@@ -276,6 +426,7 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			json_bank(b, c, x->bank);
 			buf_puts(b, ", \"kepler8\": ");
 			json_bank(b, c, x->bank8);
+			json_counted(b, c, v, x);
 			buf_puts(b, "}");
 		}
 		if (x->status == ST_COMPILE_ERROR) {
@@ -308,8 +459,7 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 	for (i = 0; i < c->nparams; i++)
 		buf_printf(b, ",%s", c->params[i].name);
 	buf_puts(b, ",status,median_ms,min_ms,spread,gbs,pct_copy,pct_read,max_abs_err,registers,"
-	            "spill_bytes,"
-	            "shared_bytes,twin_of,reason\n");
+	            "spill_bytes,shared_bytes,bank_predicted,bank_counted,twin_of,reason\n");
 	for (k = 0; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
@@ -329,6 +479,14 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 			           (long long)(x->co.smem_static + v->shared));
 		else
 			buf_puts(b, ",,,");
+		if (x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
+			buf_printf(b, ",%.4g", report_bank_ratio(x->bank, c->naccesses));
+		else
+			buf_puts(b, ",");
+		if (meas_ratio(x) > 0)
+			buf_printf(b, ",%.4g", meas_ratio(x));
+		else
+			buf_puts(b, ",");
 		buf_printf(b, ",%s,", x->twin >= 0 ? s->v[x->twin].id : "");
 		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
 		buf_puts(b, "\n");

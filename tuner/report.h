@@ -53,6 +53,10 @@ struct runinfo {
 	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
 	char date[32];            /* UTC, ISO 8601 */
 	double compile_s;         /* wall time of the compile phase */
+	int counters;             /* --counters: 1 + the set of counters_smem read, -1 unavailable
+	                             (counters_why), 0 not asked (or every result resumed) */
+	int counter_passes;       /* the profiler's passes per kernel */
+	char counters_why[240];
 	size_t compiled, cache_hits;
 };
 
@@ -65,6 +69,22 @@ const char *report_status(enum status s);
 /* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's
    accesses); 0 when none is present */
 double report_bank_ratio(const struct bank_stats *st, size_t n);
+/* a variant's predicted shared-memory cost beside the counters --counters read, for the
+   loads (op 0) or the stores (op 1) */
+struct bank_check {
+	double pred;              /* predicted wavefronts per request over the declared accesses */
+	double meas;              /* measured wavefronts per request */
+	double pred_ideal, meas_ideal; /* the same without bank conflicts */
+	double pred_requests;     /* predicted requests per block */
+	double meas_requests;     /* measured requests per block (over the grid's blocks) */
+	int match;                /* meas within REPORT_BANK_TOL of pred */
+};
+/* relative tolerance of a match: counts that differ by less are taken as equal */
+#define REPORT_BANK_TOL 0.01
+/* fill k for op of variant v; 1, or 0 when there is nothing to compare (no counters, or
+   neither the declarations nor the GPU have requests of that kind) */
+int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
+                      int op, struct bank_check *k);
 /* print the ranked table */
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri);
