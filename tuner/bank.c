@@ -156,14 +156,18 @@ static const char *thread_str(const struct ev *e, int l, char *b, size_t n)
 	return b;
 }
 
-/* evaluate a per-lane expression for lane l; errors name the thread */
-static int lane_eval(struct ev *e, const struct expr *x, int l, const char *what, int64_t *out)
+/* evaluate a per-lane expression for lane l; errors name the thread and the field, whose
+   name is the format what with idx (formatted only then: this is the model's inner loop) */
+static int lane_eval(struct ev *e, const struct expr *x, int l, const char *what, size_t idx,
+                     int64_t *out)
 {
 	struct expr_err xe = {0};
-	char b[80];
+	char b[80], w[32];
 
-	if (expr_eval(x, &e->lv[l], out, &xe) < 0)
-		return fail(e->err, what, xe.col, "%s: %s", thread_str(e, l, b, sizeof b), xe.msg);
+	if (expr_eval(x, &e->lv[l], out, &xe) < 0) {
+		snprintf(w, sizeof w, what, idx);
+		return fail(e->err, w, xe.col, "%s: %s", thread_str(e, l, b, sizeof b), xe.msg);
+	}
 	return 0;
 }
 
@@ -186,20 +190,17 @@ static int emit(struct ev *e, uint32_t mask)
 		if (!(mask >> l & 1))
 			continue;
 		for (i = 0; i < a->nlets; i++) {
-			char what[32];
-
-			snprintf(what, sizeof what, "let[%zu]", i);
-			if (lane_eval(e, a->lets[i].value, l, what, &x) < 0)
+			if (lane_eval(e, a->lets[i].value, l, "let[%zu]", i, &x) < 0)
 				return -1;
 			vars_set(&e->lv[l], a->lets[i].name, x);
 		}
 		if (a->when) {
-			if (lane_eval(e, a->when, l, "when", &x) < 0)
+			if (lane_eval(e, a->when, l, "when", 0, &x) < 0)
 				return -1;
 			if (!x)
 				continue;
 		}
-		if (lane_eval(e, a->index, l, "index", &idx) < 0)
+		if (lane_eval(e, a->index, l, "index", 0, &idx) < 0)
 			return -1;
 		if (idx > (INT64_MAX - e->base) / e->elem || idx < -(INT64_MAX / e->elem) ||
 		    e->base + idx * e->elem < 0)
@@ -228,23 +229,22 @@ static int loop(struct ev *e, size_t level, uint32_t mask)
 {
 	const struct bank_loop *lp;
 	int64_t val[BANK_LANES], lim[BANK_LANES];
-	char wfrom[32], wcond[32], wnext[32];
+	const char *wfrom, *wcond;
 	int l;
 
 	if (level == e->a->nloops)
 		return emit(e, mask);
 	lp = &e->a->loops[level];
-	snprintf(wfrom, sizeof wfrom, lp->count ? "loops[%zu]" : "loops[%zu].from", level);
-	snprintf(wcond, sizeof wcond, lp->count ? "loops[%zu]" : "loops[%zu].while", level);
-	snprintf(wnext, sizeof wnext, "loops[%zu].next", level);
+	wfrom = lp->count ? "loops[%zu]" : "loops[%zu].from";
+	wcond = lp->count ? "loops[%zu]" : "loops[%zu].while";
 	for (l = 0; l < BANK_LANES; l++) {
 		if (!(mask >> l & 1))
 			continue;
 		if (lp->count) {
-			if (lane_eval(e, lp->count, l, wfrom, &lim[l]) < 0)
+			if (lane_eval(e, lp->count, l, wfrom, level, &lim[l]) < 0)
 				return -1;
 			val[l] = 0;
-		} else if (lane_eval(e, lp->from, l, wfrom, &val[l]) < 0) {
+		} else if (lane_eval(e, lp->from, l, wfrom, level, &val[l]) < 0) {
 			return -1;
 		}
 		vars_set(&e->lv[l], lp->var, val[l]);
@@ -259,16 +259,19 @@ static int loop(struct ev *e, size_t level, uint32_t mask)
 				continue;
 			if (lp->count)
 				x = val[l] < lim[l];
-			else if (lane_eval(e, lp->cond, l, wcond, &x) < 0)
+			else if (lane_eval(e, lp->cond, l, wcond, level, &x) < 0)
 				return -1;
 			if (x)
 				in |= 1u << l;
 		}
 		if (!in)
 			return 0;
-		if (++e->iters > ITER_MAX)
-			return fail(e->err, wcond, -1, "more than %d iterations: does the loop end?",
+		if (++e->iters > ITER_MAX) {
+			char w[32];
+			snprintf(w, sizeof w, wcond, level);
+			return fail(e->err, w, -1, "more than %d iterations: does the loop end?",
 			            ITER_MAX);
+		}
 		if (loop(e, level + 1, in) < 0)
 			return -1;
 		for (l = 0; l < BANK_LANES; l++) {
@@ -276,7 +279,7 @@ static int loop(struct ev *e, size_t level, uint32_t mask)
 				continue;
 			if (lp->count)
 				val[l]++;
-			else if (lane_eval(e, lp->next, l, wnext, &val[l]) < 0)
+			else if (lane_eval(e, lp->next, l, "loops[%zu].next", level, &val[l]) < 0)
 				return -1;
 			vars_set(&e->lv[l], lp->var, val[l]);
 		}

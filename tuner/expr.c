@@ -51,6 +51,7 @@ struct node {
 	int height;  /* 1 for leaves */
 	int64_t val; /* N_INT */
 	char *name;  /* N_NAME */
+	int hint;    /* N_NAME: where in a struct vars it was found last (a lookup tries it first) */
 	int fn;      /* N_CALL: index into funcs */
 	int nkid;
 	struct node *kid[]; /* operands in source order */
@@ -76,6 +77,12 @@ void vars_set(struct vars *v, const char *name, int64_t val)
 {
 	int i;
 
+	for (i = v->n - 1; i >= 0; i--) { /* callers mostly set the same name again */
+		if (v->name[i] == name) {
+			v->val[i] = val;
+			return;
+		}
+	}
 	for (i = v->n - 1; i >= 0; i--) {
 		if (!strcmp(v->name[i], name)) {
 			v->name[i] = name;
@@ -295,6 +302,7 @@ static struct node *mk(struct parser *p, enum kind kind, int col, int nkid, stru
 	n->val = 0;
 	n->name = NULL;
 	n->fn = 0;
+	n->hint = 0;
 	n->nkid = nkid;
 	for (i = 0; i < nkid; i++)
 		n->kid[i] = kid[i];
@@ -588,6 +596,25 @@ static int eval(const struct node *n, const struct vars *v, int64_t *out, struct
 		*out = n->val;
 		return 0;
 	case N_NAME:
+		/* the bank model evaluates the same expressions against many struct vars that bind
+		   the same names in the same order: try where the name was found last (names are
+		   unique in a struct vars, so a hit is the binding) */
+		if (v && n->hint < v->n && v->name[n->hint][0] == n->name[0] &&
+		    !strcmp(v->name[n->hint], n->name)) {
+			*out = v->val[n->hint];
+			return 0;
+		}
+		if (v) {
+			int i;
+			for (i = v->n - 1; i >= 0; i--)
+				if (!strcmp(v->name[i], n->name))
+					break;
+			if (i >= 0) {
+				((struct node *)n)->hint = i; /* nodes are never const objects */
+				*out = v->val[i];
+				return 0;
+			}
+		}
 		if (!vars_get(v, n->name, out)) {
 			seterr(err, n->col, "unknown name '%.*s'", SHOW_MAX, n->name);
 			return -1;

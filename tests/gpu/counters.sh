@@ -1,0 +1,59 @@
+#!/bin/sh
+# The bank model against the GPU's counters, for a machine with a CUDA GPU: build, tune every
+# shipped config with --counters (shared-memory requests, wavefronts and bank conflicts of each
+# variant through CUPTI's range profiler) and print how often the predicted wavefronts per
+# request agree with the measured ones, per config and in all, plus every gap.
+# Usage: tests/gpu/counters.sh [OUTDIR]   (TUNER_YAML_PREFIX, TUNER_COMMIT as for run.sh)
+set -eu
+cd "$(dirname "$0")/../.."
+outdir=${1:-out/counters}
+mkdir -p "$outdir"
+yp=""
+[ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
+./configure.py $yp >/dev/null
+ninja out/bin/tuner >/dev/null
+echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+export TUNER_CACHE="$outdir/cache"
+status=0
+for cfg in configs/*.yaml; do
+	k=$(basename "$cfg" .yaml)
+	out/bin/tuner --counters --fresh --out "$outdir" "$cfg" >"$outdir/$k.log" 2>&1 || status=1
+	grep -E "^counters|^rooflines" "$outdir/$k.log" | sed "s/^/$k: /"
+done
+python3 - "$outdir" <<'PY' || status=1
+import glob, json, sys
+rows, agree, total, gaps = [], 0, 0, []
+for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
+    d = json.load(open(f))
+    if "counters" not in d:
+        print("%s: no counters (%s)" % (d["kernel"], d.get("counters_error", "?")))
+        sys.exit(1)
+    a = n = 0
+    for v in d["variants"]:
+        m = v.get("bank", {}).get("measured")
+        if not m:
+            continue
+        for op in ("loads", "stores"):
+            x = m[op]
+            if "match" not in x:
+                continue
+            n += 1
+            a += x["match"]
+            if not x["match"]:
+                gaps.append("%s %s %s: predicted %.3f measured %.3f wavefronts/request"
+                            % (d["kernel"], v["id"], op, x["predicted_per_request"],
+                               x["per_request"]))
+    rows.append("%-10s %4d of %4d accesses agree (%.1f %%), %d profiler pass(es), "
+                "tolerance %g %%" % (d["kernel"], a, n, 100.0 * a / max(n, 1),
+                                     d["counters"]["passes"], 100 * d["counters"]["tolerance"]))
+    agree += a
+    total += n
+for r in rows:
+    print(r)
+print("%-10s %4d of %4d accesses agree (%.1f %%)" % ("all", agree, total, 100.0 * agree / max(total, 1)))
+for g in gaps:
+    print("  gap: " + g)
+sys.exit(total == 0)
+PY
+exit $status
