@@ -319,6 +319,7 @@ struct bench {
 	int dead;                 /* the context hit a sticky error */
 	struct prof prof;
 	struct bench_probe probe; /* around an extra launch of each verified variant */
+	double cut_ms;            /* bench_set_cut */
 };
 
 /* a launch ready to go: function, geometry, parameters */
@@ -1126,11 +1127,31 @@ static CUresult flush_l2(struct bench *b, const char **call)
 
 /* warm-up launches, then samples each bracketed by events (after an L2 flush if asked);
    one synchronization at the end. *in_launch tells a failing launch from a failing run. */
+/* the times of samples [from, to) into ms; 0 or -1 with *rc and why */
+static int elapsed(struct bench *b, int from, int to, double *ms, CUresult *rc, char *why,
+                   size_t whylen)
+{
+	int i;
+
+	for (i = from; i < to; i++) {
+		float f = 0;
+		CUresult r = cu.EventElapsedTime(&f, b->ev[2 * i], b->ev[2 * i + 1]);
+		if (r != CUDA_SUCCESS) {
+			*rc = r;
+			cuerr(why, whylen, "cuEventElapsedTime", r);
+			return -1;
+		}
+		ms[i] = f;
+	}
+	return 0;
+}
+
 static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, CUresult *rc,
                    int *in_launch, char *why, size_t whylen)
 {
 	int warm = b->c->warmup > 0 ? b->c->warmup : 0;
 	int n = b->c->samples > 0 ? b->c->samples : 1;
+	int race = b->cut_ms > 0 && n > BENCH_RACE_SAMPLES, got = 0, part;
 	double *ms;
 	CUresult r;
 	int i;
@@ -1149,50 +1170,62 @@ static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, C
 			b->nev++;
 		}
 	}
+	ms = xcalloc((size_t)n, sizeof *ms);
 	for (i = 0; i < warm; i++)
 		if ((r = lp_launch(lp)) != CUDA_SUCCESS)
 			goto launch_fail;
-	for (i = 0; i < n; i++) {
-		const char *call = "";
-		if ((r = flush_l2(b, &call)) != CUDA_SUCCESS) {
-			*rc = r;
-			cuerr(why, whylen, call, r);
-			return -1;
+	/* the first BENCH_RACE_SAMPLES samples, then (unless they show the variant cannot win)
+	   the rest; one synchronization per part */
+	for (i = 0, part = 0; part < 2 && i < n; part++) {
+		int end = part == 0 && race ? BENCH_RACE_SAMPLES : n;
+		for (; i < end; i++) {
+			const char *call = "";
+			if ((r = flush_l2(b, &call)) != CUDA_SUCCESS) {
+				*rc = r;
+				cuerr(why, whylen, call, r);
+				goto fail;
+			}
+			if ((r = cu.EventRecord(b->ev[2 * i], NULL)) != CUDA_SUCCESS) {
+				*rc = r;
+				cuerr(why, whylen, "cuEventRecord", r);
+				goto fail;
+			}
+			if ((r = lp_launch(lp)) != CUDA_SUCCESS)
+				goto launch_fail;
+			if ((r = cu.EventRecord(b->ev[2 * i + 1], NULL)) != CUDA_SUCCESS) {
+				*rc = r;
+				cuerr(why, whylen, "cuEventRecord", r);
+				goto fail;
+			}
 		}
-		if ((r = cu.EventRecord(b->ev[2 * i], NULL)) != CUDA_SUCCESS) {
+		if ((r = cu.EventSynchronize(b->ev[2 * i - 1])) != CUDA_SUCCESS ||
+		    (r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuEventRecord", r);
-			return -1;
+			cuerr(why, whylen, "kernel failed while timed", r);
+			goto fail;
 		}
-		if ((r = lp_launch(lp)) != CUDA_SUCCESS)
-			goto launch_fail;
-		if ((r = cu.EventRecord(b->ev[2 * i + 1], NULL)) != CUDA_SUCCESS) {
-			*rc = r;
-			cuerr(why, whylen, "cuEventRecord", r);
-			return -1;
+		if (elapsed(b, got, i, ms, rc, why, whylen) < 0)
+			goto fail;
+		got = i;
+		if (part == 0 && race) {
+			struct stats early;
+			double *x = xcalloc((size_t)got, sizeof *x);
+			memcpy(x, ms, (size_t)got * sizeof *x);
+			bench_stats(x, got, &early);
+			free(x);
+			if (early.median_ms > b->cut_ms)
+				break;
 		}
 	}
-	if ((r = cu.EventSynchronize(b->ev[2 * n - 1])) != CUDA_SUCCESS ||
-	    (r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		*rc = r;
-		cuerr(why, whylen, "kernel failed while timed", r);
-		return -1;
-	}
-	ms = xcalloc((size_t)n, sizeof *ms);
-	for (i = 0; i < n; i++) {
-		float f = 0;
-		if ((r = cu.EventElapsedTime(&f, b->ev[2 * i], b->ev[2 * i + 1])) != CUDA_SUCCESS) {
-			free(ms);
-			*rc = r;
-			cuerr(why, whylen, "cuEventElapsedTime", r);
-			return -1;
-		}
-		ms[i] = f;
-	}
+	n = got;
 	bench_stats(ms, n, t);
 	free(ms);
 	return 0;
+fail:
+	free(ms);
+	return -1;
 launch_fail:
+	free(ms);
 	*rc = r;
 	*in_launch = 1;
 	cuerr(why, whylen, "cuLaunchKernel", r);
@@ -1472,6 +1505,11 @@ static CUresult compare(struct bench *b, struct run_result *r, char *msg, size_t
 		         bad, total, first);
 	}
 	return CUDA_SUCCESS;
+}
+
+void bench_set_cut(struct bench *b, double ms)
+{
+	b->cut_ms = ms;
 }
 
 void bench_set_probe(struct bench *b, const struct bench_probe *p)

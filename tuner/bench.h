@@ -7,7 +7,7 @@
 #include "nvrtc.h"
 #include "space.h"
 
-#define BENCH_PROBE_MAX 8
+#define BENCH_PROBE_MAX 12
 
 enum run_status { RUN_OK, RUN_MISMATCH, RUN_FAULT, RUN_LAUNCH_ERROR };
 
@@ -73,6 +73,11 @@ double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, si
    context every later call reports RUN_FAULT without running */
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r);
+/* the samples a variant gets before it may be cut (see bench_set_cut) */
+#define BENCH_RACE_SAMPLES 5
+/* stop timing the next variants after BENCH_RACE_SAMPLES samples when their median is above
+   ms (0: time every sample); a variant that cannot win keeps its early median */
+void bench_set_cut(struct bench *b, double ms);
 /* run p (copied; NULL: none) around an extra launch of every verified variant */
 void bench_set_probe(struct bench *b, const struct bench_probe *p);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.

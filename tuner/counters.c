@@ -23,7 +23,9 @@ const char *const counters_smem[COUNTERS_SETS][COUNTERS_SMEM] = {
 	 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
 	 "smsp__sass_inst_executed_op_shared_st.sum",
 	 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-	 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"},
+	 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+	 "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+	 "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
 	{"smsp__inst_executed_op_shared_ld.sum",
 	 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
 	 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
@@ -31,6 +33,15 @@ const char *const counters_smem[COUNTERS_SETS][COUNTERS_SMEM] = {
 	 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
 	 "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"},
 };
+
+int counters_set_len(int set)
+{
+	int n = 0;
+
+	while (n < COUNTERS_SMEM && counters_smem[set][n])
+		n++;
+	return n;
+}
 
 /*
  * The host half of the profiler (cupti_profiler_host.h) is a C++ header; these are its
@@ -376,6 +387,11 @@ bad:
 	free(avail);
 	counters_close(k);
 	return NULL;
+}
+
+int counters_count(const struct counters *k)
+{
+	return k ? (int)k->n : 0;
 }
 
 int counters_passes(const struct counters *k)

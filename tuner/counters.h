@@ -5,13 +5,22 @@
 #include <stddef.h>
 #include <cuda.h> /* types only */
 
-/* the shared-memory counters --counters reads, in this order (COUNTERS_SMEM of them):
-   load requests, load wavefronts, load bank conflicts, then the same three for stores.
-   Two sets: requests as warp instructions executed with an active lane (the SASS counter
-   Nsight Compute shows), and, where that one is not offered, as instructions issued. */
-#define COUNTERS_SMEM 6
+/*
+ * The shared-memory counters --counters reads, in this order (up to COUNTERS_SMEM):
+ *   0-2 loads: requests, wavefronts of the L1 data pipeline, its bank conflicts;
+ *   3-5 the same for stores;
+ *   6-7 wavefronts of loads and stores as the instructions' addresses need them (SASS-level:
+ *       what Nsight Compute's source view shows), where the GPU offers them.
+ * Requests are warp instructions executed (SASS-level) or, in the second set, where those are
+ * not offered, instructions issued. The pipeline's counts include wavefronts lost to other L1
+ * traffic at the same time (docs/bank-model.md); the SASS-level ones are the addresses' own.
+ * A set ends at its first NULL.
+ */
+#define COUNTERS_SMEM 8
 #define COUNTERS_SETS 2
 extern const char *const counters_smem[COUNTERS_SETS][COUNTERS_SMEM];
+/* the number of names in set (0-based) */
+int counters_set_len(int set);
 
 struct counters;
 
@@ -22,6 +31,8 @@ struct counters;
    NULL with why if CUPTI is missing, the GPU is not supported or profiling is not allowed. */
 struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *names, size_t n,
                                char *why, size_t whylen);
+/* the number of metrics k reads */
+int counters_count(const struct counters *k);
 /* passes the metrics need per kernel (1: no replay) */
 int counters_passes(const struct counters *k);
 /* begin counting; 0 or -1 with why */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -37,6 +38,7 @@ struct opts {
 	int fresh;
 	int explain;              /* tuner explain: the bank model's prediction, nothing compiled */
 	int counters;             /* --counters: read shared-memory counters of each variant */
+	int no_race;              /* --no-race: every verified variant gets all its samples */
 	double timeout;
 	char **sizes;
 	size_t nsizes;
@@ -62,6 +64,8 @@ static void usage(FILE *f)
 	        "  --emit ID       also write variant ID as OUT/<kernel>/<gpu>/ID.cu and ID.h\n"
 	        "  --timeout S     per-variant time limit on the GPU in seconds (default 10)\n"
 	        "  --fresh         re-run every variant, ignoring results kept from an earlier run\n"
+	        "  --no-race       time every variant with all its samples (by default one whose\n"
+	        "                  first 5 have a median above 1.3x the best so far stops there)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
 	        "  -q, --quiet     print only errors and the winner\n"
@@ -75,14 +79,14 @@ static void usage(FILE *f)
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
-	       O_COUNTERS };
+	       O_COUNTERS, O_NORACE };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
 		{"cache", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
 		{"emit", required_argument, 0, O_EMIT}, {"quiet", no_argument, 0, 'q'},
 		{"timeout", required_argument, 0, O_TIMEOUT}, {"fresh", no_argument, 0, O_FRESH},
-		{"counters", no_argument, 0, O_COUNTERS},
+		{"counters", no_argument, 0, O_COUNTERS}, {"no-race", no_argument, 0, O_NORACE},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -121,6 +125,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_EMIT: o->emit = optarg; break;
 		case O_FRESH: o->fresh = 1; break;
 		case O_COUNTERS: o->counters = 1; break;
+		case O_NORACE: o->no_race = 1; break;
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
@@ -285,14 +290,100 @@ static size_t *memo_find(struct bank_memo *m, size_t i)
 	return &m->slot[h];
 }
 
+/* evaluate variant i's accesses into r[i].bank and r[i].bank8 (allocated); 0, or -1 with the
+   config error in msg */
+static int bank_one(const struct config *c, const struct space *s, struct result *r, size_t i,
+                    char *msg, size_t msglen)
+{
+	const struct variant *v = &s->v[i];
+	size_t k;
+
+	for (k = 0; k < c->naccesses; k++) {
+		const struct bank_access *a = &c->accesses[k];
+		struct bank_err e;
+		if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e) == 0 &&
+		    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e) == 0)
+			continue;
+		const struct expr *x = bank_field(a, e.what);
+		struct loc l = c->access_loc[k];
+		char *p = space_params_str(c, v);
+		if (x)
+			cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
+		snprintf(msg, msglen, "%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col,
+		         a->name, *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
+		free(p);
+		return -1;
+	}
+	return 0;
+}
+
+/* child w of nw: evaluate reps w, w + nw, ... and write each as a status (0, or the length
+   of the error that follows) and, when 0, its bank and bank8 arrays */
+static noreturn void bank_child(const struct config *c, const struct space *s, struct result *r,
+                                const size_t *rep, size_t nrep, size_t w, size_t nw, int fd)
+{
+	struct buf b = {0};
+	char msg[1024];
+	size_t k;
+
+	for (k = w; k < nrep; k += nw) {
+		uint32_t len = 0;
+		if (bank_one(c, s, r, rep[k], msg, sizeof msg) < 0)
+			len = (uint32_t)strlen(msg) + 1;
+		buf_add(&b, &len, sizeof len);
+		if (len)
+			buf_add(&b, msg, len);
+		else {
+			buf_add(&b, r[rep[k]].bank, c->naccesses * sizeof *r[rep[k]].bank);
+			buf_add(&b, r[rep[k]].bank8, c->naccesses * sizeof *r[rep[k]].bank8);
+		}
+	}
+	_exit(write_all(fd, b.s, b.len) < 0 ? 1 : 0);
+}
+
+/* read child w's results (see bank_child); 0, or -1 if they are incomplete. *err (the lowest
+   failing rep so far, (size_t)-1 for none) and msg are updated by an error */
+static int bank_collect(const struct config *c, struct result *r, const size_t *rep,
+                        size_t nrep, size_t w, size_t nw, int fd, size_t *err, char *msg,
+                        size_t msglen)
+{
+	size_t k, arr = c->naccesses * sizeof(struct bank_stats);
+
+	for (k = w; k < nrep; k += nw) {
+		uint32_t len;
+		char m[1024];
+		if (read_all(fd, &len, sizeof len) < 0 || len > sizeof m)
+			return -1;
+		if (len) {
+			if (read_all(fd, m, len) < 0)
+				return -1;
+			m[len - 1] = '\0';
+			if (rep[k] < *err) {
+				*err = rep[k];
+				snprintf(msg, msglen, "%s", m);
+			}
+		} else if (read_all(fd, r[rep[k]].bank, arr) < 0 ||
+		           read_all(fd, r[rep[k]].bank8, arr) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* the bank model's prediction for every kept variant: under the rules of compute capability
-   cc in the variant's bank mode, and under Kepler's 8-byte mode; an evaluation error is a
-   config error, reported where the failing expression is */
-static void bank_predict(const struct config *c, const struct space *s, int cc, struct result *r)
+   cc in the variant's bank mode, and under Kepler's 8-byte mode. Variants the model cannot
+   tell apart are evaluated once, spread over up to `workers` forked processes (it is CPU work
+   that would otherwise delay the compile and the GPU). An evaluation error is a config error,
+   reported (the first, in variant order) where the failing expression is. */
+static void bank_predict(const struct config *c, const struct space *s, int cc, struct result *r,
+                         int workers)
 {
 	struct bank_memo m = {c, s, r, NULL, NULL, 1};
 	int *used;
-	size_t i, k, *slot;
+	size_t i, w, nw, nrep = 0, *rep, *cls, err = (size_t)-1, *slot;
+	pid_t *pid;
+	int *fd;
+	char msg[1024];
 
 	if (!c->naccesses)
 		return;
@@ -303,37 +394,77 @@ static void bank_predict(const struct config *c, const struct space *s, int cc, 
 		m.cap *= 2;
 	m.used = used;
 	m.slot = xcalloc(m.cap, sizeof *m.slot);
+	rep = xcalloc(s->n + 1, sizeof *rep);
+	cls = xcalloc(s->n + 1, sizeof *cls);
 	for (i = 0; i < s->n; i++) {
-		const struct variant *v = &s->v[i];
-		if (v->drop)
+		if (s->v[i].drop)
 			continue;
-		r[i].bank_rules = bank_rules_for(cc, v->bank_bytes);
+		r[i].bank_rules = bank_rules_for(cc, s->v[i].bank_bytes);
 		r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
 		r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
 		slot = memo_find(&m, i);
-		if (*slot) {
-			memcpy(r[i].bank, r[*slot - 1].bank, c->naccesses * sizeof *r[i].bank);
-			memcpy(r[i].bank8, r[*slot - 1].bank8, c->naccesses * sizeof *r[i].bank8);
-			r[i].bank_ratio = r[*slot - 1].bank_ratio;
-			continue;
+		if (!*slot) {
+			*slot = i + 1;
+			rep[nrep++] = i;
 		}
-		*slot = i + 1;
-		for (k = 0; k < c->naccesses; k++) {
-			const struct bank_access *a = &c->accesses[k];
-			struct bank_err e;
-			if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e) == 0 &&
-			    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e) == 0)
-				continue;
-			const struct expr *x = bank_field(a, e.what);
-			struct loc l = c->access_loc[k];
-			char *p = space_params_str(c, v);
-			if (x)
-				cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
-			fatal("%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col, a->name,
-			      *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
+		cls[i] = *slot - 1;
+	}
+	nw = workers > 1 ? (size_t)workers : 1;
+	if (nw > nrep / 4)
+		nw = nrep / 4 ? nrep / 4 : 1;
+	pid = xcalloc(nw, sizeof *pid);
+	fd = xcalloc(nw, sizeof *fd);
+	fflush(stdout);
+	fflush(stderr);
+	for (w = 0; nw > 1 && w < nw; w++) {
+		int p[2];
+		pid[w] = -1;
+		if (pipe(p) < 0)
+			continue;
+		if ((pid[w] = fork()) == 0) {
+			close(p[0]);
+			bank_child(c, s, r, rep, nrep, w, nw, p[1]);
+		}
+		close(p[1]);
+		fd[w] = p[0];
+		if (pid[w] < 0)
+			close(p[0]);
+	}
+	for (w = 0; w < nw; w++) {
+		int ok = nw > 1 && pid[w] > 0 &&
+		         bank_collect(c, r, rep, nrep, w, nw, fd[w], &err, msg, sizeof msg) == 0;
+		if (nw > 1 && pid[w] > 0) {
+			int st;
+			close(fd[w]);
+			while (waitpid(pid[w], &st, 0) < 0 && errno == EINTR)
+				;
+			ok = ok && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+		}
+		if (!ok) { /* no child (one worker, or fork failed), or it failed: here */
+			size_t k;
+			char e[1024];
+			for (k = w; k < nrep; k += nw)
+				if (bank_one(c, s, r, rep[k], e, sizeof e) < 0 && rep[k] < err) {
+					err = rep[k];
+					snprintf(msg, sizeof msg, "%s", e);
+				}
+		}
+	}
+	if (err != (size_t)-1)
+		fatal("%s", msg);
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].drop)
+			continue;
+		if (cls[i] != i) {
+			memcpy(r[i].bank, r[cls[i]].bank, c->naccesses * sizeof *r[i].bank);
+			memcpy(r[i].bank8, r[cls[i]].bank8, c->naccesses * sizeof *r[i].bank8);
 		}
 		r[i].bank_ratio = report_bank_ratio(r[i].bank, c->naccesses);
 	}
+	free(pid);
+	free(fd);
+	free(rep);
+	free(cls);
 	free(m.slot);
 	free(used);
 }
@@ -486,6 +617,7 @@ struct tune {
 	char *tmpl, *refsrc, *dir;
 	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
 	int64_t copy_bytes;
+	double best_ms;           /* the fastest verified median so far */
 	struct bench *bench;      /* in a GPU worker only */
 	struct runner *runner;    /* the GPU worker, when there is a GPU */
 	struct runner_ops ops;
@@ -497,6 +629,10 @@ struct tune {
 };
 
 static double t_start; /* when main began */
+
+/* a variant whose first samples' median is above RACE x the best median so far is not timed
+   further (bench_set_cut) */
+#define RACE 1.3
 
 /* with -v: how long the run has taken so far, at the end of a phase */
 static void phase(const char *what)
@@ -711,13 +847,14 @@ static int probe_before(void *arg, char *why, size_t whylen)
 
 static int probe_after(void *arg, double *vals, char *why, size_t whylen)
 {
-	int n = counters_stop(arg, vals, why, whylen);
+	struct counters *k = arg;
+	int n = counters_stop(k, vals, why, whylen);
 
 	if (n == 0) {
 		snprintf(why, whylen, "the profiler counted no kernel");
 		return -1;
 	}
-	return n < 0 ? -1 : COUNTERS_SMEM;
+	return n < 0 ? -1 : counters_count(k);
 }
 
 /* in the worker, after the rooflines (they are never profiled): the range profiler with the
@@ -732,7 +869,8 @@ static void counters_setup(struct tune *t, struct hello *h)
 	h->counters = -1;
 	for (set = 0; set < COUNTERS_SETS && !k; set++) {
 		char why[sizeof h->counters_why];
-		k = counters_open(gpu_context(), 0, counters_smem[set], COUNTERS_SMEM, why, sizeof why);
+		k = counters_open(gpu_context(), 0, counters_smem[set], (size_t)counters_set_len(set),
+		                  why, sizeof why);
 		if (k)
 			h->counters = set + 1;
 		else if (set == 0) /* the first reason is the telling one */
@@ -786,10 +924,15 @@ static void gpu_run(void *arg, size_t i, const void *blob, size_t len, struct ru
 	struct compile_out co;
 
 	(void)i;
-	if (len < sizeof v)
+	double cut;
+
+	if (len < sizeof v + sizeof cut)
 		die("bad job message");
 	memcpy(&v, p, sizeof v);
 	p += sizeof v;
+	memcpy(&cut, p, sizeof cut);
+	p += sizeof cut;
+	bench_set_cut(t->bench, cut);
 	if (get_co(&p, end, &co, name, sizeof name) < 0)
 		die("bad job message");
 	bench_variant(t->bench, &v, &co, res);
@@ -809,9 +952,12 @@ static void job_blob(void *arg, size_t i, struct buf *b)
 	struct donectx *d = arg;
 	struct variant v = d->t->s.v[i];
 
+	double cut = d->t->o.no_race || d->t->best_ms <= 0 ? 0 : RACE * d->t->best_ms;
+
 	v.vals = NULL; /* pointers into the parent's heap mean nothing to the worker */
 	v.drop = NULL;
 	buf_add(b, &v, sizeof v);
+	buf_add(b, &cut, sizeof cut);
 	put_co(b, &d->t->r[i].co);
 }
 
@@ -867,6 +1013,8 @@ static void on_done(void *arg, size_t i)
 		snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", d->hello->counters_why);
 	}
 	settle(t, i, d->outc[i], &d->res[i]);
+	if (t->r[i].status == ST_OK && (t->best_ms <= 0 || t->r[i].run.t.median_ms < t->best_ms))
+		t->best_ms = t->r[i].run.t.median_ms;
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
 	memset(&rec, 0, sizeof rec);
@@ -876,7 +1024,7 @@ static void on_done(void *arg, size_t i)
 	rec.gbs = t->r[i].gbs;
 	rec.pct_copy = t->r[i].pct_copy;
 	rec.pct_read = t->r[i].pct_read;
-	if (t->o.counters && t->r[i].status == ST_OK && rec.run.nprobe != COUNTERS_SMEM)
+	if (t->o.counters && t->r[i].status == ST_OK && rec.run.nprobe < 6)
 		return; /* counted next time, when the counters can be read */
 	if (journal_append(t->journal, &rec) < 0)
 		warn("cannot append to '%s':", t->journal);
@@ -1037,7 +1185,7 @@ int main(int argc, char **argv)
 		space_arch_limits(arch, &t.lim);
 		space_expand(t.c, &t.sizes, &t.lim, &t.s);
 		t.r = xcalloc(t.s.n, sizeof *t.r);
-		bank_predict(t.c, &t.s, arch_cc(arch), t.r);
+		bank_predict(t.c, &t.s, arch_cc(arch), t.r, t.o.jobs);
 		explain(t.c, &t.s, t.r, arch);
 		for (i = 0; i < t.s.n; i++) {
 			free(t.r[i].bank);
@@ -1080,7 +1228,7 @@ int main(int argc, char **argv)
 	t.refsrc = read_source(t.c, t.c->reference.source);
 	t.r = xcalloc(t.s.n, sizeof *t.r);
 	bank_predict(t.c, &t.s, t.ri.timed ? t.ri.gpu.cc_major * 10 + t.ri.gpu.cc_minor
-	                                   : arch_cc(t.ri.arch), t.r);
+	                                   : arch_cc(t.ri.arch), t.r, t.o.jobs);
 	phase("bank model evaluated");
 	t.dir = xasprintf("%s/%s/%s", t.o.outdir, t.c->name, t.ri.slug);
 

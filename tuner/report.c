@@ -88,14 +88,15 @@ double report_bank_ratio(const struct bank_stats *st, size_t n)
 int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
                       int op, struct bank_check *k)
 {
-	/* the probe holds counters_smem's order: requests, wavefronts, conflicts; loads first */
+	/* the probe holds counters_smem's order: requests, pipeline wavefronts, conflicts (loads,
+	   then stores), then the SASS-level wavefronts of loads and stores */
 	const double *m = x->run.probe + 3 * op;
-	double wf = 0, ideal = 0, req = 0, blocks = 1;
+	double wf = 0, ideal = 0, req = 0, blocks = 1, addr;
 	size_t i;
 	int d;
 
 	memset(k, 0, sizeof *k);
-	if (x->status != ST_OK || x->run.nprobe != 6 || !x->bank)
+	if (x->status != ST_OK || x->run.nprobe < 6 || !x->bank)
 		return 0;
 	for (i = 0; i < c->naccesses; i++) {
 		if (!x->bank[i].present || c->accesses[i].store != op)
@@ -104,27 +105,33 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 		ideal += (double)x->bank[i].ideal;
 		req += (double)x->bank[i].requests;
 	}
-	if (req == 0 && m[0] == 0)
+	if (req == 0 && m[0] == 0 && m[1] == 0)
 		return 0;
+	if (m[0] == 0 && m[1] > 0)
+		return -1;
+	addr = x->run.nprobe >= 8 ? x->run.probe[6 + op] : m[1];
 	for (d = 0; d < 3; d++)
 		blocks *= (double)(v->grid[d] > 0 ? v->grid[d] : 1);
 	k->pred = req > 0 ? wf / req : 0;
 	k->pred_ideal = req > 0 ? ideal / req : 0;
 	k->pred_requests = req;
-	k->meas = m[0] > 0 ? m[1] / m[0] : 0;
+	k->meas = m[0] > 0 ? addr / m[0] : 0;
+	k->meas_pipe = m[0] > 0 ? m[1] / m[0] : 0;
 	k->meas_ideal = m[0] > 0 ? (m[1] - m[2]) / m[0] : 0;
 	k->meas_requests = m[0] / blocks;
 	k->match = req > 0 && m[0] > 0 && fabs(k->meas - k->pred) <= REPORT_BANK_TOL * k->pred;
 	return 1;
 }
 
-/* measured wavefronts over conflict-free wavefronts, loads and stores together (0: none) */
+/* measured wavefronts (as the addresses need them) over conflict-free wavefronts, loads and
+   stores together (0: none) */
 static double meas_ratio(const struct result *x)
 {
-	double wf = x->run.probe[1] + x->run.probe[4];
-	double conf = x->run.probe[2] + x->run.probe[5];
+	const double *p = x->run.probe;
+	double ideal = p[1] - p[2] + p[4] - p[5];
+	double wf = x->run.nprobe >= 8 ? p[6] + p[7] : p[1] + p[4];
 
-	return x->status == ST_OK && x->run.nprobe == 6 && wf > conf ? wf / (wf - conf) : 0;
+	return x->status == ST_OK && x->run.nprobe >= 6 && ideal > 0 ? wf / ideal : 0;
 }
 
 /* the counters' summary under the table: agreement, then the gaps (all with -v) */
@@ -132,7 +139,8 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
                              const struct result *r, const size_t *order,
                              const struct runinfo *ri)
 {
-	size_t k, agree = 0, all = 0, shown = 0;
+	size_t k, agree = 0, all = 0, shown = 0, incomplete = 0;
+	double addr = 0, pipe = 0;
 	int op;
 
 	if (ri->counters < 0) {
@@ -142,23 +150,34 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 	for (k = 0; k < s->n; k++)
 		for (op = 0; op < 2; op++) {
 			struct bank_check bc;
-			if (report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc)) {
+			int got = report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc);
+			incomplete += got < 0;
+			if (got > 0) {
 				all++;
 				agree += (size_t)bc.match;
+				addr += bc.meas * r[order[k]].run.probe[3 * op];
+				pipe += bc.meas_pipe * r[order[k]].run.probe[3 * op];
 			}
 		}
 	if (!all) {
 		fprintf(f, "counters: no verified variant with declared accesses was counted\n");
 		return;
 	}
-	fprintf(f, "counters: measured shared-memory wavefronts per request within %g %% of the "
-	           "prediction for %zu of %zu accesses (%.1f %%; loads and stores of each counted "
-	           "variant)%s\n", 100 * REPORT_BANK_TOL, agree, all, 100.0 * (double)agree / all,
-	        ri->counter_passes > 1 ? "; the profiler replayed each kernel" : "");
+	fprintf(f, "counters: shared-memory wavefronts per request %swithin %g %% of the prediction "
+	           "for %zu of %zu accesses (%.1f %%; loads and stores of each counted variant)\n",
+	        ri->counters == 1 ? "as the addresses need them (SASS-level) " : "",
+	        100 * REPORT_BANK_TOL, agree, all, 100.0 * (double)agree / all);
+	if (ri->counters == 1 && addr > 0)
+		fprintf(f, "counters: the L1 pipeline spent %.1f %% more wavefronts than the addresses "
+		           "need (its bank-conflict counters include conflicts with other L1 traffic)\n",
+		        100 * (pipe - addr) / addr);
+	if (incomplete)
+		fprintf(f, "counters: %zu accesses not compared: no requests counted where the L1 "
+		           "pipeline saw wavefronts\n", incomplete);
 	for (k = 0; k < s->n; k++)
 		for (op = 0; op < 2; op++) {
 			struct bank_check bc;
-			if (!report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc) || bc.match)
+			if (report_bank_check(c, &s->v[order[k]], &r[order[k]], op, &bc) <= 0 || bc.match)
 				continue;
 			if (shown++ >= 8 && verbosity < 2)
 				continue;
@@ -212,8 +231,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 			snprintf(bk, sizeof bk, "  %6s", "-");
 		if (meas && meas_ratio(x) > 0) {
 			struct bank_check l, s2;
-			int gap = (report_bank_check(c, v, x, 0, &l) && !l.match) ||
-			          (report_bank_check(c, v, x, 1, &s2) && !s2.match);
+			int gap = (report_bank_check(c, v, x, 0, &l) > 0 && !l.match) ||
+			          (report_bank_check(c, v, x, 1, &s2) > 0 && !s2.match);
 			snprintf(ms, sizeof ms, "  %6.2f%c", meas_ratio(x), gap ? '*' : ' ');
 		} else if (meas) {
 			snprintf(ms, sizeof ms, "  %6s ", "-");
@@ -230,6 +249,12 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	else
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
+	for (k = rank = 0; ri->timed && k < s->n; k++)
+		rank += timed(&r[k]) && r[k].run.t.n < c->samples;
+	if (rank)
+		fprintf(f, "%zu variants were timed with %d samples, not %d: their median was already "
+		           "too slow to win (--no-race times every sample)\n", rank, BENCH_RACE_SAMPLES,
+		        c->samples);
 	if (c->naccesses)
 		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
 		           "wavefronts / conflict-free wavefronts over the declared accesses%s\n",
@@ -282,17 +307,24 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	static const char *const ops[2] = {"loads", "stores"};
 	int op, n = 0;
 
-	if (x->status != ST_OK || x->run.nprobe != 6)
+	if (x->status != ST_OK || x->run.nprobe < 6)
 		return;
 	buf_puts(b, ", \"measured\": {");
 	for (op = 0; op < 2; op++) {
 		struct bank_check k;
 		const double *m = x->run.probe + 3 * op;
-		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"wavefronts\": %.17g, "
-		           "\"conflicts\": %.17g", n++ ? ", " : "", ops[op], m[0], m[1], m[2]);
-		if (report_bank_check(c, v, x, op, &k)) {
+		int got = report_bank_check(c, v, x, op, &k);
+		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"pipeline_wavefronts\": %.17g, "
+		           "\"pipeline_conflicts\": %.17g", n++ ? ", " : "", ops[op], m[0], m[1], m[2]);
+		if (x->run.nprobe >= 8)
+			buf_printf(b, ", \"wavefronts\": %.17g", x->run.probe[6 + op]);
+		if (got < 0)
+			buf_puts(b, ", \"incomplete\": true");
+		if (got > 0) {
 			buf_puts(b, ", \"per_request\": ");
 			json_num(b, k.meas);
+			buf_puts(b, ", \"pipeline_per_request\": ");
+			json_num(b, k.meas_pipe);
 			buf_puts(b, ", \"predicted_per_request\": ");
 			json_num(b, k.pred);
 			buf_puts(b, ", \"ideal_per_request\": ");
@@ -334,11 +366,14 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		buf_puts(b, ",\n  \"read_gbs\": ");
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
-		if (ri->counters > 0)
-			buf_printf(b, "  \"counters\": {\"requests\": \"%s\", \"wavefronts\": \"%s\", "
-			           "\"conflicts\": \"%s\", \"passes\": %d, \"tolerance\": %g},\n",
-			           counters_smem[ri->counters - 1][0], counters_smem[ri->counters - 1][1],
-			           counters_smem[ri->counters - 1][2], ri->counter_passes, REPORT_BANK_TOL);
+		if (ri->counters > 0) {
+			int set = ri->counters - 1, j, n = counters_set_len(set);
+			buf_puts(b, "  \"counters\": {\"metrics\": [");
+			for (j = 0; j < n; j++)
+				buf_printf(b, "%s\"%s\"", j ? ", " : "", counters_smem[set][j]);
+			buf_printf(b, "], \"passes\": %d, \"tolerance\": %g},\n", ri->counter_passes,
+			           REPORT_BANK_TOL);
+		}
 		else if (ri->counters < 0) {
 			buf_puts(b, "  \"counters_error\": ");
 			buf_json_str(b, ri->counters_why);

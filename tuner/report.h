@@ -73,7 +73,10 @@ double report_bank_ratio(const struct bank_stats *st, size_t n);
    loads (op 0) or the stores (op 1) */
 struct bank_check {
 	double pred;              /* predicted wavefronts per request over the declared accesses */
-	double meas;              /* measured wavefronts per request */
+	double meas;              /* measured: the wavefronts the instructions' addresses need
+	                             (SASS-level counter; the pipeline's where there is none) */
+	double meas_pipe;         /* the L1 data pipeline's wavefronts per request: meas plus
+	                             those lost to other L1 traffic at the same time */
 	double pred_ideal, meas_ideal; /* the same without bank conflicts */
 	double pred_requests;     /* predicted requests per block */
 	double meas_requests;     /* measured requests per block (over the grid's blocks) */
@@ -81,8 +84,9 @@ struct bank_check {
 };
 /* relative tolerance of a match: counts that differ by less are taken as equal */
 #define REPORT_BANK_TOL 0.01
-/* fill k for op of variant v; 1, or 0 when there is nothing to compare (no counters, or
-   neither the declarations nor the GPU have requests of that kind) */
+/* fill k for op of variant v; 1, 0 when there is nothing to compare (no counters, or
+   neither the declarations nor the GPU have requests of that kind), -1 when the counters are
+   incomplete (no requests counted where the pipeline saw wavefronts) */
 int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
                       int op, struct bank_check *k);
 /* print the ranked table */

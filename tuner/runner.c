@@ -26,23 +26,6 @@ struct runner {
 	int setup_done;       /* the running worker has had its setup blob */
 };
 
-static int write_full(int fd, const void *p, size_t n)
-{
-	const char *s = p;
-
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* read exactly n bytes before `deadline` (now_s() clock; <= 0 means none); RD_* */
 static int read_full(int fd, void *p, size_t n, double deadline, volatile sig_atomic_t *stop)
 {
@@ -124,7 +107,7 @@ static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 	m[0] = ops->open(ops->ctx, payload, why, sizeof why - 1) == 0;
 	memcpy(m + 1, payload, ops->info_len);
 	memcpy(m + 1 + ops->info_len, why, sizeof why);
-	if (write_full(res, m, 1 + ops->info_len + 256) < 0 || !m[0])
+	if (write_all(res, m, 1 + ops->info_len + 256) < 0 || !m[0])
 		_exit(0);
 	if (ops->prepare)
 		ops->prepare(ops->ctx);
@@ -138,7 +121,7 @@ static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 	m[0] = ops->setup(ops->ctx, blob, len, payload, why, sizeof why - 1) == 0;
 	memcpy(m + 1, payload, ops->hello_len);
 	memcpy(m + 1 + ops->hello_len, why, sizeof why);
-	if (write_full(res, m, 1 + ops->hello_len + 256) < 0 || !m[0])
+	if (write_all(res, m, 1 + ops->hello_len + 256) < 0 || !m[0])
 		_exit(0);
 	free(blob);
 	while (read_full(cmd, &j, sizeof j, 0, NULL) == RD_OK &&
@@ -151,7 +134,7 @@ static noreturn void worker_main(const struct runner_ops *ops, int cmd, int res)
 		memset(&r, 0, sizeof r);
 		ops->run(ops->ctx, (size_t)j, blob, (size_t)len, &r);
 		free(blob);
-		if (write_full(res, &j, sizeof j) < 0 || write_full(res, &r, sizeof r) < 0)
+		if (write_all(res, &j, sizeof j) < 0 || write_all(res, &r, sizeof r) < 0)
 			_exit(1);
 		if (ops->lost(ops->ctx, &r))
 			_exit(0);
@@ -230,7 +213,7 @@ static int setup(struct runner *rn, const void *blob, size_t len, void *hello,
 {
 	uint64_t n = len;
 
-	if (write_full(rn->w.cmd, &n, sizeof n) < 0 || write_full(rn->w.cmd, blob, len) < 0) {
+	if (write_all(rn->w.cmd, &n, sizeof n) < 0 || write_all(rn->w.cmd, blob, len) < 0) {
 		snprintf(why, whylen, "the GPU worker stopped before its setup");
 		kill_worker(&rn->w);
 		return -1;
@@ -283,8 +266,8 @@ int runner_run(struct runner *rn, const void *setup_blob, size_t setup_len,
 		b.len = 0;
 		blob(arg, (size_t)j, &b);
 		len = b.len;
-		if (write_full(rn->w.cmd, &j, sizeof j) < 0 || write_full(rn->w.cmd, &len, sizeof len) < 0 ||
-		    write_full(rn->w.cmd, b.s, b.len) < 0)
+		if (write_all(rn->w.cmd, &j, sizeof j) < 0 || write_all(rn->w.cmd, &len, sizeof len) < 0 ||
+		    write_all(rn->w.cmd, b.s, b.len) < 0)
 			rc = RD_EOF;
 		else if ((rc = read_full(rn->w.res, &got, sizeof got, now_s() + rn->lim.job_s, stop)) == RD_OK)
 			rc = read_full(rn->w.res, &r, sizeof r, now_s() + rn->lim.job_s, stop);
@@ -329,6 +312,14 @@ void runner_end(struct runner *rn)
 {
 	if (!rn)
 		return;
-	kill_worker(&rn->w);
+	if (rn->w.pid > 0) {
+		/* not waited for: the driver's teardown of the worker's context takes tens of ms,
+		   and the tuner is done with it (a late exit is reaped by init after ours) */
+		kill(rn->w.pid, SIGKILL);
+		close(rn->w.cmd);
+		close(rn->w.res);
+		waitpid(rn->w.pid, NULL, WNOHANG);
+		rn->w.pid = 0;
+	}
 	free(rn);
 }

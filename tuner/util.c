@@ -349,3 +349,36 @@ double now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+int write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int read_all(int fd, void *p, size_t n)
+{
+	char *s = p;
+
+	while (n > 0) {
+		ssize_t r = read(fd, s, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		s += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}

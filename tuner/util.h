@@ -52,6 +52,10 @@ void buf_free(struct buf *b);
 
 /* read a whole file; NULL with errno set on failure; *len gets the size */
 char *file_read(const char *path, size_t *len);
+/* write all n bytes of p to fd (retrying after signals); 0 or -1 with errno */
+int write_all(int fd, const void *p, size_t n);
+/* read exactly n bytes from fd into p; 0, or -1 on an error or an early end of file */
+int read_all(int fd, void *p, size_t n);
 /* write data to path atomically (temporary in the same directory + rename); 0 or -1 with errno */
 int file_write_atomic(const char *path, const void *data, size_t len);
 /* mkdir -p; 0 or -1 with errno */

@@ -23,7 +23,7 @@ for cfg in configs/*.yaml; do
 done
 python3 - "$outdir" <<'PY' || status=1
 import glob, json, sys
-rows, agree, total, gaps = [], 0, 0, []
+rows, agree, total, gaps, skipped, addr, pipe = [], 0, 0, [], 0, 0.0, 0.0
 for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
     d = json.load(open(f))
     if "counters" not in d:
@@ -36,8 +36,11 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
             continue
         for op in ("loads", "stores"):
             x = m[op]
+            skipped += x.get("incomplete", False)
             if "match" not in x:
                 continue
+            addr += x["per_request"] * x["requests"]
+            pipe += x["pipeline_per_request"] * x["requests"]
             n += 1
             a += x["match"]
             if not x["match"]:
@@ -52,6 +55,9 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
 for r in rows:
     print(r)
 print("%-10s %4d of %4d accesses agree (%.1f %%)" % ("all", agree, total, 100.0 * agree / max(total, 1)))
+print("accesses not compared (no requests counted): %d" % skipped)
+if addr > 0:
+    print("L1 pipeline wavefronts above what the addresses need: %.1f %%" % (100 * (pipe - addr) / addr))
 for g in gaps:
     print("  gap: " + g)
 sys.exit(total == 0)

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Tuning speed, for a machine with a CUDA GPU: build, then tune filter21 and reduction end to
-# end from a cold compile cache and again from a warm one, with the GPU phase's time per
-# variant (TUNER_BENCH_PROFILE=1), then re-time the warm runs with each L2 flush mode
-# (TUNER_FLUSH=read, the default; write, the old memset; none). Prints one table.
+# Tuning speed, for a machine with a CUDA GPU: build, then tune each shipped config end to
+# end from a cold compile cache and again from a warm one, with the time at the end of each
+# phase (-v), then re-time the warm runs with each L2 flush mode (TUNER_FLUSH=read, the
+# default; write, the old memset; none) and without racing (--no-race). Prints one table.
 # Usage: tests/gpu/speed.sh [OUTDIR]   (TUNER_YAML_PREFIX as for tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -15,12 +15,12 @@ ninja out/bin/tuner >/dev/null
 nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader || true
 fresh=""
 out/bin/tuner --help | grep -q -- --fresh && fresh=--fresh # time everything, resume nothing
-export TUNER_CACHE="$outdir/cache" TUNER_BENCH_PROFILE=1
+export TUNER_CACHE="$outdir/cache"
 rm -rf "$TUNER_CACHE"
 now() { date +%s.%N; }
 row() { # row LABEL CONFIG LOG: one tuner run, timed
 	t0=$(now)
-	out/bin/tuner $fresh --out "$outdir/o" "$2" >"$3" 2>&1 || echo "tuner failed: $2 (see $3)"
+	out/bin/tuner $fresh -v ${4:-} --out "$outdir/o" "$2" >"$3" 2>&1 || echo "tuner failed: $2 (see $3)"
 	t1=$(now)
 	python3 - "$1" "$t0" "$t1" "$3" "$outdir/o" "$2" <<'PY'
 import glob, json, re, sys
@@ -37,18 +37,20 @@ for f in glob.glob("%s/%s/*/results.json" % (outdir, name)):
     if ok:
         b = min(ok, key=lambda v: v["median_ms"])
         best = "%s %.4f ms %.0f GB/s %.1f%%" % (b["id"], b["median_ms"], b["gbs"], b["pct_copy"])
-print("%-28s wall %6.2f s  compile %5s s  gpu_open %5s s  gpu %5s s  per-variant %6s ms"
-      "  copy %6s  read %6s  best %s" % (
-    label, float(t1) - float(t0), grab(r"in ([0-9.]+) s\n"), grab(r"gpu_open ([0-9.]+) s"),
-    grab(r"on the GPU in ([0-9.]+) s"), grab(r"total ([0-9.]+) ms"),
-    grab(r"copy ([0-9.]+) GB/s, read"), grab(r"read ([0-9.]+) GB/s \("), best))
+# phase ends (-v): GPU open, bank model, compiled, first result, variants run, reported
+ph = [grab(r"tuner: ([0-9.]+) s: " + p) for p in
+      ("GPU opened", "bank model", "compiled", "first result", "variants run", "reported")]
+raced = grab(r"\n([0-9]+) variants were timed with")
+print("%-26s wall %5.2f s | gpu-open %s bank %s compiled %s first %s variants %s reported %s"
+      " | raced %s | best %s" % ((label, float(t1) - float(t0)) + tuple(ph) + (raced, best)))
 PY
 }
 for k in filter21 reduction transpose; do
 	row "$k cold" configs/$k.yaml "$outdir/$k.cold.log"
 	row "$k warm" configs/$k.yaml "$outdir/$k.warm.log"
 done
-for k in filter21 reduction; do
+for k in filter21 reduction transpose; do
+	row "$k warm --no-race" configs/$k.yaml "$outdir/$k.norace.log" --no-race
 	for m in read write none; do
 		TUNER_FLUSH=$m row "$k warm flush=$m" configs/$k.yaml "$outdir/$k.$m.log"
 	done
@@ -56,7 +58,10 @@ done
 
 # the compile phase alone (no GPU work: --arch names another architecture), from 1 to 16
 # worker processes, on the largest shipped space
-echo "compile scaling, configs/transpose.yaml, --no-cache --arch sm_89:"
+# a first compile for an architecture is slower (NVRTC loads what it needs for it): one
+# discarded run first
+echo "compile scaling, configs/transpose.yaml, --no-cache --arch sm_89 (after a discarded run):"
+out/bin/tuner --no-cache --arch sm_89 --out "$outdir/scaling" configs/transpose.yaml >/dev/null 2>&1 || true
 for j in 1 2 4 8 16; do
 	out/bin/tuner -j $j --no-cache --arch sm_89 --out "$outdir/scaling" configs/transpose.yaml \
 		>"$outdir/scaling.$j.log" 2>&1 || echo "tuner failed (see $outdir/scaling.$j.log)"
