@@ -340,17 +340,6 @@ struct launchp {
 	size_t nargs;
 };
 
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
-
 /* "cuLaunchKernel: CUDA_ERROR_X (description)" */
 static void cuerr(char *why, size_t whylen, const char *call, CUresult r)
 {

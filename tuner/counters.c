@@ -170,17 +170,6 @@ struct counters {
 	int started;
 };
 
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
-
 /* why = "call: CUPTI_ERROR_..." */
 static int fail(char *why, size_t whylen, const char *call, CUptiResult r)
 {

@@ -1,5 +1,6 @@
 /* gpu: the CUDA driver API, loaded with dlopen so the binary runs without a driver. */
 #include "gpu.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <dlfcn.h>
@@ -65,17 +66,6 @@ static const struct sym syms[] = {
 	{SLOT(GetErrorName), {"cuGetErrorName"}, 0},
 	{SLOT(GetErrorString), {"cuGetErrorString"}, 0},
 };
-
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !whylen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, whylen, fmt, ap);
-	va_end(ap);
-}
 
 const char *gpu_errname(CUresult r)
 {
