@@ -1520,27 +1520,19 @@ static int probe(struct bench *b, const struct launchp *lp, struct run_result *r
                  char *msg, size_t msglen)
 {
 	char why[sizeof r->probe_why] = "";
-	int n = 0;
+	int n;
 
-	for (r->probe_tries = 1; r->probe_tries <= BENCH_PROBE_TRIES; r->probe_tries++) {
-		if (b->probe.before && b->probe.before(b->probe.arg, why, sizeof why) < 0) {
-			r->nprobe = -1;
-			snprintf(r->probe_why, sizeof r->probe_why, "%s", why);
-			return 0;
-		}
-		if ((*rc = lp_launch(lp)) != CUDA_SUCCESS ||
-		    (*rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-			cuerr(msg, msglen, "kernel failed while probed", *rc);
-			b->probe.after(b->probe.arg, r->probe, why, sizeof why);
-			return -1;
-		}
-		n = b->probe.after(b->probe.arg, r->probe, why, sizeof why);
-		if (n < 0 || n > BENCH_PROBE_MAX || !b->probe.again ||
-		    !b->probe.again(b->probe.arg, r->probe, n))
-			break;
+	if (b->probe.before && b->probe.before(b->probe.arg, why, sizeof why) < 0) {
+		r->nprobe = -1;
+		snprintf(r->probe_why, sizeof r->probe_why, "%s", why);
+		return 0;
 	}
-	if (r->probe_tries > BENCH_PROBE_TRIES)
-		r->probe_tries = BENCH_PROBE_TRIES;
+	if ((*rc = lp_launch(lp)) != CUDA_SUCCESS || (*rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+		cuerr(msg, msglen, "kernel failed while probed", *rc);
+		b->probe.after(b->probe.arg, r->probe, why, sizeof why);
+		return -1;
+	}
+	n = b->probe.after(b->probe.arg, r->probe, why, sizeof why);
 	if (n < 0 || n > BENCH_PROBE_MAX) {
 		r->nprobe = -1;
 		snprintf(r->probe_why, sizeof r->probe_why, "%s", n < 0 ? why : "too many values");

@@ -27,7 +27,6 @@ struct run_result {
 	int nprobe;               /* values the probe returned: 0 none ran, -1 it failed */
 	double probe[BENCH_PROBE_MAX];
 	char probe_why[160];      /* why it failed */
-	int probe_tries;          /* launches probed (more than 1 when the values looked incomplete) */
 };
 
 /* one extra launch of each verified variant with a hook around it (e.g. to read hardware
@@ -36,12 +35,8 @@ struct bench_probe {
 	int (*before)(void *arg, char *why, size_t whylen);
 	/* stores up to BENCH_PROBE_MAX values; their count, or -1 with why */
 	int (*after)(void *arg, double *vals, char *why, size_t whylen);
-	/* may be NULL: 1 if the n values look incomplete and the launch should be probed again
-	   (at most BENCH_PROBE_TRIES times in all) */
-	int (*again)(void *arg, const double *vals, int n);
 	void *arg;
 };
-#define BENCH_PROBE_TRIES 3
 
 struct bench;
 

@@ -857,13 +857,6 @@ static int probe_after(void *arg, double *vals, char *why, size_t whylen)
 	return n < 0 ? -1 : counters_count(k);
 }
 
-/* the SASS-level counters sometimes read nothing for a kernel the pipeline saw (issue notes) */
-static int probe_again(void *arg, const double *v, int n)
-{
-	(void)arg;
-	return n >= 8 && ((v[0] == 0 && v[1] > 0) || (v[3] == 0 && v[4] > 0));
-}
-
 /* in the worker, after the rooflines (they are never profiled): the range profiler with the
    first set of counters this GPU offers, around an extra launch of each variant */
 static void counters_setup(struct tune *t, struct hello *h)
@@ -886,7 +879,7 @@ static void counters_setup(struct tune *t, struct hello *h)
 	if (!k)
 		return;
 	h->passes = counters_passes(k);
-	p = (struct bench_probe){probe_before, probe_after, probe_again, k};
+	p = (struct bench_probe){probe_before, probe_after, k};
 	bench_set_probe(t->bench, &p);
 }
 

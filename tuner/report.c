@@ -341,8 +341,6 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	}
 	buf_puts(b, ", \"ratio\": ");
 	json_num(b, meas_ratio(x));
-	if (x->run.probe_tries > 1)
-		buf_printf(b, ", \"tries\": %d", x->run.probe_tries);
 	buf_puts(b, "}");
 }
 

@@ -23,7 +23,7 @@ for cfg in configs/*.yaml; do
 done
 python3 - "$outdir" <<'PY' || status=1
 import glob, json, sys
-rows, agree, total, gaps, skipped, addr, pipe, retried = [], 0, 0, [], 0, 0.0, 0.0, 0
+rows, agree, total, gaps, skipped, addr, pipe = [], 0, 0, [], 0, 0.0, 0.0
 for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
     d = json.load(open(f))
     if "counters" not in d:
@@ -34,7 +34,6 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
         m = v.get("bank", {}).get("measured")
         if not m:
             continue
-        retried += m.get("tries", 1) > 1
         for op in ("loads", "stores"):
             x = m[op]
             skipped += x.get("incomplete", False)
@@ -57,7 +56,6 @@ for r in rows:
     print(r)
 print("%-10s %4d of %4d accesses agree (%.1f %%)" % ("all", agree, total, 100.0 * agree / max(total, 1)))
 print("accesses not compared (no requests counted): %d" % skipped)
-print("variants whose counters were read again (incomplete at first): %d" % retried)
 if addr > 0:
     print("L1 pipeline wavefronts above what the addresses need: %.1f %%" % (100 * (pipe - addr) / addr))
 for g in gaps:
