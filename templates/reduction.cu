@@ -3,7 +3,7 @@
  *
  * The input is cut into tiles of BLOCK * EPT elements. A thread adds its EPT elements of a tile
  * (VEC per load, coalesced, all loads of the tile issued before the first add). With GRID == 0
- * block b sums tile b; with GRID > 0 the launch has at most GRID blocks and block b sums tiles
+ * block b sums tile b; with GRID > 0 the launch has at most GRID blocks per SM and block b sums tiles
  * b, b + gridDim.x, ... (each thread accumulating its tile sums in double). The block combines
  * its threads' sums (METHOD) and writes partials[b].
  *
@@ -20,8 +20,8 @@
  *   BLOCK       threads per block (a power of two, 32 .. 1024).
  *   EPT         elements per thread and tile (a multiple of VEC).
  *   VEC         width of the global loads (1, 2, 4 floats).
- *   GRID        0: one block per tile; G > 0: min(G, tiles) blocks stride over the tiles
- *               (a multiple of the SM count fills the GPU in whole waves, with no tail).
+ *   GRID        0: one block per tile; G > 0: min(G * SMs, tiles) blocks stride over the
+ *               tiles (whole waves over the GPU's multiprocessors, with no tail).
  *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
@@ -36,7 +36,7 @@
  * d = EPT / VEC + log2(VEC) + 3 * log2(BLOCK) + 3 <= 97 for EPT / VEC <= 64 and BLOCK <= 1024,
  * whatever n is (the double additions add n * 2^-53, below 2.4e-7 for n < 2^31).
  *
- * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID, that), dynamic
+ * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID * SMs, that), dynamic
  * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
  * holds nb + ceil_div(nb, BLOCK) floats, counter ceil_div(nb, BLOCK) + 1 unsigned ints, all 0
  * before the first launch. Any n >= 1 works.

@@ -51,6 +51,13 @@ expect cli_unknown_size 2 $T --size nope=3 configs/filter21.yaml
 expect cli_emit_unknown 2 $T --out "$tmp/o" --emit vdeadbeef tests/kernels/scale.yaml
 [ ! -e "$tmp/o" ] && ok "errors write nothing" || bad "errors write nothing" "$(find "$tmp/o")"
 
+# SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
+expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
+expect cli_sms_default 0 $T --dry-run configs/reduction.yaml
+has cli_sms_default_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *4x1x1 " "$tmp/stdout"
+expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
+has cli_sms_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
+
 # every shipped config (and the test-only kernel): dry run, then compile every variant
 for cfg in configs/*.yaml tests/kernels/*.yaml; do
 	k=$(basename "$cfg" .yaml)
@@ -108,6 +115,17 @@ for f in "$src" "$hdr"; do
 	g=tests/golden/scale.$(echo "$f" | sed 's/.*\.//')
 	if diff -u "$g" "$f" >"$tmp/diff" 2>&1; then ok "golden_$(basename "$g")"; else bad "golden_$(basename "$g")" "$(head -n 40 "$tmp/diff")"; fi
 done
+
+# SMS in an emitted launch header: the count the variant was tuned with (here --sms 7), and the
+# header gives the geometry the tuner used: 4 blocks per SM, 28 in all
+id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
+expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/reduction.yaml
+has emit_sms_header "4LL \* 7LL" "$tmp/s/reduction/untimed-sm_90/$id.h"
+if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;reduction_launch(1 << 26,b,g,&s);return g[0] != 28;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
+	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
+	expect emit_sms_geometry 0 "$tmp/hs"
+fi
 
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache;
 # SIGINT to the process group writes the results so far and exits 130; two runs at once agree

@@ -17,7 +17,7 @@ static int64_t eval(const struct config *c, const struct expr *e, const int64_t 
 	int64_t r = -12345;
 	size_t i;
 
-	cfg_size_vars(c, &v);
+	cfg_size_vars(c, 1, &v);
 	for (i = 0; pv && i < c->nparams; i++)
 		vars_set(&v, c->params[i].name, pv[i]);
 	if (!e || expr_eval(e, &v, &r, &err))
@@ -333,10 +333,11 @@ TEST(config_set_size)
 
 	cfg_set_size(c, "n=123");
 	cfg_set_size(c, "m=0x20");
-	cfg_size_vars(c, &v);
+	cfg_size_vars(c, 7, &v);
 	CHECK(vars_get(&v, "n", &n) && n == 123);
 	CHECK(vars_get(&v, "m", &n) && n == 32);
-	CHECK_EQ(v.n, 2);
+	CHECK(vars_get(&v, CFG_SMS, &n) && n == 7);
+	CHECK_EQ(v.n, 3);
 	CHECK_EQ(eval(c, c->buffers[0].count, NULL), 143);
 	cfg_free(c);
 
@@ -706,7 +707,7 @@ TEST(config_accesses)
 	CHECK_EQ(l.line, 17);
 	CHECK_EQ(l.col, 17);
 
-	cfg_size_vars(c, &v);
+	cfg_size_vars(c, 1, &v);
 	vars_set(&v, "W", 4);
 	vars_set(&v, "PAD", 0);
 	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);

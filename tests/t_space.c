@@ -15,7 +15,7 @@ static void expand(struct config *c, const struct limits *lim, struct space *s)
 {
 	struct vars sizes = {0};
 
-	cfg_size_vars(c, &sizes);
+	cfg_size_vars(c, 1, &sizes);
 	space_expand(c, &sizes, lim, s);
 }
 

@@ -513,6 +513,9 @@ static const char *get_ident(struct ctx *x, const struct node *n, const char *wh
 
 	if (!is_ident(s))
 		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
+	if (!strcmp(s, CFG_SMS) && (!strcmp(what, "size") || !strcmp(what, "parameter")))
+		err_node(x, n, "'%s' is the GPU's multiprocessor count, set by the tuner; choose "
+		         "another name", CFG_SMS);
 	return s;
 }
 
@@ -755,7 +758,7 @@ static void get_sizes(struct ctx *x, const struct node *m)
 		s->name = xstrdup(name);
 		c->nsizes++;
 		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX);
+			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->sizes, s->name, 0);
 		vars_set(&x->all, s->name, 0);
 	}
@@ -828,7 +831,7 @@ static void get_params(struct ctx *x, const struct node *m)
 			get_int(x, v->kid[j], name, INT64_MIN, INT64_MAX); /* reports why */
 		p->nvals = v->n;
 		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX);
+			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->all, p->name, 0);
 	}
 }
@@ -1330,6 +1333,8 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 		x->dir = path_dir(path);
 		x->c = xcalloc(1, sizeof *x->c);
 		x->c->path = xstrdup(path);
+		vars_set(&x->sizes, CFG_SMS, 0); /* set by the tuner */
+		vars_set(&x->all, CFG_SMS, 0);
 		parse(x);
 		walk(x);
 		c = x->c;
@@ -1433,10 +1438,11 @@ void cfg_set_size(struct config *c, const char *assign)
 	fatal("unknown size '%.*s'", (int)n, assign);
 }
 
-void cfg_size_vars(const struct config *c, struct vars *v)
+void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v)
 {
 	size_t i;
 
+	vars_set(v, CFG_SMS, sms);
 	for (i = 0; i < c->nsizes; i++)
 		vars_set(v, c->sizes[i].name, c->sizes[i].val);
 }

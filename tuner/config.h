@@ -123,8 +123,11 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value */
 void cfg_set_size(struct config *c, const char *assign);
-/* bind every size into v */
-void cfg_size_vars(const struct config *c, struct vars *v);
+/* the name every expression may use for the GPU's multiprocessor count (a size the tuner sets:
+   the GPU's, or --sms without one); a config may not declare it */
+#define CFG_SMS "SMS"
+/* bind every size into v, and CFG_SMS to sms */
+void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v);
 /* element size in bytes */
 size_t elem_size(enum elem t);
 /* element type name as in YAML and C ("float", "double", "int", "unsigned", "long long", ...) */

@@ -60,10 +60,13 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	char *uname = upper(c->name), *ubase = upper(base);
 	struct vars pv = {0};
 	size_t i;
+	int64_t sms;
 	int d;
 
 	for (i = 0; i < c->nparams; i++)
 		vars_set(&pv, c->params[i].name, v->vals[i]);
+	if (vars_get(&v->vars, CFG_SMS, &sms)) /* the GPU it was tuned on */
+		vars_set(&pv, CFG_SMS, sms);
 	buf_printf(b, "#ifndef TUNER_%s_%s_H\n#define TUNER_%s_%s_H\n\n", uname, ubase, uname,
 	           ubase);
 	buf_puts(b, "/* parameters of this variant */\n");

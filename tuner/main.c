@@ -39,6 +39,7 @@ struct opts {
 	int explain;              /* tuner explain: the bank model's prediction, nothing compiled */
 	int counters;             /* --counters: read shared-memory counters of each variant */
 	int no_race;              /* --no-race: every verified variant gets all its samples */
+	int64_t sms;              /* --sms: SMS in expressions without a GPU (0: not given) */
 	double timeout;
 	char **sizes;
 	size_t nsizes;
@@ -58,6 +59,8 @@ static void usage(FILE *f)
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
 	        "                  the newest NVRTC supports); timing needs the GPU's own\n"
 	        "  --size NAME=N   override a problem size (repeatable)\n"
+	        "  --sms N         the multiprocessor count expressions see as SMS when there is\n"
+	        "                  no GPU (default 1; with a GPU, the GPU's)\n"
 	        "  --out DIR       output directory (default: out)\n"
 	        "  --cache DIR     compile cache (default: $TUNER_CACHE or ~/.cache/tuner)\n"
 	        "  --no-cache      compile everything, store nothing\n"
@@ -79,7 +82,7 @@ static void usage(FILE *f)
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
-	       O_COUNTERS, O_NORACE };
+	       O_COUNTERS, O_NORACE, O_SMS };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -87,6 +90,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"emit", required_argument, 0, O_EMIT}, {"quiet", no_argument, 0, 'q'},
 		{"timeout", required_argument, 0, O_TIMEOUT}, {"fresh", no_argument, 0, O_FRESH},
 		{"counters", no_argument, 0, O_COUNTERS}, {"no-race", no_argument, 0, O_NORACE},
+		{"sms", required_argument, 0, O_SMS},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -126,6 +130,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case O_FRESH: o->fresh = 1; break;
 		case O_COUNTERS: o->counters = 1; break;
 		case O_NORACE: o->no_race = 1; break;
+		case O_SMS:
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || *end || n < 1 || n > 100000)
+				fatal("--sms: '%s' is not a number from 1 to 100000", optarg);
+			o->sms = n;
+			break;
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
@@ -655,6 +666,10 @@ static void pick_target(struct tune *t)
 		have = 1;
 		ri->gpu = info.gpu;
 		ri->bank_ignored = info.bank8 == 4;
+		if (t->o.sms && t->o.sms != ri->gpu.sms)
+			warn("--sms %lld ignored: the GPU has %d multiprocessors", (long long)t->o.sms,
+			     ri->gpu.sms);
+		vars_set(&t->sizes, CFG_SMS, ri->gpu.sms);
 		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri->gpu.cc_major, ri->gpu.cc_minor);
 		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
 			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,
@@ -827,6 +842,7 @@ static int gpu_open_fn(void *arg, void *out, char *why, size_t whylen)
 
 	if (gpu_open(0, &info->gpu, why, whylen) < 0)
 		return -1;
+	vars_set(&t->sizes, CFG_SMS, info->gpu.sms); /* as the parent will, for bench_open */
 	info->bank8 = bench_bank_probe(NULL, 8);
 	t->ri.gpu = info->gpu; /* the worker's copy, for bench_open */
 	return 0;
@@ -1176,7 +1192,7 @@ int main(int argc, char **argv)
 	t.c = cfg_load(t.o.config);
 	for (i = 0; i < t.o.nsizes; i++)
 		cfg_set_size(t.c, t.o.sizes[i]);
-	cfg_size_vars(t.c, &t.sizes);
+	cfg_size_vars(t.c, t.o.sms ? t.o.sms : 1, &t.sizes);
 	if (t.o.explain) {
 		const char *arch = t.o.arch ? t.o.arch : nv_newest_arch();
 		if (!t.c->naccesses)
