@@ -58,6 +58,15 @@ done
 
 # the compile phase alone (no GPU work: --arch names another architecture), from 1 to 16
 # worker processes, on the largest shipped space
+# where the GPU phase goes: the worker's time per verified variant (TUNER_BENCH_PROFILE=1):
+# load and set up, verify (poison, launch, compare), timing (warm-up, samples, L2 flushes)
+echo "worker time per verified variant, warm, ms:"
+for k in filter21 reduction transpose; do
+	TUNER_BENCH_PROFILE=1 out/bin/tuner --fresh --out "$outdir/o" configs/$k.yaml >"$outdir/$k.prof.log" 2>&1 || true
+	grep "^bench: v" "$outdir/$k.prof.log" | awk -v k=$k '{s += $4; v += $6; t += $8; u += $10; n++}
+		END { if (n) printf "  %-10s %3d variants: setup %.3f verify %.3f timing %.3f unload %.3f\n", k, n, s / n, v / n, t / n, u / n }'
+done
+
 # a first compile for an architecture is slower (NVRTC loads what it needs for it): one
 # discarded run first
 echo "compile scaling, configs/transpose.yaml, --no-cache --arch sm_89 (after a discarded run):"
