@@ -1691,155 +1691,98 @@ static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t 
 	return 0;
 }
 
-double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes, struct stats *t,
-                  char *why, size_t whylen)
+/* the copy (read = 0: `bytes` of traffic, half read, half written) or read-only roofline over
+   fresh buffers of 1.0f: GB/s of the fastest grid's median, or -1 with why */
+static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t, char *why,
+                       size_t whylen)
 {
-	size_t each, n, k;
+	const char *what = read ? "read" : "copy";
+	size_t each, n, blocks, k;
 	CUdeviceptr src = 0, dst = 0;
-	CUfunction f;
 	CUresult r = CUDA_SUCCESS;
 	struct launchp lp;
 	void *params[3];
 	float probe[8];
 	char msg[240];
-	double t0 = now_s();
+	double t0 = now_s(), gbs;
 
 	if (why && whylen)
 		why[0] = 0;
 	memset(t, 0, sizeof *t);
 	if (b->dead) {
-		say(why, whylen, "copy %s", DEAD_WHY);
+		say(why, whylen, "%s %s", what, DEAD_WHY);
 		return -1;
 	}
-	each = bytes > 0 ? (size_t)(bytes / 2) : 0;
+	if (!b->have_helpers) {
+		say(why, whylen, "%s: the helper kernels are not loaded (bench_helpers)", what);
+		return -1;
+	}
+	each = bytes > 0 ? (size_t)(read ? bytes : bytes / 2) : 0;
 	each = (each + 15) & ~(size_t)15;
 	if (each < 64 * MIB)
 		each = 64 * MIB;
 	n = each / 16;
-	(void)copy; /* the helpers' tuner_copy: the same kernel, already loaded */
-	if (!b->have_helpers) {
-		say(why, whylen, "copy: the helper kernels are not loaded (bench_helpers)");
-		return -1;
-	}
-	f = b->h.copy;
-	if (dalloc(&src, each, "the copy source", msg, sizeof msg) < 0 ||
-	    dalloc(&dst, each, "the copy destination", msg, sizeof msg) < 0)
+	blocks = (n + 255) / 256; /* the read kernel's sums: the largest grid time_grids uses */
+	if (dalloc(&src, each, read ? "the read source" : "the copy source", msg, sizeof msg) < 0 ||
+	    dalloc(&dst, read ? blocks * sizeof(float) : each,
+	           read ? "the read kernel's sums" : "the copy destination", msg, sizeof msg) < 0)
 		goto fail;
 	if ((r = cu.MemsetD32(src, 0x3f800000u, each / 4)) != CUDA_SUCCESS || /* 1.0f */
-	    (r = cu.MemsetD32(dst, 0, each / 4)) != CUDA_SUCCESS) {
+	    (r = cu.MemsetD32(dst, 0, read ? blocks : each / 4)) != CUDA_SUCCESS) {
 		cuerr(msg, sizeof msg, "cuMemsetD32", r);
 		goto fail;
 	}
 	memset(&lp, 0, sizeof lp);
-	lp.f = f;
+	lp.f = read ? b->h.read : b->h.copy;
 	lp.params = params;
 	params[0] = &src;
-	params[1] = &dst;
-	params[2] = &n;
-	if (time_grids(b, &lp, n, 1, t, &r, msg, sizeof msg) < 0)
+	params[1] = read ? (void *)&n : (void *)&dst;
+	params[2] = read ? (void *)&dst : (void *)&n;
+	if (time_grids(b, &lp, n, read ? 4 : 1, t, &r, msg, sizeof msg) < 0)
 		goto fail;
-	/* the copy must have copied: check both ends */
+	/* the kernel must have done its work: both ends of the copy are 1.0; the read's first
+	   block of the last launch summed its share of 1.0s */
 	if ((r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
-	    (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS) {
+	    (!read && (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS)) {
 		cuerr(msg, sizeof msg, "cuMemcpyDtoH", r);
 		goto fail;
 	}
-	for (k = 0; k < 8; k++)
-		if (probe[k] != 1.0f) {
-			say(msg, sizeof msg, "the copy kernel did not copy (element %zu is %g)", k,
+	for (k = 0; k < (read ? 1u : 8u); k++)
+		if (read ? !(probe[0] > 0) : probe[k] != 1.0f) {
+			say(msg, sizeof msg, "the %s kernel did not %s (element %zu is %g)", what, what, k,
 			    (double)probe[k]);
 			goto fail;
 		}
 	dfree(&src);
 	dfree(&dst);
 	if (!(t->median_ms > 0)) {
-		say(why, whylen, "copy: median time is zero");
+		say(why, whylen, "%s: median time is zero", what);
 		return -1;
 	}
+	gbs = (read ? 1.0 : 2.0) * (double)each / (t->median_ms * 1e6);
 	if (b->prof.on)
-		fprintf(stderr, "bench: copy of 2 x %zu bytes: %.1f GB/s, in %.3f ms\n", each,
-		        2.0 * (double)each / (t->median_ms * 1e6), 1e3 * (now_s() - t0));
-	return 2.0 * (double)each / (t->median_ms * 1e6);
+		fprintf(stderr, "bench: %s of %s%zu bytes: %.1f GB/s, in %.3f ms\n", what,
+		        read ? "" : "2 x ", each, gbs, 1e3 * (now_s() - t0));
+	return gbs;
 fail:
 	memset(t, 0, sizeof *t);
 	lost(b, r);
 	dfree(&src); /* harmless in a lost context: the calls just fail */
 	dfree(&dst);
-	say(why, whylen, "copy: %s%s", msg, b->dead ? "; GPU context lost" : "");
+	say(why, whylen, "%s: %s%s", what, msg, b->dead ? "; GPU context lost" : "");
 	return -1;
+}
+
+double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes, struct stats *t,
+                  char *why, size_t whylen)
+{
+	(void)copy; /* the helpers' tuner_copy: the same kernel, already loaded */
+	return roofline(b, 0, bytes, t, why, whylen);
 }
 
 double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, size_t whylen)
 {
-	size_t each, n, blocks;
-	CUdeviceptr src = 0, out = 0;
-	CUresult r = CUDA_SUCCESS;
-	struct launchp lp;
-	void *params[3];
-	float probe[2];
-	char msg[240];
-	double t0 = now_s();
-
-	if (why && whylen)
-		why[0] = 0;
-	memset(t, 0, sizeof *t);
-	if (b->dead) {
-		say(why, whylen, "read %s", DEAD_WHY);
-		return -1;
-	}
-	if (!b->have_helpers) {
-		say(why, whylen, "read: the helper kernels are not loaded (bench_helpers)");
-		return -1;
-	}
-	each = bytes > 0 ? (size_t)bytes : 0;
-	each = (each + 15) & ~(size_t)15;
-	if (each < 64 * MIB)
-		each = 64 * MIB;
-	n = each / 16;
-	blocks = (n + 255) / 256; /* the largest grid time_grids uses */
-	if (dalloc(&src, each, "the read source", msg, sizeof msg) < 0 ||
-	    dalloc(&out, blocks * sizeof(float), "the read kernel's sums", msg, sizeof msg) < 0)
-		goto fail;
-	if ((r = cu.MemsetD32(src, 0x3f800000u, each / 4)) != CUDA_SUCCESS || /* 1.0f */
-	    (r = cu.MemsetD32(out, 0, blocks)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD32", r);
-		goto fail;
-	}
-	memset(&lp, 0, sizeof lp);
-	lp.f = b->h.read;
-	lp.params = params;
-	params[0] = &src;
-	params[1] = &n;
-	params[2] = &out;
-	if (time_grids(b, &lp, n, 4, t, &r, msg, sizeof msg) < 0)
-		goto fail;
-	/* the kernel must have read: the last launch's first block summed its share of 1.0s */
-	if ((r = cu.MemcpyDtoH(probe, out, sizeof probe)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemcpyDtoH", r);
-		goto fail;
-	}
-	if (!(probe[0] > 0)) {
-		say(msg, sizeof msg, "the read kernel did not read (block 0 summed %g)",
-		    (double)probe[0]);
-		goto fail;
-	}
-	dfree(&src);
-	dfree(&out);
-	if (!(t->median_ms > 0)) {
-		say(why, whylen, "read: median time is zero");
-		return -1;
-	}
-	if (b->prof.on)
-		fprintf(stderr, "bench: read of %zu bytes: %.1f GB/s, in %.3f ms\n", each,
-		        (double)each / (t->median_ms * 1e6), 1e3 * (now_s() - t0));
-	return (double)each / (t->median_ms * 1e6);
-fail:
-	memset(t, 0, sizeof *t);
-	lost(b, r);
-	dfree(&src);
-	dfree(&out);
-	say(why, whylen, "read: %s%s", msg, b->dead ? "; GPU context lost" : "");
-	return -1;
+	return roofline(b, 1, bytes, t, why, whylen);
 }
 
 int bench_bank_probe(struct bench *b, int bytes)
