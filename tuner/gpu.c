@@ -4,7 +4,6 @@
 
 #include <ctype.h>
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
