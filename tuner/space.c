@@ -14,6 +14,10 @@ static int64_t eval_or_die(const struct config *c, const struct expr *e, const s
 
 	if (expr_eval(e, &v->vars, &x, &err) < 0) {
 		char *p = space_params_str(c, v);
+		struct loc l;
+		if (cfg_expr_loc(c, e, err.col >= 0 ? err.col : 0, &l))
+			fatal("%s:%d:%d: %s '%s' for %s: %s", c->path, l.line, l.col, what, expr_src(e), p,
+			      err.msg);
 		fatal("%s: %s '%s' at column %d for %s: %s", c->path, what, expr_src(e), err.col + 1,
 		      p, err.msg);
 	}
