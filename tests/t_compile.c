@@ -3,6 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
@@ -397,6 +399,53 @@ TEST(cache_corrupt)
 	free(copy);
 	free(data);
 	free(path);
+	rmtree(dir);
+	free(dir);
+}
+
+/* a file in dir, its mtime age seconds ago */
+static void touch_aged(const char *dir, const char *name, int age)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	struct timeval tv[2];
+
+	CHECK_EQ(file_write_atomic(p, "x", 1), 0);
+	gettimeofday(&tv[0], NULL);
+	tv[0].tv_sec -= age;
+	tv[1] = tv[0];
+	CHECK_EQ(utimes(p, tv), 0);
+	free(p);
+}
+
+static int exists(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int r = access(p, F_OK) == 0;
+
+	free(p);
+	return r;
+}
+
+TEST(cache_sweep_dead_writers)
+{
+	char *dir = tmpdir();
+	char dead[64], live[64], young[64];
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0); /* gone: its temporaries are litter */
+	snprintf(dead, sizeof dead, "00000000000000aa.bin.tmp.%ld", (long)pid);
+	snprintf(young, sizeof young, "00000000000000bb.bin.tmp.%ld", (long)pid);
+	snprintf(live, sizeof live, "00000000000000cc.bin.tmp.%ld", (long)getpid());
+	touch_aged(dir, dead, 120);
+	touch_aged(dir, young, 0);      /* a minute's grace */
+	touch_aged(dir, live, 120);     /* its writer is still running */
+	touch_aged(dir, "00000000000000dd.bin", 120);
+	CHECK_EQ(cache_sweep(dir), 1);
+	CHECK(!exists(dir, dead));
+	CHECK(exists(dir, young) && exists(dir, live) && exists(dir, "00000000000000dd.bin"));
+	CHECK_EQ(cache_sweep("/nonexistent/tuner-cache"), 0);
 	rmtree(dir);
 	free(dir);
 }

@@ -8,10 +8,14 @@
    all integers little-endian; anything short, long or malformed is a miss. */
 #include "cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* bump when the key text, the entry format or nv_compile's fixed options change */
@@ -230,4 +234,34 @@ char *cache_default_dir(void)
 	if (s && *s)
 		return xasprintf("%s/.cache/tuner", s);
 	return xasprintf("/tmp/tuner-cache-%ld", (long)getuid());
+}
+
+int cache_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		const char *t = strstr(e->d_name, ".bin.tmp.");
+		char *end, *path;
+		struct stat st;
+		long pid;
+
+		if (!t)
+			continue;
+		errno = 0;
+		pid = strtol(t + 9, &end, 10);
+		if (errno || *end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue; /* not ours to judge, or its writer is alive */
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && time(NULL) - st.st_mtime > 60 &&
+		    unlink(path) == 0)
+			n++;
+		free(path);
+	}
+	closedir(d);
+	return n;
 }

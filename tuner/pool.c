@@ -223,6 +223,8 @@ size_t pool_compile(const struct job *jobs, size_t n, const char *arch, char *co
 			todo[ntodo++] = i;
 	}
 	nmiss = ntodo;
+	if (ntodo && cachedir)
+		cache_sweep(cachedir); /* what killed writers left; only when there is work */
 	if (workers < 1)
 		workers = 1;
 
