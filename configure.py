@@ -192,9 +192,15 @@ def main():
     if bdir != "out":
         w.var("builddir", bdir)
     w.var("cc", cc)
-    # where libcupti is looked for first (--counters): beside NVRTC, as the toolkit installs it
-    w.var("cflags", cflags + " -I%s %s %s" % (cuinc, ycflags,
-                                               shlex.quote('-DTUNER_CUDA_LIB="%s"' % culib)))
+    # where libcupti is looked for first (--counters): beside NVRTC, as the toolkit installs it;
+    # without CUPTI's headers --counters says it was built without them
+    cupti = os.path.isfile(os.path.join(cuinc, "cupti_range_profiler.h"))
+    if not cupti:
+        sys.stderr.write("configure.py: warning: no cupti_range_profiler.h in %s: --counters "
+                         "will be unavailable (install the CUDA Toolkit's CUPTI)\n" % cuinc)
+    w.var("cflags", cflags + " -I%s %s %s%s" % (cuinc, ycflags,
+                                                 shlex.quote('-DTUNER_CUDA_LIB="%s"' % culib),
+                                                 "" if cupti else " -DTUNER_NO_CUPTI"))
     w.var("ldflags", ldflags + " -L%s -Wl,-rpath,%s" % (culib, culib))
     w.var("libs", "-lnvrtc %s -ldl -lm" % ylibs)
     w.var("nvcc", nvcc)

@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cupti_result.h>
-#include <cupti_target.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
 #include "util.h"
 
 #ifndef TUNER_CUDA_LIB
@@ -41,6 +37,12 @@ int counters_set_len(int set)
 		n++;
 	return n;
 }
+
+#ifndef TUNER_NO_CUPTI
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
 
 /*
  * The host half of the profiler (cupti_profiler_host.h) is a C++ header; these are its
@@ -490,3 +492,54 @@ void counters_close(struct counters *k)
 	free(k->names);
 	free(k);
 }
+
+#else /* built without CUPTI's headers (configure.py says so): --counters says why */
+
+struct counters {
+	int unused;
+};
+
+struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *names, size_t n,
+                               char *why, size_t whylen)
+{
+	(void)ctx;
+	(void)ordinal;
+	(void)names;
+	(void)n;
+	say(why, whylen, "this tuner was built without CUPTI's headers (cupti_range_profiler.h): "
+	    "install the CUDA Toolkit's CUPTI and run ./configure.py again");
+	return NULL;
+}
+
+int counters_count(const struct counters *k)
+{
+	(void)k;
+	return 0;
+}
+
+int counters_passes(const struct counters *k)
+{
+	(void)k;
+	return 0;
+}
+
+int counters_start(struct counters *k, char *why, size_t whylen)
+{
+	(void)k;
+	say(why, whylen, "no CUPTI");
+	return -1;
+}
+
+int counters_stop(struct counters *k, double *vals, char *why, size_t whylen)
+{
+	(void)k;
+	(void)vals;
+	say(why, whylen, "no CUPTI");
+	return -1;
+}
+
+void counters_close(struct counters *k)
+{
+	free(k);
+}
+#endif
