@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -96,6 +97,7 @@ static void run_round(const struct ctx *c, size_t n, const size_t *todo, size_t 
 		goto out;
 	}
 	pids = xreallocarray(NULL, nw, sizeof *pids);
+	fflush(NULL); /* nothing buffered is written twice */
 	for (k = 0; k < nw; k++) {
 		if (slots)
 			slots[k] = -1;

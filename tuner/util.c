@@ -19,6 +19,7 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	int err = errno;
 	size_t n = strlen(fmt);
 
+	fflush(stdout); /* what was printed before comes first, also in one file */
 	fprintf(stderr, "%s: %s", argv0, prefix);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
@@ -61,6 +62,7 @@ void note(int level, const char *fmt, ...)
 
 	if (verbosity < level)
 		return;
+	fflush(stdout);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
