@@ -1,7 +1,10 @@
 /* Tests for report: the bank model's prediction beside the counters --counters reads. */
 #include "test.h"
 #include "report.h"
+#include "bank.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* one load access and one store access; a variant of 4 blocks; counters as the worker sends
@@ -14,6 +17,8 @@ static void setup(struct config *c, struct bank_access *acc, struct variant *v,
 	memset(v, 0, sizeof *v);
 	memset(x, 0, sizeof *x);
 	memset(bs, 0, 2 * sizeof *bs);
+	acc[0].name = "ld";
+	acc[1].name = "st";
 	acc[1].store = 1;
 	c->accesses = acc;
 	c->naccesses = 2;
@@ -105,4 +110,65 @@ TEST(report_csv_bank_columns)
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);
 	buf_free(&b);
+}
+
+TEST(report_counters_json_and_table)
+{
+	struct config c;
+	struct bank_access acc[2];
+	struct variant v;
+	struct result x;
+	struct bank_stats bs[2];
+	struct space s;
+	struct runinfo ri;
+	struct buf b = {0};
+	size_t order = 0, len = 0;
+	int64_t vals[1] = {0};
+	char *text = NULL;
+	FILE *f;
+
+	setup(&c, acc, &v, &x, bs);
+	c.name = "k";
+	c.path = "k.yaml";
+	memset(&s, 0, sizeof s);
+	memset(&ri, 0, sizeof ri);
+	strcpy(v.id, "v00000001");
+	v.vals = vals;
+	x.twin = -1;
+	x.bank8 = bs;
+	x.bank_rules = &bank_volta;
+	x.run.t.median_ms = 1;
+	x.run.t.n = 20;
+	c.samples = 20;
+	s.v = &v;
+	s.n = 1;
+	ri.arch = "sm_90";
+	ri.nvrtc = "13.0";
+	ri.timed = 1;
+	ri.counters = 1;
+	ri.counter_passes = 2;
+	report_json(&b, &c, &s, &x, &order, &ri);
+	CHECK(strstr(b.s, "\"measured\": {\"loads\": {\"requests\": 32") != NULL);
+	CHECK(strstr(b.s, "\"per_request\": 2, \"pipeline_per_request\": 2.0625") != NULL);
+	CHECK(strstr(b.s, "\"match\": true") != NULL);
+	CHECK(strstr(b.s, "smsp__sass_inst_executed_op_shared_ld.sum") != NULL);
+	buf_free(&b);
+	f = open_memstream(&text, &len);
+	report_table(f, &c, &s, &x, &order, &ri);
+	fclose(f);
+	CHECK(strstr(text, "within 1 % of the prediction for 2 of 2 accesses") != NULL);
+	free(text);
+
+	/* a probe that failed is said, in results.json and under the table */
+	x.run.nprobe = -1;
+	snprintf(x.run.probe_why, sizeof x.run.probe_why, "cuptiRangeProfilerStart: busy");
+	report_json(&b, &c, &s, &x, &order, &ri);
+	CHECK(strstr(b.s, "\"counters_error\": \"cuptiRangeProfilerStart: busy\"") != NULL);
+	CHECK(strstr(b.s, "\"measured\"") == NULL);
+	buf_free(&b);
+	f = open_memstream(&text, &len);
+	report_table(f, &c, &s, &x, &order, &ri);
+	fclose(f);
+	CHECK(strstr(text, "1 variants not counted; the first: cuptiRangeProfilerStart: busy") != NULL);
+	free(text);
 }

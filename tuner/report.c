@@ -139,7 +139,8 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
                              const struct result *r, const size_t *order,
                              const struct runinfo *ri)
 {
-	size_t k, agree = 0, all = 0, shown = 0, incomplete = 0;
+	size_t k, agree = 0, all = 0, shown = 0, incomplete = 0, failed = 0;
+	const char *first = "";
 	double addr = 0, pipe = 0;
 	int op;
 
@@ -147,6 +148,11 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 		fprintf(f, "counters: not read: %s\n", ri->counters_why);
 		return;
 	}
+	for (k = 0; k < s->n; k++)
+		if (r[k].status == ST_OK && r[k].run.nprobe < 0 && !failed++)
+			first = r[k].run.probe_why;
+	if (failed)
+		fprintf(f, "counters: %zu variants not counted; the first: %s\n", failed, first);
 	for (k = 0; k < s->n; k++)
 		for (op = 0; op < 2; op++) {
 			struct bank_check bc;
@@ -277,6 +283,13 @@ static void json_num(struct buf *b, double x)
 		buf_puts(b, "null");
 }
 
+/* ', "key": x' */
+static void json_kv(struct buf *b, const char *key, double x)
+{
+	buf_printf(b, ", \"%s\": ", key);
+	json_num(b, x);
+}
+
 /* the present accesses of st as a JSON list */
 static void json_bank(struct buf *b, const struct config *c, const struct bank_stats *st)
 {
@@ -293,8 +306,7 @@ static void json_bank(struct buf *b, const struct config *c, const struct bank_s
 		           "\"mean\": ", (long long)a->requests, (long long)a->wavefronts,
 		           (long long)a->ideal);
 		json_num(b, bank_mean(a));
-		buf_puts(b, ", \"ideal_mean\": ");
-		json_num(b, bank_mean_ideal(a));
+		json_kv(b, "ideal_mean", bank_mean_ideal(a));
 		buf_printf(b, ", \"max\": %d, \"degree\": %d}", a->max, a->degree);
 	}
 	buf_puts(b, "]");
@@ -307,6 +319,10 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	static const char *const ops[2] = {"loads", "stores"};
 	int op, n = 0;
 
+	if (x->status == ST_OK && x->run.nprobe < 0) {
+		buf_puts(b, ", \"counters_error\": ");
+		buf_json_str(b, x->run.probe_why);
+	}
 	if (x->status != ST_OK || x->run.nprobe < 6)
 		return;
 	buf_puts(b, ", \"measured\": {");
@@ -321,26 +337,18 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 		if (got < 0)
 			buf_puts(b, ", \"incomplete\": true");
 		if (got > 0) {
-			buf_puts(b, ", \"per_request\": ");
-			json_num(b, k.meas);
-			buf_puts(b, ", \"pipeline_per_request\": ");
-			json_num(b, k.meas_pipe);
-			buf_puts(b, ", \"predicted_per_request\": ");
-			json_num(b, k.pred);
-			buf_puts(b, ", \"ideal_per_request\": ");
-			json_num(b, k.meas_ideal);
-			buf_puts(b, ", \"predicted_ideal_per_request\": ");
-			json_num(b, k.pred_ideal);
-			buf_puts(b, ", \"requests_per_block\": ");
-			json_num(b, k.meas_requests);
-			buf_puts(b, ", \"predicted_requests_per_block\": ");
-			json_num(b, k.pred_requests);
+			json_kv(b, "per_request", k.meas);
+			json_kv(b, "pipeline_per_request", k.meas_pipe);
+			json_kv(b, "predicted_per_request", k.pred);
+			json_kv(b, "ideal_per_request", k.meas_ideal);
+			json_kv(b, "predicted_ideal_per_request", k.pred_ideal);
+			json_kv(b, "requests_per_block", k.meas_requests);
+			json_kv(b, "predicted_requests_per_block", k.pred_requests);
 			buf_printf(b, ", \"match\": %s", k.match ? "true" : "false");
 		}
 		buf_puts(b, "}");
 	}
-	buf_puts(b, ", \"ratio\": ");
-	json_num(b, meas_ratio(x));
+	json_kv(b, "ratio", meas_ratio(x));
 	buf_puts(b, "}");
 }
 
@@ -429,28 +437,19 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			           x->co.smem_static, x->cache_hit ? "true" : "false");
 		if (x->status == ST_OK || x->status == ST_MISMATCH ||
 		    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
-			buf_puts(b, ", \"max_abs_err\": ");
-			json_num(b, x->run.max_abs_err);
-			buf_puts(b, ", \"max_rel_err\": ");
-			json_num(b, x->run.max_rel_err);
+			json_kv(b, "max_abs_err", x->run.max_abs_err);
+			json_kv(b, "max_rel_err", x->run.max_rel_err);
 		}
 		if (x->status == ST_OK) {
 			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", x->run.t.n);
 			json_num(b, x->run.t.median_ms);
-			buf_puts(b, ", \"min_ms\": ");
-			json_num(b, x->run.t.min_ms);
-			buf_puts(b, ", \"max_ms\": ");
-			json_num(b, x->run.t.max_ms);
-			buf_puts(b, ", \"mean_ms\": ");
-			json_num(b, x->run.t.mean_ms);
-			buf_puts(b, ", \"spread\": ");
-			json_num(b, x->run.t.spread);
-			buf_puts(b, ", \"gbs\": ");
-			json_num(b, x->gbs);
-			buf_puts(b, ", \"pct_copy\": ");
-			json_num(b, x->pct_copy);
-			buf_puts(b, ", \"pct_read\": ");
-			json_num(b, x->pct_read);
+			json_kv(b, "min_ms", x->run.t.min_ms);
+			json_kv(b, "max_ms", x->run.t.max_ms);
+			json_kv(b, "mean_ms", x->run.t.mean_ms);
+			json_kv(b, "spread", x->run.t.spread);
+			json_kv(b, "gbs", x->gbs);
+			json_kv(b, "pct_copy", x->pct_copy);
+			json_kv(b, "pct_read", x->pct_read);
 		}
 		if (x->bank) {
 			buf_puts(b, ", \"bank\": {\"rules\": ");

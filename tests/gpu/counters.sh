@@ -8,12 +8,9 @@ set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/counters}
 mkdir -p "$outdir"
-yp=""
-[ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
-./configure.py $yp >/dev/null
-ninja out/bin/tuner >/dev/null
-echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+. tests/gpu/lib.sh
+gpu_build
+gpu_header name,driver_version
 export TUNER_CACHE="$outdir/cache"
 status=0
 for cfg in configs/*.yaml; do

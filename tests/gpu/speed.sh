@@ -8,11 +8,9 @@ set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/speed}
 mkdir -p "$outdir"
-yp=""
-[ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
-./configure.py $yp >/dev/null
-ninja out/bin/tuner >/dev/null
-nvidia-smi --query-gpu=name,driver_version,persistence_mode --format=csv,noheader || true
+. tests/gpu/lib.sh
+gpu_build
+gpu_header name,driver_version,persistence_mode
 fresh=""
 out/bin/tuner --help | grep -q -- --fresh && fresh=--fresh # time everything, resume nothing
 export TUNER_CACHE="$outdir/cache"

@@ -1,0 +1,19 @@
+# Shared by the GPU scripts (sourced from the repository root): build the tuner, print what ran.
+# TUNER_YAML_PREFIX: libyaml outside the system, if needed; TUNER_COMMIT: the commit to print
+# where the tree has no .git.
+
+# configure (quietly) and build out/bin/tuner
+gpu_build() {
+	if [ -n "${TUNER_YAML_PREFIX:-}" ]; then
+		./configure.py --yaml-prefix "$TUNER_YAML_PREFIX" >/dev/null
+	else
+		./configure.py >/dev/null
+	fi
+	ninja out/bin/tuner >/dev/null
+}
+
+# gpu_header FIELDS: the commit and time, then nvidia-smi's FIELDS (a --query-gpu list)
+gpu_header() {
+	echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
+	nvidia-smi --query-gpu="$1" --format=csv,noheader || true
+}
