@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
-#include "pool.h"
+#include "compile.h"
 #include "test.h"
 #include "util.h"
 
@@ -505,7 +505,7 @@ TEST(pool_cache_hits)
 	size_t i;
 
 	make_jobs(jobs, srcs, N);
-	CHECK_EQ(pool_compile(jobs, N, "sm_90", NULL, 0, dir, 3, a, hits), N);
+	CHECK_EQ(compile_many(jobs, N, "sm_90", NULL, 0, dir, 3, a, hits, NULL), N);
 	CHECK_EQ(count_entries(dir), N);
 	for (i = 0; i < N; i++) {
 		CHECK_EQ(a[i].ok, 1);
@@ -516,7 +516,7 @@ TEST(pool_cache_hits)
 	}
 	CHECK(a[0].cubin_len != a[1].cubin_len || memcmp(a[0].cubin, a[1].cubin, a[0].cubin_len));
 
-	CHECK_EQ(pool_compile(jobs, N, "sm_90", NULL, 0, dir, 3, b, hits), 0);
+	CHECK_EQ(compile_many(jobs, N, "sm_90", NULL, 0, dir, 3, b, hits, NULL), 0);
 	for (i = 0; i < N; i++) {
 		CHECK_EQ(hits[i], 1);
 		CHECK(same_out(&a[i], &b[i]));
@@ -543,7 +543,7 @@ TEST(pool_errors_and_private_dir)
 	jobs[1].name = "bad.cu";
 	/* no cache: the pool's private directory goes under $TMPDIR and is removed after */
 	setenv("TMPDIR", tmp, 1);
-	CHECK_EQ(pool_compile(jobs, N, "sm_90", NULL, 0, NULL, 2, o, hits), N);
+	CHECK_EQ(compile_many(jobs, N, "sm_90", NULL, 0, NULL, 2, o, hits, NULL), N);
 	if (saved)
 		setenv("TMPDIR", saved, 1);
 	else
@@ -576,7 +576,7 @@ TEST(pool_worker_crash)
 	make_jobs(jobs, srcs, N);
 	jobs[2].entry = "boom"; /* the worker compiling this one kills itself */
 	setenv("TUNER_TEST_CRASH_ENTRY", "boom", 1);
-	CHECK_EQ(pool_compile(jobs, N, "sm_90", NULL, 0, dir, 1, o, hits), N);
+	CHECK_EQ(compile_many(jobs, N, "sm_90", NULL, 0, dir, 1, o, hits, NULL), N);
 	unsetenv("TUNER_TEST_CRASH_ENTRY");
 	for (i = 0; i < N; i++) {
 		if (i == 2) {
@@ -590,7 +590,7 @@ TEST(pool_worker_crash)
 	/* the crash was not cached: only that job is compiled again (and fails honestly:
 	   there is no kernel "boom") */
 	CHECK_EQ(count_entries(dir), N - 1);
-	CHECK_EQ(pool_compile(jobs, N, "sm_90", NULL, 0, dir, 2, o, hits), 1);
+	CHECK_EQ(compile_many(jobs, N, "sm_90", NULL, 0, dir, 2, o, hits, NULL), 1);
 	CHECK_EQ(hits[2], 0);
 	CHECK_EQ(hits[0] + hits[1] + hits[3], 3);
 	CHECK_EQ(o[2].ok, 0);
@@ -611,7 +611,7 @@ TEST(pool_unwritable_cache)
 	int hit = -1;
 
 	/* warns once and compiles through a private directory instead */
-	CHECK_EQ(pool_compile(&job, 1, "sm_90", NULL, 0, "/proc/tuner-test/cache", 4, &o, &hit), 1);
+	CHECK_EQ(compile_many(&job, 1, "sm_90", NULL, 0, "/proc/tuner-test/cache", 4, &o, &hit, NULL), 1);
 	CHECK_EQ(hit, 0);
 	CHECK_EQ(o.ok, 1);
 	CHECK_EQ(o.smem_static, 1024);

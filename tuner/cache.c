@@ -7,6 +7,7 @@
      u64 + bytes lowered name, log, cubin
    all integers little-endian; anything short, long or malformed is a miss. */
 #include "cache.h"
+#include "wire.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,84 +59,12 @@ static char *entry_path(const char *dir, const struct buf *key)
 	return xasprintf("%s/%016llx.bin", dir, (unsigned long long)h);
 }
 
-static void put_u32(struct buf *b, uint32_t v)
-{
-	unsigned char c[4];
-	int i;
-
-	for (i = 0; i < 4; i++)
-		c[i] = (unsigned char)(v >> (8 * i));
-	buf_add(b, c, 4);
-}
-
-static void put_u64(struct buf *b, uint64_t v)
-{
-	unsigned char c[8];
-	int i;
-
-	for (i = 0; i < 8; i++)
-		c[i] = (unsigned char)(v >> (8 * i));
-	buf_add(b, c, 8);
-}
-
-static void put_bytes(struct buf *b, const void *p, size_t n)
-{
-	put_u64(b, n);
-	buf_add(b, p, n);
-}
-
-/* a bounds-checked reader; any overrun sets bad */
-struct rd {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint64_t get_n(struct rd *r, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (r->bad || r->end - r->p < n) {
-		r->bad = 1;
-		return 0;
-	}
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-/* the next length-prefixed field: pointer into the data, length in *n */
-static const unsigned char *get_bytes(struct rd *r, size_t *n)
-{
-	uint64_t len = get_n(r, 8);
-	const unsigned char *p = r->p;
-
-	if (r->bad || len > (uint64_t)(r->end - r->p)) {
-		r->bad = 1;
-		*n = 0;
-		return NULL;
-	}
-	r->p += len;
-	*n = (size_t)len;
-	return p;
-}
-
-static int32_t get_i32(struct rd *r)
-{
-	uint32_t u = (uint32_t)get_n(r, 4);
-
-	return u <= INT32_MAX ? (int32_t)u : -(int32_t)(UINT32_MAX - u) - 1;
-}
-
 int cache_get(const char *dir, const struct buf *key, struct compile_out *out)
 {
 	char *path, *data;
-	size_t len, n, nlow, nlog, ncubin;
-	const unsigned char *k, *low, *log, *cubin;
+	size_t len, n;
+	const void *k;
 	struct rd r;
-	uint32_t ok;
-	int32_t regs, sst, sld, stack, smem;
 
 	if (!dir || !*dir)
 		return 0;
@@ -144,40 +73,17 @@ int cache_get(const char *dir, const struct buf *key, struct compile_out *out)
 	free(path);
 	if (!data)
 		return 0;
-	r.p = (const unsigned char *)data;
-	r.end = r.p + len;
-	r.bad = 0;
 	if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0)
 		goto miss;
-	r.p += sizeof magic;
-	k = get_bytes(&r, &n);
+	r = rd_of(data + sizeof magic, len - sizeof magic);
+	k = rd_bytes(&r, &n);
 	if (r.bad || n != key->len || (n && memcmp(k, key->s, n) != 0))
 		goto miss;
-	ok = (uint32_t)get_n(&r, 4);
-	regs = get_i32(&r);
-	sst = get_i32(&r);
-	sld = get_i32(&r);
-	stack = get_i32(&r);
-	smem = get_i32(&r);
-	low = get_bytes(&r, &nlow);
-	log = get_bytes(&r, &nlog);
-	cubin = get_bytes(&r, &ncubin);
-	if (r.bad || r.p != r.end || ok > 1 || (ok && ncubin == 0))
+	if (rd_co(&r, out) < 0)
 		goto miss;
-
-	memset(out, 0, sizeof *out);
-	out->ok = (int)ok;
-	out->regs = regs;
-	out->spill_stores = sst;
-	out->spill_loads = sld;
-	out->stack = stack;
-	out->smem_static = smem;
-	out->lowered = xstrndup((const char *)low, nlow);
-	out->log = xstrndup((const char *)log, nlog);
-	if (ncubin) {
-		out->cubin = xmalloc(ncubin);
-		memcpy(out->cubin, cubin, ncubin);
-		out->cubin_len = ncubin;
+	if (!rd_done(&r)) {
+		nv_out_free(out);
+		goto miss;
 	}
 	free(data);
 	return 1;
@@ -199,16 +105,8 @@ int cache_put(const char *dir, const struct buf *key, const struct compile_out *
 	if (mkdirs(dir) < 0)
 		return -1;
 	buf_add(&b, magic, sizeof magic);
-	put_bytes(&b, key->s ? key->s : "", key->len);
-	put_u32(&b, out->ok ? 1 : 0);
-	put_u32(&b, (uint32_t)out->regs);
-	put_u32(&b, (uint32_t)out->spill_stores);
-	put_u32(&b, (uint32_t)out->spill_loads);
-	put_u32(&b, (uint32_t)out->stack);
-	put_u32(&b, (uint32_t)out->smem_static);
-	put_bytes(&b, out->lowered ? out->lowered : "", out->lowered ? strlen(out->lowered) : 0);
-	put_bytes(&b, out->log ? out->log : "", out->log ? strlen(out->log) : 0);
-	put_bytes(&b, out->cubin ? out->cubin : "", out->cubin ? out->cubin_len : 0);
+	wire_bytes(&b, key->s, key->len);
+	wire_co(&b, out);
 	path = entry_path(dir, key);
 	r = file_write_atomic(path, b.s, b.len);
 	e = errno;

@@ -17,6 +17,13 @@
  * A set ends at its first NULL.
  */
 #define COUNTERS_SMEM 8
+/* the slots of those values: per op (0 loads, 1 stores) CNT_SLOT(op, CNT_REQUESTS) and so on,
+   then CNT_SASS(op); every set has the first CNT_BASE */
+enum { CNT_REQUESTS, CNT_WAVEFRONTS, CNT_CONFLICTS, CNT_PER_OP };
+#define CNT_SLOT(op, what) ((op) * CNT_PER_OP + (what))
+#define CNT_BASE (2 * CNT_PER_OP)
+#define CNT_SASS(op) (CNT_BASE + (op))
+_Static_assert(CNT_SASS(1) + 1 == COUNTERS_SMEM, "the slots name every counter");
 #define COUNTERS_SETS 2
 extern const char *const counters_smem[COUNTERS_SETS][COUNTERS_SMEM];
 /* the number of names in set (0-based) */

@@ -284,6 +284,11 @@ int nv_arch_supported(const char *arch)
 	return found;
 }
 
+int nv_arch_cc(const char *arch)
+{
+	return arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 0;
+}
+
 void nv_out_free(struct compile_out *out)
 {
 	free(out->log);

@@ -28,6 +28,8 @@ const char *nv_version(void);
 const char *nv_newest_arch(void);
 /* 1 if NVRTC supports arch ("sm_90") */
 int nv_arch_supported(const char *arch);
+/* the compute capability of an architecture name: "sm_90a" -> 90; 0 if not one */
+int nv_arch_cc(const char *arch);
 /* free the contents of out */
 void nv_out_free(struct compile_out *out);
 

@@ -1,283 +1,459 @@
-/* pool: compile many sources in forked worker processes, through the cache.
+/* pool: forked worker processes that run jobs one at a time, each answered by a message.
 
-   The parent looks every job up in the cache, then forks min(workers, misses) children and
-   feeds them miss indices (4-byte writes) through a pipe. Each child compiles until the pipe
-   is empty and stores every result, failures included, in the cache directory; the parent
-   waits for them all and reads the results back from there. NVRTC serializes compilations
-   inside one process, so processes are what scale; they also contain NVRTC crashes. Each
-   child notes the job it is on in a shared slot, so a child that dies is blamed on exactly
-   that job, and the jobs it never got are handed to a new round of children. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+   Parent and worker talk through two pipes. The parent sends frames of (u64 length, bytes):
+   the setup message, then per job (u64 job, u64 length, bytes). The worker answers with
+   frames of (u8 kind, u64 length, bytes): 'i' its info after opening, 'h' its hello after the
+   setup, 'a' a job's answer, 'A' an answer after which it ends, 'e' a failure to open or set
+   up (the bytes say why). The parent hands each job to the next free worker and polls the
+   busy ones, so it sees an answer, a death (end of file) or a time-out as soon as it happens,
+   and an interrupt within 200 ms. */
 #include "pool.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
-#include <stdint.h>
+#include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "util.h"
+#include "wire.h"
 
-/* what every child needs */
-struct ctx {
-	const struct job *jobs;
-	const struct buf *keys;
-	const char *arch;
-	char *const *opts;
-	size_t nopts;
-	const char *dir;
+enum { RD_OK = 1, RD_EOF = 0, RD_TIMEOUT = -1, RD_STOP = -2, RD_ERR = -3 };
+
+struct worker {
+	pid_t pid;                /* 0 when none is running */
+	int to, from;             /* the parent's ends: frames to the worker, answers from it */
+	int ready;                /* it has answered the setup of this run */
+	int busy;
+	size_t job;
+	double deadline;          /* of its job, now_s() clock; 0: none */
 };
 
-/* a worker: compile the indices read from fd until EOF, store each result, exit */
-static noreturn void child(const struct ctx *c, int fd, size_t n, int32_t *slot)
-{
-	const char *crash = getenv("TUNER_TEST_CRASH_ENTRY"); /* for the tests: die on this entry */
-	struct compile_out out;
-	int warned = 0;
-	uint32_t i;
-	ssize_t r;
+struct pool {
+	struct pool_ops ops;
+	struct pool_limits lim;
+	struct worker *w;
+	int nw;
+};
 
-	for (;;) {
-		r = read(fd, &i, sizeof i);
-		if (r < 0 && errno == EINTR)
+/* read exactly n bytes before `deadline` (<= 0: none), looking at *stop (may be NULL) */
+static int read_full(int fd, void *p, size_t n, double deadline, volatile sig_atomic_t *stop)
+{
+	char *s = p;
+
+	while (n > 0) {
+		struct pollfd pfd = {fd, POLLIN, 0};
+		int ms = -1, r;
+		ssize_t got;
+
+		if (stop && *stop)
+			return RD_STOP;
+		if (deadline > 0) {
+			double left = deadline - now_s();
+			if (left <= 0)
+				return RD_TIMEOUT;
+			ms = (int)ceil(left * 1000);
+		}
+		if (stop && (ms < 0 || ms > 200))
+			ms = 200; /* wake up to look at *stop */
+		r = poll(&pfd, 1, ms);
+		if (r < 0 && errno != EINTR)
+			return RD_ERR;
+		if (r <= 0)
 			continue;
-		if (r != (ssize_t)sizeof i || i >= n)
-			break;
-		if (slot)
-			*slot = (int32_t)i;
-		if (crash && c->jobs[i].entry && !strcmp(crash, c->jobs[i].entry))
-			raise(SIGKILL);
-		nv_compile(c->jobs[i].src, c->jobs[i].name, c->jobs[i].entry, c->arch, c->opts,
-		           c->nopts, &out);
-		if (cache_put(c->dir, &c->keys[i], &out) < 0 && !warned++)
-			warn("cannot store a compile result in %s:", c->dir);
-		nv_out_free(&out);
-		if (slot)
-			*slot = -1;
+		got = read(fd, s, n);
+		if (got < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return RD_ERR;
+		}
+		if (got == 0)
+			return RD_EOF;
+		s += got;
+		n -= (size_t)got;
+	}
+	return RD_OK;
+}
+
+/* read one answer frame into *kind and b (replaced); RD_* */
+static int read_frame(int fd, char *kind, struct buf *b, double deadline,
+                      volatile sig_atomic_t *stop)
+{
+	unsigned char h[9];
+	struct rd r;
+	uint64_t len;
+	int rc = read_full(fd, h, sizeof h, deadline, stop);
+
+	if (rc != RD_OK)
+		return rc;
+	*kind = (char)h[0];
+	r = rd_of(h + 1, 8);
+	len = rd_u64(&r);
+	if (len > ((uint64_t)1 << 34))
+		return RD_ERR;
+	b->len = 0;
+	buf_add(b, NULL, 0);
+	if (len) {
+		b->s = xrealloc(b->s, (size_t)len + 1);
+		b->cap = (size_t)len + 1;
+		rc = read_full(fd, b->s, (size_t)len, deadline, stop);
+		b->len = rc == RD_OK ? (size_t)len : 0;
+		b->s[b->len] = '\0';
+	}
+	return rc;
+}
+
+/* the worker's side: write one answer frame, or end */
+static void answer(int fd, char kind, const struct buf *b)
+{
+	struct buf f = {0};
+
+	buf_add(&f, &kind, 1);
+	wire_bytes(&f, b->s, b->len);
+	if (write_all(fd, f.s, f.len) < 0)
+		_exit(1);
+	buf_free(&f);
+}
+
+/* the worker's side: read the next (u64 length, bytes) frame into b; 0, or -1 at the end */
+static int take(int fd, struct buf *b)
+{
+	unsigned char h[8];
+	struct rd r;
+	uint64_t len;
+
+	if (read_all(fd, h, sizeof h) < 0)
+		return -1;
+	r = rd_of(h, sizeof h);
+	len = rd_u64(&r);
+	b->len = 0;
+	b->s = xrealloc(b->s, (size_t)len + 1);
+	b->cap = (size_t)len + 1;
+	if (read_all(fd, b->s, (size_t)len) < 0)
+		return -1;
+	b->len = (size_t)len;
+	b->s[len] = '\0';
+	return 0;
+}
+
+static noreturn void worker_main(struct pool *p, int w, int in, int out)
+{
+	const struct pool_ops *o = &p->ops;
+	struct buf b = {0}, msg = {0};
+	char why[256] = "";
+	unsigned char h[8];
+	struct rd r;
+
+	signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt abandons */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	buf_add(&b, NULL, 0);
+	if (o->open && o->open(o->ctx, w, &b, why, sizeof why) < 0) {
+		b.len = 0;
+		buf_puts(&b, why);
+		answer(out, 'e', &b);
+		_exit(0);
+	}
+	answer(out, 'i', &b);
+	if (o->prepare)
+		o->prepare(o->ctx);
+	if (take(in, &msg) < 0)
+		_exit(0);
+	b.len = 0;
+	if (o->setup && o->setup(o->ctx, msg.s, msg.len, &b, why, sizeof why) < 0) {
+		b.len = 0;
+		buf_puts(&b, why);
+		answer(out, 'e', &b);
+		_exit(0);
+	}
+	answer(out, 'h', &b);
+	while (read_all(in, h, sizeof h) == 0 && take(in, &msg) == 0) {
+		int end;
+		r = rd_of(h, sizeof h);
+		b.len = 0;
+		end = o->run ? o->run(o->ctx, (size_t)rd_u64(&r), msg.s, msg.len, &b) : 0;
+		answer(out, end ? 'A' : 'a', &b);
+		if (end)
+			_exit(0);
 	}
 	_exit(0);
 }
 
-/* why a child that ended with status st failed, malloc'd; NULL if it exited normally */
-static char *death(int st)
+void pool_death(int st, char *s, size_t n)
 {
 	if (WIFSIGNALED(st))
-		return xasprintf("compiler process died: signal %d (%s)\n", WTERMSIG(st),
-		                 strsignal(WTERMSIG(st)));
-	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
-		return xasprintf("compiler process exited with status %d\n", WEXITSTATUS(st));
-	if (!WIFEXITED(st))
-		return xasprintf("compiler process ended abnormally (status 0x%x)\n", (unsigned)st);
-	return NULL;
+		snprintf(s, n, "died: signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else if (WIFEXITED(st))
+		snprintf(s, n, "exited with status %d", WEXITSTATUS(st));
+	else
+		snprintf(s, n, "ended abnormally (status 0x%x)", (unsigned)st);
 }
 
-/* one round: compile todo[0..ntodo) in up to `workers` children; a job a dead child was
-   working on gets its reason in why[] */
-static void run_round(const struct ctx *c, size_t n, const size_t *todo, size_t ntodo,
-                      int workers, char **why)
+/* close w's pipes and reap it (killing it first if kill_it); its death into why (may be NULL) */
+static void reap(struct pool *p, struct worker *w, int kill_it, char *why, size_t whylen)
 {
-	size_t nw = (size_t)workers < ntodo ? (size_t)workers : ntodo, started = 0, k, t;
-	struct sigaction ign, old;
-	int32_t *slots;
-	pid_t *pids;
-	int pfd[2], st;
+	int st = 0;
+	char d[128];
 
-	slots = mmap(NULL, nw * sizeof *slots, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-	             -1, 0);
-	if (slots == MAP_FAILED)
-		slots = NULL;
-	if (pipe(pfd) < 0) {
-		warn("cannot create a pipe for the compile workers:");
-		goto out;
+	if (w->pid <= 0)
+		return;
+	if (kill_it)
+		kill(w->pid, SIGKILL);
+	close(w->to);
+	close(w->from);
+	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (why) {
+		pool_death(st, d, sizeof d);
+		snprintf(why, whylen, "%s %s", p->ops.what, d);
 	}
-	pids = xreallocarray(NULL, nw, sizeof *pids);
+	w->pid = 0;
+	w->ready = w->busy = 0;
+}
+
+/* read w's status frame of kind `want` into b; 0, or -1 with why (w reaped) */
+static int status(struct pool *p, struct worker *w, char want, struct buf *b,
+                  volatile sig_atomic_t *stop, char *why, size_t whylen)
+{
+	double dl = p->lim.open_s > 0 ? now_s() + p->lim.open_s : 0;
+	char kind = 0;
+	int rc = read_frame(w->from, &kind, b, dl, stop);
+
+	if (rc == RD_OK && kind == want)
+		return 0;
+	if (rc == RD_OK && kind == 'e')
+		snprintf(why, whylen, "%s", b->s ? b->s : "");
+	else if (rc == RD_TIMEOUT)
+		snprintf(why, whylen, "the %s did not get ready within %.0f s", p->ops.what,
+		         p->lim.open_s);
+	else if (rc == RD_STOP)
+		snprintf(why, whylen, "interrupted");
+	if (rc == RD_EOF || rc == RD_ERR || (rc == RD_OK && kind != 'e'))
+		reap(p, w, 1, why, whylen);
+	else
+		reap(p, w, 1, NULL, 0);
+	return -1;
+}
+
+/* fork worker i and read its info into info; 0, or -1 with why */
+static int spawn(struct pool *p, int i, struct buf *info, volatile sig_atomic_t *stop,
+                 char *why, size_t whylen)
+{
+	struct worker *w = &p->w[i];
+	int cp[2], rp[2], k;
+
+	if (pipe(cp) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe(rp) < 0) {
+		snprintf(why, whylen, "pipe: %s", strerror(errno));
+		close(cp[0]), close(cp[1]);
+		return -1;
+	}
 	fflush(NULL); /* nothing buffered is written twice */
-	for (k = 0; k < nw; k++) {
-		if (slots)
-			slots[k] = -1;
-		pid_t pid = fork();
-		if (pid < 0) {
-			warn("cannot start a compile worker:");
-			break;
-		}
-		if (pid == 0) {
-			/* an interrupt ends the compilers at once; the tuner decides what to keep */
-			signal(SIGINT, SIG_DFL);
-			signal(SIGTERM, SIG_DFL);
-			close(pfd[1]);
-			child(c, pfd[0], n, slots ? &slots[k] : NULL);
-		}
-		pids[started++] = pid;
+	w->pid = fork();
+	if (w->pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		close(cp[0]), close(cp[1]), close(rp[0]), close(rp[1]);
+		w->pid = 0;
+		return -1;
 	}
-	close(pfd[0]);
-
-	/* feed the indices; if every child has died, the write fails with EPIPE (not a signal) */
-	memset(&ign, 0, sizeof ign);
-	ign.sa_handler = SIG_IGN;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGPIPE, &ign, &old);
-	for (t = 0; t < ntodo && started > 0; t++) {
-		uint32_t i = (uint32_t)todo[t];
-		ssize_t r;
-		while ((r = write(pfd[1], &i, sizeof i)) < 0 && errno == EINTR)
-			;
-		if (r != (ssize_t)sizeof i)
-			break;
+	if (w->pid == 0) {
+		for (k = 0; k < p->nw; k++)
+			if (k != i && p->w[k].pid > 0)
+				close(p->w[k].to), close(p->w[k].from);
+		close(cp[1]);
+		close(rp[0]);
+		worker_main(p, i, cp[0], rp[1]);
 	}
-	close(pfd[1]);
-	sigaction(SIGPIPE, &old, NULL);
+	close(cp[0]);
+	close(rp[1]);
+	w->to = cp[1];
+	w->from = rp[0];
+	w->ready = w->busy = 0;
+	return status(p, w, 'i', info, stop, why, whylen);
+}
 
-	for (k = 0; k < started; k++) {
-		while (waitpid(pids[k], &st, 0) < 0) {
-			if (errno != EINTR) {
-				st = 0;
-				break;
+/* send the setup message to worker w and read its hello into hello */
+static int setup(struct pool *p, struct worker *w, const struct pool_run *r, struct buf *hello,
+                 char *why, size_t whylen)
+{
+	struct buf f = {0};
+	int rc;
+
+	wire_bytes(&f, r->setup, r->setup_len);
+	rc = write_all(w->to, f.s, f.len);
+	buf_free(&f);
+	if (rc < 0) {
+		reap(p, w, 1, why, whylen);
+		return -1;
+	}
+	if (status(p, w, 'h', hello, r->stop, why, whylen) < 0)
+		return -1;
+	w->ready = 1;
+	return 0;
+}
+
+struct pool *pool_new(const struct pool_ops *ops, const struct pool_limits *lim, int workers)
+{
+	struct pool *p = xcalloc(1, sizeof *p);
+
+	signal(SIGPIPE, SIG_IGN); /* a worker that died shows as an error, not a signal */
+	p->ops = *ops;
+	if (!p->ops.what)
+		p->ops.what = "worker process";
+	p->lim = *lim;
+	p->nw = workers > 0 ? workers : 1;
+	p->w = xcalloc((size_t)p->nw, sizeof *p->w);
+	return p;
+}
+
+int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
+{
+	return p->w[0].pid > 0 ? 0 : spawn(p, 0, info, NULL, why, whylen);
+}
+
+/* worker w's job ended with oc: tell the caller */
+static void settle(struct pool *p, const struct pool_run *r, struct worker *w, enum outcome oc,
+                   const void *msg, size_t len)
+{
+	(void)p;
+	w->busy = 0;
+	if (r->done)
+		r->done(r->arg, w->job, oc, msg, len);
+}
+
+/* wait up to 200 ms for an answer, a death or a time-out of a busy worker; handle them */
+static void wait_busy(struct pool *p, const struct pool_run *r, struct buf *b)
+{
+	struct pollfd *pfd = xcalloc((size_t)p->nw, sizeof *pfd);
+	double now = now_s(), first = 0;
+	int i, n = 0, ms = 200;
+	char why[256];
+
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		pfd[i] = (struct pollfd){w->busy ? w->from : -1, POLLIN, 0};
+		if (w->busy && w->deadline > 0 && (!first || w->deadline < first))
+			first = w->deadline;
+		n += w->busy;
+	}
+	if (first > 0) {
+		double left = first - now;
+		ms = left <= 0 ? 0 : left < 0.2 ? (int)ceil(left * 1000) : 200;
+	}
+	if (n && poll(pfd, (nfds_t)p->nw, ms) < 0 && errno != EINTR)
+		die("poll: %s", strerror(errno));
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		char kind = 0;
+		int rc;
+
+		if (!w->busy || (r->stop && *r->stop))
+			continue;
+		if (pfd[i].revents) {
+			rc = read_frame(w->from, &kind, b, w->deadline, r->stop);
+			if (rc == RD_STOP)
+				continue;
+			if (rc == RD_OK && (kind == 'a' || kind == 'A')) {
+				if (kind == 'A') /* it ends by itself */
+					reap(p, w, 0, NULL, 0);
+				settle(p, r, w, OUT_DONE, b->s, b->len);
+				continue;
+			}
+			if (rc != RD_TIMEOUT) {
+				reap(p, w, 1, why, sizeof why);
+				settle(p, r, w, OUT_DIED, why, strlen(why));
+				continue;
 			}
 		}
-		char *reason = death(st);
-		if (reason && slots && slots[k] >= 0 && (size_t)slots[k] < n) {
-			size_t i = (size_t)slots[k];
-			char *path = xasprintf("%s/%016llx.bin.tmp.%ld", c->dir, (unsigned long long)
-			                       hash_bytes(HASH_INIT, c->keys[i].s, c->keys[i].len),
-			                       (long)pids[k]);
-			unlink(path); /* in case it died while storing */
-			free(path);
-			free(why[i]);
-			why[i] = reason;
-		} else {
-			free(reason);
+		if (w->deadline > 0 && now_s() >= w->deadline) {
+			reap(p, w, 1, NULL, 0);
+			snprintf(why, sizeof why, "no result within %.1f s: the %s was killed",
+			         p->lim.job_s, p->ops.what);
+			settle(p, r, w, OUT_TIMEOUT, why, strlen(why));
 		}
 	}
-	free(pids);
+	free(pfd);
+}
+
+int pool_run(struct pool *p, const struct pool_run *r, const size_t *todo, size_t n, char *why,
+             size_t whylen)
+{
+	struct buf b = {0}, scratch = {0};
+	int got_hello = 0, busy, i, rc = 0;
+	size_t next = 0;
+
+	for (i = 0; i < p->nw; i++)
+		p->w[i].ready = 0; /* a new run brings its own setup */
+	for (;;) {
+		if (r->stop && *r->stop)
+			break;
+		for (i = 0; i < p->nw && next < n; i++) {
+			struct worker *w = &p->w[i];
+			struct buf f = {0};
+			if (w->busy)
+				continue;
+			if ((w->pid <= 0 && spawn(p, i, &scratch, r->stop, why, whylen) < 0) ||
+			    (!w->ready && setup(p, w, r, got_hello ? &scratch : r->hello ? r->hello
+			                                                   : &scratch, why, whylen) < 0)) {
+				rc = -1;
+				goto out;
+			}
+			got_hello = 1;
+			b.len = 0;
+			if (r->message)
+				r->message(r->arg, todo[next], &b);
+			wire_u64(&f, todo[next]);
+			wire_bytes(&f, b.s, b.len);
+			w->job = todo[next++];
+			w->busy = 1;
+			w->deadline = p->lim.job_s > 0 ? now_s() + p->lim.job_s : 0;
+			if (write_all(w->to, f.s, f.len) < 0) {
+				char d[256];
+				reap(p, w, 1, d, sizeof d);
+				settle(p, r, w, OUT_DIED, d, strlen(d));
+			}
+			buf_free(&f);
+		}
+		for (i = busy = 0; i < p->nw; i++)
+			busy += p->w[i].busy;
+		if (!busy)
+			break;
+		wait_busy(p, r, &b);
+	}
 out:
-	if (slots)
-		munmap(slots, nw * sizeof *slots);
+	for (i = 0; i < p->nw; i++)
+		if (p->w[i].busy) /* interrupted, or another worker failed to start */
+			reap(p, &p->w[i], 1, NULL, 0);
+	buf_free(&b);
+	buf_free(&scratch);
+	if (rc < 0 && r->stop && *r->stop)
+		return 0;
+	return rc;
 }
 
-/* a fresh private directory under $TMPDIR or /tmp (malloc'd), or NULL */
-static char *make_tmpdir(void)
+void pool_end(struct pool *p)
 {
-	const char *t = getenv("TMPDIR");
-	char *d = xasprintf("%s/tuner-XXXXXX", t && *t ? t : "/tmp");
+	int i;
 
-	if (!mkdtemp(d)) {
-		warn("cannot create a temporary directory %s:", d);
-		free(d);
-		return NULL;
+	if (!p)
+		return;
+	for (i = 0; i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		if (w->pid <= 0)
+			continue;
+		/* not waited for: a GPU worker's context teardown takes tens of ms, and the tuner
+		   is done with it (a late exit is reaped by init after ours) */
+		kill(w->pid, SIGKILL);
+		close(w->to);
+		close(w->from);
+		waitpid(w->pid, NULL, WNOHANG);
+		w->pid = 0;
 	}
-	return d;
-}
-
-/* remove dir and the files in it */
-static void remove_tmpdir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			char *p = xasprintf("%s/%s", dir, de->d_name);
-			unlink(p);
-			free(p);
-		}
-		closedir(d);
-	}
-	if (rmdir(dir) < 0)
-		warn("cannot remove temporary directory %s:", dir);
-}
-
-static void fail_out(struct compile_out *out, const struct job *j, const char *why)
-{
-	memset(out, 0, sizeof *out);
-	out->regs = -1;
-	out->log = xstrdup(why);
-	out->lowered = xstrdup(j->entry ? j->entry : "");
-}
-
-size_t pool_compile(const struct job *jobs, size_t n, const char *arch, char *const *opts,
-                    size_t nopts, const char *cachedir, int workers, struct compile_out *outs,
-                    int *hits)
-{
-	static int warned;
-	struct buf *keys = xcalloc(n, sizeof *keys);
-	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, t, next;
-	char **why = xcalloc(n, sizeof *why);
-	char *tmp = NULL;
-	struct ctx c;
-
-	if (n > UINT32_MAX)
-		die("too many compile jobs: %zu", n);
-	for (i = 0; i < n; i++) {
-		int hit;
-		cache_key(&keys[i], jobs[i].src, jobs[i].entry, arch, opts, nopts);
-		hit = cachedir && cache_get(cachedir, &keys[i], &outs[i]);
-		if (hits)
-			hits[i] = hit;
-		if (!hit)
-			todo[ntodo++] = i;
-	}
-	nmiss = ntodo;
-	if (ntodo && cachedir)
-		cache_sweep(cachedir); /* what killed writers left; only when there is work */
-	if (workers < 1)
-		workers = 1;
-
-	c = (struct ctx){jobs, keys, arch, opts, nopts, cachedir};
-	if (ntodo && cachedir && (mkdirs(cachedir) < 0 || access(cachedir, W_OK | X_OK) < 0)) {
-		if (!warned++)
-			warn("cache directory %s is not writable, using a temporary one:", cachedir);
-		c.dir = NULL;
-	}
-	while (ntodo > 0) {
-		if (!c.dir) {
-			if (!(c.dir = tmp = make_tmpdir()))
-				break;
-		}
-		run_round(&c, n, todo, ntodo, workers, why);
-		for (t = next = 0; t < ntodo; t++) {
-			i = todo[t];
-			if (cache_get(c.dir, &keys[i], &outs[i]))
-				continue;
-			if (why[i])
-				fail_out(&outs[i], &jobs[i], why[i]);
-			else
-				todo[next++] = i; /* never started: its worker died first */
-		}
-		if (next == ntodo) {
-			/* no progress: the results could not be stored where we looked */
-			if (tmp)
-				break;
-			if (!warned++)
-				warn("cannot store compile results in %s, using a temporary directory",
-				     c.dir);
-			c.dir = NULL;
-		}
-		ntodo = next;
-	}
-	/* workers could not be started or could not hand results back: compile here */
-	for (t = 0; t < ntodo; t++) {
-		i = todo[t];
-		nv_compile(jobs[i].src, jobs[i].name, jobs[i].entry, arch, opts, nopts, &outs[i]);
-	}
-
-	if (tmp) {
-		remove_tmpdir(tmp);
-		free(tmp);
-	}
-	for (i = 0; i < n; i++) {
-		buf_free(&keys[i]);
-		free(why[i]);
-	}
-	free(keys);
-	free(todo);
-	free(why);
-	return nmiss;
+	free(p->w);
+	free(p);
 }

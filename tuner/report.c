@@ -85,19 +85,26 @@ double report_bank_ratio(const struct bank_stats *st, size_t n)
 	return ideal > 0 ? (double)wf / (double)ideal : 0.0;
 }
 
+/* op's counts of x (loads 0, stores 1) by CNT_REQUESTS, CNT_WAVEFRONTS, CNT_CONFLICTS */
+static void counted(const struct result *x, int op, double m[CNT_PER_OP])
+{
+	int w;
+
+	for (w = 0; w < CNT_PER_OP; w++)
+		m[w] = x->run.probe[CNT_SLOT(op, w)];
+}
+
 int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
                       int op, struct bank_check *k)
 {
-	/* the probe holds counters_smem's order: requests, pipeline wavefronts, conflicts (loads,
-	   then stores), then the SASS-level wavefronts of loads and stores */
-	const double *m = x->run.probe + 3 * op;
-	double wf = 0, ideal = 0, req = 0, blocks = 1, addr;
+	double m[CNT_PER_OP], wf = 0, ideal = 0, req = 0, blocks = 1, addr;
 	size_t i;
 	int d;
 
 	memset(k, 0, sizeof *k);
-	if (x->status != ST_OK || x->run.nprobe < 6 || !x->bank)
+	if (x->status != ST_OK || x->run.nprobe < CNT_BASE || !x->bank)
 		return 0;
+	counted(x, op, m);
 	for (i = 0; i < c->naccesses; i++) {
 		if (!x->bank[i].present || c->accesses[i].store != op)
 			continue;
@@ -105,21 +112,23 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 		ideal += (double)x->bank[i].ideal;
 		req += (double)x->bank[i].requests;
 	}
-	if (req == 0 && m[0] == 0 && m[1] == 0)
+	if (req == 0 && m[CNT_REQUESTS] == 0 && m[CNT_WAVEFRONTS] == 0)
 		return 0;
-	if (m[0] == 0 && m[1] > 0)
+	if (m[CNT_REQUESTS] == 0 && m[CNT_WAVEFRONTS] > 0)
 		return -1;
-	addr = x->run.nprobe >= 8 ? x->run.probe[6 + op] : m[1];
+	addr = x->run.nprobe > CNT_SASS(op) ? x->run.probe[CNT_SASS(op)] : m[CNT_WAVEFRONTS];
 	for (d = 0; d < 3; d++)
 		blocks *= (double)(v->grid[d] > 0 ? v->grid[d] : 1);
 	k->pred = req > 0 ? wf / req : 0;
 	k->pred_ideal = req > 0 ? ideal / req : 0;
 	k->pred_requests = req;
-	k->meas = m[0] > 0 ? addr / m[0] : 0;
-	k->meas_pipe = m[0] > 0 ? m[1] / m[0] : 0;
-	k->meas_ideal = m[0] > 0 ? (m[1] - m[2]) / m[0] : 0;
-	k->meas_requests = m[0] / blocks;
-	k->match = req > 0 && m[0] > 0 && fabs(k->meas - k->pred) <= REPORT_BANK_TOL * k->pred;
+	k->meas = m[CNT_REQUESTS] > 0 ? addr / m[CNT_REQUESTS] : 0;
+	k->meas_pipe = m[CNT_REQUESTS] > 0 ? m[CNT_WAVEFRONTS] / m[CNT_REQUESTS] : 0;
+	k->meas_ideal = m[CNT_REQUESTS] > 0 ? (m[CNT_WAVEFRONTS] - m[CNT_CONFLICTS]) /
+	                                      m[CNT_REQUESTS] : 0;
+	k->meas_requests = m[CNT_REQUESTS] / blocks;
+	k->match = req > 0 && m[CNT_REQUESTS] > 0 &&
+	           fabs(k->meas - k->pred) <= REPORT_BANK_TOL * k->pred;
 	return 1;
 }
 
@@ -127,11 +136,17 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
    stores together (0: none) */
 static double meas_ratio(const struct result *x)
 {
-	const double *p = x->run.probe;
-	double ideal = p[1] - p[2] + p[4] - p[5];
-	double wf = x->run.nprobe >= 8 ? p[6] + p[7] : p[1] + p[4];
+	double ideal = 0, wf = 0, m[CNT_PER_OP];
+	int op;
 
-	return x->status == ST_OK && x->run.nprobe >= 6 && ideal > 0 ? wf / ideal : 0;
+	if (x->status != ST_OK || x->run.nprobe < CNT_BASE)
+		return 0;
+	for (op = 0; op < 2; op++) {
+		counted(x, op, m);
+		ideal += m[CNT_WAVEFRONTS] - m[CNT_CONFLICTS];
+		wf += x->run.nprobe > CNT_SASS(op) ? x->run.probe[CNT_SASS(op)] : m[CNT_WAVEFRONTS];
+	}
+	return ideal > 0 ? wf / ideal : 0;
 }
 
 /* the counters' summary under the table: agreement, then the gaps (all with -v) */
@@ -161,8 +176,8 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 			if (got > 0) {
 				all++;
 				agree += (size_t)bc.match;
-				addr += bc.meas * r[order[k]].run.probe[3 * op];
-				pipe += bc.meas_pipe * r[order[k]].run.probe[3 * op];
+				addr += bc.meas * r[order[k]].run.probe[CNT_SLOT(op, CNT_REQUESTS)];
+				pipe += bc.meas_pipe * r[order[k]].run.probe[CNT_SLOT(op, CNT_REQUESTS)];
 			}
 		}
 	if (!all) {
@@ -323,17 +338,19 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 		buf_puts(b, ", \"counters_error\": ");
 		buf_json_str(b, x->run.probe_why);
 	}
-	if (x->status != ST_OK || x->run.nprobe < 6)
+	if (x->status != ST_OK || x->run.nprobe < CNT_BASE)
 		return;
 	buf_puts(b, ", \"measured\": {");
 	for (op = 0; op < 2; op++) {
 		struct bank_check k;
-		const double *m = x->run.probe + 3 * op;
+		double m[CNT_PER_OP];
 		int got = report_bank_check(c, v, x, op, &k);
+		counted(x, op, m);
 		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"pipeline_wavefronts\": %.17g, "
-		           "\"pipeline_conflicts\": %.17g", n++ ? ", " : "", ops[op], m[0], m[1], m[2]);
-		if (x->run.nprobe >= 8)
-			buf_printf(b, ", \"wavefronts\": %.17g", x->run.probe[6 + op]);
+		           "\"pipeline_conflicts\": %.17g", n++ ? ", " : "", ops[op], m[CNT_REQUESTS],
+		           m[CNT_WAVEFRONTS], m[CNT_CONFLICTS]);
+		if (x->run.nprobe > CNT_SASS(op))
+			buf_printf(b, ", \"wavefronts\": %.17g", x->run.probe[CNT_SASS(op)]);
 		if (got < 0)
 			buf_puts(b, ", \"incomplete\": true");
 		if (got > 0) {
@@ -525,4 +542,26 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
 		buf_puts(b, "\n");
 	}
+}
+
+void report_variants(FILE *f, const struct config *c, const struct space *s)
+{
+	size_t k;
+
+	fprintf(f, "%-9s  %-40s  %-16s  %-16s  %8s  %s\n", "id", "params", "block", "grid", "shared",
+	       "status");
+	for (k = 0; k < s->n; k++) {
+		const struct variant *v = &s->v[k];
+		char *p = space_params_str(c, v), bl[48], gr[48];
+
+		snprintf(bl, sizeof bl, "%lldx%lldx%lld", (long long)v->block[0],
+		         (long long)v->block[1], (long long)v->block[2]);
+		snprintf(gr, sizeof gr, "%lldx%lldx%lld", (long long)v->grid[0],
+		         (long long)v->grid[1], (long long)v->grid[2]);
+		fprintf(f, "%-9s  %-40s  %-16s  %-16s  %8lld  %s%s\n", v->id, p, v->drop ? "-" : bl,
+		       v->drop ? "-" : gr, (long long)v->shared, v->drop ? "dropped: " : "kept",
+		       v->drop ? v->drop : "");
+		free(p);
+	}
+	fprintf(f, "%zu variants: %zu kept, %zu dropped\n", s->n, s->nkept, s->n - s->nkept);
 }

@@ -1,65 +1,14 @@
-/* report: the ranked table, results.json and results.csv. */
+/* report: the variant list, the ranked table, results.json and results.csv. */
 #ifndef TUNER_REPORT_H
 #define TUNER_REPORT_H
 
 #include <stdio.h>
-#include "bench.h"
 #include "config.h"
-#include "nvrtc.h"
 #include "space.h"
+#include "tune.h"
 
-enum status {
-	ST_OK,            /* verified and timed */
-	ST_UNTIMED,       /* compiled; no GPU to verify or time on */
-	ST_COMPILE_ERROR,
-	ST_RESOURCES,     /* compiled, but static + dynamic shared memory exceed the limit */
-	ST_MISMATCH,
-	ST_FAULT,         /* the kernel faulted, or its worker process died */
-	ST_TIMEOUT,       /* no result within the time limit: the worker was killed */
-	ST_LAUNCH_ERROR,
-	ST_TWIN,          /* byte-identical cubin and launch as another variant: timed once */
-	ST_COLLAPSED,     /* differs only in a bank mode the GPU does not apply */
-	ST_NOTRUN,        /* interrupted before it ran */
-	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
-};
-
-struct result {
-	enum status status;
-	char *reason;             /* malloc'd, NULL when there is nothing to say */
-	struct compile_out co;
-	int cache_hit;
-	int resumed;              /* the GPU result came from the journal of an earlier run */
-	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
-	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
-	double gbs, pct_copy;     /* when timed */
-	double pct_read;          /* of the read-only kernel's bandwidth */
-	struct bank_stats *bank;  /* per config access: the bank model's prediction under
-	                             bank_rules (NULL: dropped, or no accesses declared) */
-	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
-	const struct bank_rules *bank_rules;
-	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
-};
-
-/* facts about the run, for the report and the provenance comment */
-struct runinfo {
-	const char *arch;         /* "sm_90" */
-	const char *nvrtc;        /* "13.0" */
-	int timed;                /* 1 if a GPU verified and timed the variants */
-	const char *why_untimed;  /* why not, when timed == 0 */
-	struct gpu_info gpu;      /* valid when timed */
-	char slug[128];           /* output directory name under out/<kernel>/ */
-	double copy_gbs, read_gbs;  /* rooflines timed in the same run */
-	struct stats copy, read;
-	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
-	char date[32];            /* UTC, ISO 8601 */
-	double compile_s;         /* wall time of the compile phase */
-	int counters;             /* --counters: 1 + the set of counters_smem read, -1 unavailable
-	                             (counters_why), 0 not asked (or every result resumed) */
-	int counter_passes;       /* the profiler's passes per kernel */
-	char counters_why[240];
-	size_t compiled, cache_hits;
-};
-
+/* --dry-run: every variant with its parameters, launch geometry and whether it was kept */
+void report_variants(FILE *f, const struct config *c, const struct space *s);
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */

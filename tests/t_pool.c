@@ -1,0 +1,252 @@
+/* Tests for pool: jobs in worker processes survive hangs, crashes and lost contexts, spread
+   over several workers, and stop at an interrupt. */
+#include "test.h"
+#include "pool.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct ctx {
+	int tag;
+	int fail_open, fail_setup;
+	int prepared;
+};
+
+static int t_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
+{
+	struct ctx *c = arg;
+
+	if (c->fail_open) {
+		snprintf(why, whylen, "no GPU here");
+		return -1;
+	}
+	buf_printf(info, "open %d worker %d", c->tag, w);
+	return 0;
+}
+
+static void t_prepare(void *arg)
+{
+	((struct ctx *)arg)->prepared = 1;
+}
+
+static int t_setup(void *arg, const void *msg, size_t len, struct buf *hello, char *why,
+                   size_t whylen)
+{
+	struct ctx *c = arg;
+
+	if (c->fail_setup) {
+		snprintf(why, whylen, "reference failed");
+		return -1;
+	}
+	buf_printf(hello, "%s %.*s", c->prepared ? "prepared" : "raw", (int)len, (const char *)msg);
+	return 0;
+}
+
+/* the job's message says what to do: h hangs, c crashes, f answers and ends (a lost
+   context), s sleeps 300 ms, o answers */
+static int t_run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
+{
+	char what = len ? *(const char *)msg : '?';
+
+	(void)arg;
+	if (what == 'h')
+		for (;;)
+			pause();
+	if (what == 'c')
+		raise(SIGSEGV);
+	if (what == 's')
+		nanosleep(&(struct timespec){0, 300000000}, NULL);
+	buf_printf(ans, "job %zu pid %ld msg %c", j, (long)getpid(), what);
+	return what == 'f';
+}
+
+static const char *plan;
+
+static void t_message(void *arg, size_t j, struct buf *b)
+{
+	(void)arg;
+	buf_add(b, &plan[j], 1);
+}
+
+struct seen {
+	int n;
+	enum outcome oc[16];
+	char msg[16][128];
+};
+
+static void t_done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
+{
+	struct seen *s = arg;
+
+	s->n++;
+	s->oc[j] = oc;
+	snprintf(s->msg[j], sizeof s->msg[j], "%.*s", (int)len, (const char *)msg);
+}
+
+static struct pool_ops ops_for(struct ctx *c)
+{
+	return (struct pool_ops){t_open, t_prepare, t_setup, t_run, c, "test worker"};
+}
+
+TEST(pool_isolates_faults)
+{
+	struct ctx c = {7, 0, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0.5};
+	size_t todo[] = {0, 1, 2, 3, 4, 5};
+	struct buf info = {0}, hello = {0};
+	struct seen s;
+	char why[256] = "";
+	volatile sig_atomic_t stop = 0;
+	struct pool *p = pool_new(&ops, &lim, 1);
+	struct pool_run r = {"SETUP", 5, t_message, t_done, &s, &hello, &stop};
+
+	memset(&s, 0, sizeof s);
+	plan = "ohcfoo";
+	CHECK_EQ(pool_open(p, &info, why, sizeof why), 0);
+	CHECK_STR(info.s, "open 7 worker 0");
+	CHECK_EQ(pool_run(p, &r, todo, 6, why, sizeof why), 0);
+	pool_end(p);
+	CHECK_STR(hello.s, "prepared SETUP");
+	CHECK_EQ(s.n, 6);
+	CHECK_EQ(s.oc[0], OUT_DONE);
+	CHECK(strstr(s.msg[0], "job 0 ") && strstr(s.msg[0], "msg o"));
+	CHECK_EQ(s.oc[1], OUT_TIMEOUT);
+	CHECK(strstr(s.msg[1], "within 0.5 s: the test worker was killed") != NULL);
+	CHECK_EQ(s.oc[2], OUT_DIED);
+	CHECK(strstr(s.msg[2], "test worker died: signal 11") != NULL);
+	CHECK_EQ(s.oc[3], OUT_DONE);
+	CHECK(strstr(s.msg[3], "msg f") != NULL);
+	CHECK_EQ(s.oc[4], OUT_DONE);
+	CHECK_EQ(s.oc[5], OUT_DONE);
+	/* workers: A ran 0 and hung on 1, B crashed on 2, C lost its context on 3, D ran 4 and 5 */
+	CHECK(strcmp(strstr(s.msg[0], "pid"), strstr(s.msg[3], "pid")) != 0);
+	CHECK(strncmp(strstr(s.msg[3], "pid"), strstr(s.msg[4], "pid"), 10) != 0);
+	CHECK(strncmp(strstr(s.msg[4], "pid"), strstr(s.msg[5], "pid"), 10) == 0);
+	buf_free(&info);
+	buf_free(&hello);
+}
+
+TEST(pool_spreads_jobs)
+{
+	struct ctx c = {1, 0, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct seen s;
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 4);
+	struct pool_run r = {NULL, 0, t_message, t_done, &s, NULL, NULL};
+	double t0 = now_s();
+	int k, pids = 0;
+
+	memset(&s, 0, sizeof s);
+	plan = "ssssssss";
+	CHECK_EQ(pool_run(p, &r, todo, 8, why, sizeof why), 0);
+	pool_end(p);
+	CHECK_EQ(s.n, 8);
+	/* 8 jobs of 300 ms on 4 workers: about 0.6 s, not 2.4 */
+	CHECK(now_s() - t0 < 1.5);
+	for (k = 0; k < 8; k++) {
+		int j, again = 0;
+		CHECK_EQ(s.oc[k], OUT_DONE);
+		for (j = 0; j < k; j++)
+			again |= !strcmp(strstr(s.msg[j], "pid"), strstr(s.msg[k], "pid"));
+		pids += !again;
+	}
+	CHECK_EQ(pids, 4);
+}
+
+TEST(pool_open_failure)
+{
+	struct ctx c = {0, 1, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 1};
+	struct buf info = {0};
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 1);
+
+	CHECK_EQ(pool_open(p, &info, why, sizeof why), -1);
+	CHECK_STR(why, "no GPU here");
+	pool_end(p);
+	buf_free(&info);
+}
+
+TEST(pool_setup_failure)
+{
+	struct ctx c = {0, 0, 1, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 1};
+	size_t todo[] = {0};
+	struct seen s;
+	char why[256] = "";
+	volatile sig_atomic_t stop = 0;
+	struct pool *p = pool_new(&ops, &lim, 1);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, &stop};
+
+	memset(&s, 0, sizeof s);
+	plan = "o";
+	CHECK_EQ(pool_run(p, &r, todo, 1, why, sizeof why), -1);
+	CHECK_STR(why, "reference failed");
+	CHECK_EQ(s.n, 0);
+	pool_end(p);
+}
+
+TEST(pool_stop)
+{
+	struct ctx c = {0, 0, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1};
+	struct seen s;
+	char why[256] = "";
+	volatile sig_atomic_t stop = 1;
+	struct pool *p = pool_new(&ops, &lim, 2);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, &stop};
+
+	memset(&s, 0, sizeof s);
+	plan = "oo";
+	CHECK_EQ(pool_run(p, &r, todo, 2, why, sizeof why), 0);
+	CHECK_EQ(s.n, 0);
+	pool_end(p);
+}
+
+static volatile sig_atomic_t *alarm_stop;
+static void on_alarm(int sig)
+{
+	(void)sig;
+	*alarm_stop = 1;
+}
+
+TEST(pool_stop_while_busy)
+{
+	struct ctx c = {0, 0, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1, 2};
+	struct seen s;
+	char why[256] = "";
+	volatile sig_atomic_t stop = 0;
+	struct pool *p = pool_new(&ops, &lim, 2);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, &stop};
+	struct sigaction sa, old;
+	double t0 = now_s();
+
+	memset(&s, 0, sizeof s);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	alarm_stop = &stop;
+	plan = "hhh"; /* every job hangs, with no time limit: only the stop ends them */
+	alarm(1);
+	CHECK_EQ(pool_run(p, &r, todo, 3, why, sizeof why), 0);
+	alarm(0);
+	sigaction(SIGALRM, &old, NULL);
+	CHECK_EQ(s.n, 0);
+	CHECK(now_s() - t0 < 2);
+	pool_end(p);
+}

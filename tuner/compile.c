@@ -1,0 +1,139 @@
+/* compile: many sources for one architecture, through the cache and a pool of compilers.
+
+   Every job is looked up in the cache first; the misses go to a pool of forked compiler
+   processes (NVRTC serializes compilations inside one process, so processes are what scale;
+   they also contain NVRTC crashes). Each answers with the compile result, which the parent
+   stores in the cache, failures included; a compiler that dies is blamed on exactly the job
+   it was on. Where no compiler process can be started, the jobs are compiled here. */
+#include "compile.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "pool.h"
+#include "util.h"
+#include "wire.h"
+
+struct ctx {
+	const struct job *jobs;
+	const char *arch;
+	char *const *opts;
+	size_t nopts;
+	const char *dir;
+	const struct buf *keys;
+	struct compile_out *outs;
+	int warned;
+};
+
+static void fail_out(struct compile_out *out, const struct job *j, const char *why)
+{
+	memset(out, 0, sizeof *out);
+	out->regs = -1;
+	out->log = xstrdup(why);
+	out->lowered = xstrdup(j->entry ? j->entry : "");
+}
+
+/* in a compiler process: compile job j, answer with the result */
+static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
+{
+	const char *crash = getenv("TUNER_TEST_CRASH_ENTRY"); /* for the tests: die on this entry */
+	const struct ctx *c = arg;
+	const struct job *jb = &c->jobs[j];
+	struct compile_out out;
+
+	(void)msg, (void)len;
+	if (crash && jb->entry && !strcmp(crash, jb->entry))
+		raise(SIGKILL);
+	nv_compile(jb->src, jb->name, jb->entry, c->arch, c->opts, c->nopts, &out);
+	wire_co(ans, &out);
+	nv_out_free(&out);
+	return 0;
+}
+
+/* keep job j's result in the cache */
+static void store(struct ctx *c, size_t j)
+{
+	if (c->dir && cache_put(c->dir, &c->keys[j], &c->outs[j]) < 0 && !c->warned++)
+		warn("cannot store a compile result in %s:", c->dir);
+}
+
+/* a job ended: keep and store its result, or why its compiler died */
+static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
+{
+	struct ctx *c = arg;
+	struct rd r = rd_of(msg, len);
+
+	if (oc == OUT_DONE && rd_co(&r, &c->outs[j]) == 0 && rd_done(&r)) {
+		store(c, j);
+		return;
+	}
+	if (oc == OUT_DONE) {
+		nv_out_free(&c->outs[j]);
+		fail_out(&c->outs[j], &c->jobs[j], "a compiler process sent a malformed result\n");
+		return;
+	}
+	char *why = xasprintf("%.*s\n", (int)len, (const char *)msg);
+	fail_out(&c->outs[j], &c->jobs[j], why);
+	free(why);
+}
+
+size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *const *opts,
+                    size_t nopts, const char *cachedir, int workers, struct compile_out *outs,
+                    int *hits, volatile sig_atomic_t *stop)
+{
+	struct buf *keys = xcalloc(n, sizeof *keys);
+	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i;
+	char why[256];
+	struct ctx c = {jobs, arch, opts, nopts, cachedir, keys, outs, 0};
+	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
+	struct pool_limits lim = {0, 0};
+	struct pool *p;
+
+	for (i = 0; i < n; i++) {
+		int hit;
+		cache_key(&keys[i], jobs[i].src, jobs[i].entry, arch, opts, nopts);
+		hit = cachedir && cache_get(cachedir, &keys[i], &outs[i]);
+		if (hits)
+			hits[i] = hit;
+		if (!hit)
+			todo[ntodo++] = i;
+	}
+	nmiss = ntodo;
+	if (ntodo && cachedir) {
+		cache_sweep(cachedir); /* what killed writers left; only when there is work */
+		if (mkdirs(cachedir) < 0 || access(cachedir, W_OK | X_OK) < 0) {
+			warn("cache directory %s is not writable; results are not kept:", cachedir);
+			c.dir = NULL;
+		}
+	}
+	for (i = 0; i < ntodo; i++)
+		memset(&outs[todo[i]], 0, sizeof outs[todo[i]]);
+	if (ntodo) {
+		p = pool_new(&ops, &lim, workers < (int)ntodo ? workers : (int)ntodo);
+		struct pool_run r = {NULL, 0, NULL, done, &c, NULL, stop};
+		if (pool_run(p, &r, todo, ntodo, why, sizeof why) < 0)
+			warn("cannot start a compiler process (%s): compiling in this one", why);
+		pool_end(p);
+	}
+	/* what no compiler answered for: interrupted, or no compiler could start */
+	for (i = 0; i < ntodo; i++) {
+		size_t j = todo[i];
+		if (outs[j].log)
+			continue;
+		if (stop && *stop)
+			fail_out(&outs[j], &jobs[j], COMPILE_INTERRUPTED);
+		else {
+			nv_compile(jobs[j].src, jobs[j].name, jobs[j].entry, arch, opts, nopts, &outs[j]);
+			store(&c, j);
+		}
+	}
+	for (i = 0; i < n; i++)
+		buf_free(&keys[i]);
+	free(keys);
+	free(todo);
+	return nmiss;
+}

@@ -1,0 +1,551 @@
+/* measure: the run's GPU side: the worker's callbacks and messages, settling and resuming. */
+#include "measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+#include "journal.h"
+#include "pool.h"
+#include "report.h"
+#include "util.h"
+#include "wire.h"
+
+/* a variant whose first samples' median is above RACE x the best median so far is not timed
+   further (bench_set_cut) */
+#define RACE 1.3
+/* time limit for the worker's open and setup, seconds */
+#define SETUP_S 300
+
+/* what the worker reports after its setup */
+struct hello {
+	double copy_gbs, read_gbs;
+	struct stats copy, read;
+	int counters;             /* --counters: 1 + the set of counters_smem read, or -1 */
+	int passes;               /* the profiler's passes per kernel */
+	char counters_why[240];   /* why there are none */
+};
+
+struct measure {
+	struct tune *t;
+	struct pool *pool;
+	struct bench *bench;      /* in the worker only */
+	int64_t copy_bytes;       /* traffic of the copy roofline */
+	double best_ms;           /* the fastest verified median so far */
+	uint64_t *keys;           /* journal keys, per variant */
+	char *journal;
+	int have_hello;
+};
+
+/* ---- messages ---- */
+
+static void wire_stats(struct buf *b, const struct stats *s)
+{
+	wire_u32(b, (uint32_t)s->n);
+	wire_f64(b, s->median_ms);
+	wire_f64(b, s->min_ms);
+	wire_f64(b, s->max_ms);
+	wire_f64(b, s->mean_ms);
+	wire_f64(b, s->spread);
+}
+
+static void rd_stats(struct rd *r, struct stats *s)
+{
+	s->n = rd_i32(r);
+	s->median_ms = rd_f64(r);
+	s->min_ms = rd_f64(r);
+	s->max_ms = rd_f64(r);
+	s->mean_ms = rd_f64(r);
+	s->spread = rd_f64(r);
+}
+
+static void wire_info(struct buf *b, const struct gpu_info *g, int bank8)
+{
+	wire_str(b, g->name);
+	wire_u32(b, (uint32_t)g->cc_major);
+	wire_u32(b, (uint32_t)g->cc_minor);
+	wire_u32(b, (uint32_t)g->sms);
+	wire_u32(b, (uint32_t)g->l2_bytes);
+	wire_u32(b, (uint32_t)g->max_threads);
+	wire_u32(b, (uint32_t)g->smem_block);
+	wire_u32(b, (uint32_t)g->smem_optin);
+	wire_u32(b, (uint32_t)g->driver_version);
+	wire_u64(b, g->mem_bytes);
+	wire_u32(b, (uint32_t)bank8);
+}
+
+static int rd_info(struct rd *r, struct gpu_info *g, int *bank8)
+{
+	memset(g, 0, sizeof *g);
+	rd_str(r, g->name, sizeof g->name);
+	g->cc_major = rd_i32(r);
+	g->cc_minor = rd_i32(r);
+	g->sms = rd_i32(r);
+	g->l2_bytes = rd_i32(r);
+	g->max_threads = rd_i32(r);
+	g->smem_block = rd_i32(r);
+	g->smem_optin = rd_i32(r);
+	g->driver_version = rd_i32(r);
+	g->mem_bytes = (size_t)rd_u64(r);
+	*bank8 = rd_i32(r);
+	return rd_done(r) ? 0 : -1;
+}
+
+static void wire_hello(struct buf *b, const struct hello *h)
+{
+	wire_f64(b, h->copy_gbs);
+	wire_f64(b, h->read_gbs);
+	wire_stats(b, &h->copy);
+	wire_stats(b, &h->read);
+	wire_u32(b, (uint32_t)h->counters);
+	wire_u32(b, (uint32_t)h->passes);
+	wire_str(b, h->counters_why);
+}
+
+static int rd_hello(struct rd *r, struct hello *h)
+{
+	memset(h, 0, sizeof *h);
+	h->copy_gbs = rd_f64(r);
+	h->read_gbs = rd_f64(r);
+	rd_stats(r, &h->copy);
+	rd_stats(r, &h->read);
+	h->counters = rd_i32(r);
+	h->passes = rd_i32(r);
+	rd_str(r, h->counters_why, sizeof h->counters_why);
+	return rd_done(r) ? 0 : -1;
+}
+
+/* what the worker needs of a variant: no parameter values, no pointers into the parent */
+static void wire_variant(struct buf *b, const struct variant *v)
+{
+	int d;
+
+	wire_str(b, v->id);
+	for (d = 0; d < 3; d++) {
+		wire_u64(b, (uint64_t)v->block[d]);
+		wire_u64(b, (uint64_t)v->grid[d]);
+	}
+	wire_u64(b, (uint64_t)v->shared);
+	wire_u32(b, (uint32_t)v->bank_bytes);
+	wire_u64(b, (uint64_t)v->bytes);
+	wire_u32(b, (uint32_t)v->vars.n);
+	for (d = 0; d < v->vars.n; d++) {
+		wire_cstr(b, v->vars.name[d]);
+		wire_u64(b, (uint64_t)v->vars.val[d]);
+	}
+}
+
+/* read wire_variant's fields into v; its names point into the message */
+static void rd_variant(struct rd *r, struct variant *v)
+{
+	int d, n;
+
+	memset(v, 0, sizeof *v);
+	rd_str(r, v->id, sizeof v->id);
+	for (d = 0; d < 3; d++) {
+		v->block[d] = rd_i64(r);
+		v->grid[d] = rd_i64(r);
+	}
+	v->shared = rd_i64(r);
+	v->bank_bytes = rd_i32(r);
+	v->bytes = rd_i64(r);
+	n = rd_i32(r);
+	if (n < 0 || n > VARS_MAX)
+		r->bad = 1;
+	for (d = 0; d < n && !r->bad; d++) {
+		v->vars.name[d] = rd_cstr(r);
+		v->vars.val[d] = rd_i64(r);
+	}
+	v->vars.n = r->bad ? 0 : n;
+}
+
+static void wire_result(struct buf *b, const struct run_result *x)
+{
+	int i;
+
+	wire_u32(b, (uint32_t)x->status);
+	wire_str(b, x->reason);
+	wire_f64(b, x->max_abs_err);
+	wire_f64(b, x->max_rel_err);
+	wire_u64(b, x->bad);
+	wire_stats(b, &x->t);
+	wire_u32(b, (uint32_t)x->bank_applied);
+	wire_u32(b, (uint32_t)x->nprobe);
+	for (i = 0; i < BENCH_PROBE_MAX; i++)
+		wire_f64(b, x->probe[i]);
+	wire_str(b, x->probe_why);
+}
+
+static int rd_result(struct rd *r, struct run_result *x)
+{
+	int i;
+	uint32_t st = rd_u32(r);
+
+	memset(x, 0, sizeof *x);
+	x->status = st <= RUN_LAUNCH_ERROR ? (enum run_status)st : RUN_FAULT;
+	rd_str(r, x->reason, sizeof x->reason);
+	x->max_abs_err = rd_f64(r);
+	x->max_rel_err = rd_f64(r);
+	x->bad = (size_t)rd_u64(r);
+	rd_stats(r, &x->t);
+	x->bank_applied = rd_i32(r);
+	x->nprobe = rd_i32(r);
+	for (i = 0; i < BENCH_PROBE_MAX; i++)
+		x->probe[i] = rd_f64(r);
+	rd_str(r, x->probe_why, sizeof x->probe_why);
+	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR)
+		r->bad = 1;
+	return rd_done(r) ? 0 : -1;
+}
+
+/* ---- the worker's side ---- */
+
+static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
+{
+	struct measure *m = arg;
+	struct tune *t = m->t;
+
+	(void)w;
+	if (gpu_open(0, &t->ri.gpu, why, whylen) < 0) /* the worker's copy, for bench_open */
+		return -1;
+	vars_set(&t->sizes, CFG_SMS, t->ri.gpu.sms); /* as the parent will, for bench_open */
+	wire_info(info, &t->ri.gpu, bench_bank_probe(NULL, 8));
+	return 0;
+}
+
+/* allocate and fill the buffers while the parent compiles */
+static void w_prepare(void *arg)
+{
+	struct measure *m = arg;
+	struct tune *t = m->t;
+
+	m->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, t->why, sizeof t->why);
+}
+
+static int probe_before(void *arg, char *why, size_t whylen)
+{
+	return counters_start(arg, why, whylen);
+}
+
+static int probe_after(void *arg, double *vals, char *why, size_t whylen)
+{
+	struct counters *k = arg;
+	int n = counters_stop(k, vals, why, whylen);
+
+	if (n == 0) {
+		snprintf(why, whylen, "the profiler counted no kernel");
+		return -1;
+	}
+	return n < 0 ? -1 : counters_count(k);
+}
+
+/* in the worker, after the rooflines (they are never profiled): the range profiler with the
+   first set of counters this GPU offers, around an extra launch of each variant */
+static void counters_setup(struct measure *m, struct hello *h)
+{
+	static struct counters *k;
+	struct bench_probe p;
+	int set;
+
+	_Static_assert(COUNTERS_SMEM <= BENCH_PROBE_MAX, "a probe holds the counters");
+	h->counters = -1;
+	for (set = 0; set < COUNTERS_SETS && !k; set++) {
+		char why[sizeof h->counters_why];
+		k = counters_open(gpu_context(), 0, counters_smem[set], (size_t)counters_set_len(set),
+		                  why, sizeof why);
+		if (k)
+			h->counters = set + 1;
+		else if (set == 0) /* the first reason is the telling one */
+			snprintf(h->counters_why, sizeof h->counters_why, "%s", why);
+	}
+	if (!k)
+		return;
+	h->passes = counters_passes(k);
+	p = (struct bench_probe){probe_before, probe_after, k};
+	bench_set_probe(m->bench, &p);
+}
+
+static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char *why,
+                   size_t whylen)
+{
+	struct measure *m = arg;
+	struct tune *t = m->t;
+	struct rd r = rd_of(msg, len);
+	struct hello h;
+
+	memset(&h, 0, sizeof h);
+	if (!m->bench) {
+		snprintf(why, whylen, "%s", t->why);
+		return -1;
+	}
+	if (rd_co(&r, &t->ref) < 0 || rd_co(&r, &t->copy) < 0)
+		die("bad setup message");
+	m->copy_bytes = rd_i64(&r);
+	if (!rd_done(&r))
+		die("bad setup message");
+	if (bench_helpers(m->bench, &t->copy, why, whylen) < 0 ||
+	    bench_reference(m->bench, &t->ref, why, whylen) < 0)
+		return -1;
+	h.copy_gbs = bench_copy(m->bench, &t->copy, m->copy_bytes, &h.copy, why, whylen);
+	if (h.copy_gbs <= 0)
+		return -1;
+	h.read_gbs = bench_read(m->bench, m->copy_bytes, &h.read, why, whylen);
+	if (h.read_gbs <= 0)
+		return -1;
+	if (t->o.counters)
+		counters_setup(m, &h);
+	wire_hello(out, &h);
+	return 0;
+}
+
+static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *out)
+{
+	struct measure *m = arg;
+	struct rd r = rd_of(msg, len);
+	struct variant v;
+	struct compile_out co;
+	struct run_result res;
+	double cut;
+
+	(void)j;
+	rd_variant(&r, &v);
+	cut = rd_f64(&r);
+	if (rd_co(&r, &co) < 0 || !rd_done(&r))
+		die("bad job message");
+	bench_set_cut(m->bench, cut);
+	memset(&res, 0, sizeof res);
+	bench_variant(m->bench, &v, &co, &res);
+	nv_out_free(&co);
+	wire_result(out, &res);
+	return res.status == RUN_FAULT; /* its context is lost */
+}
+
+/* ---- the parent's side ---- */
+
+struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
+                             size_t whylen)
+{
+	struct measure *m = xcalloc(1, sizeof *m);
+	struct pool_ops ops = {w_open, w_prepare, w_setup, w_run, m, "worker process"};
+	struct pool_limits lim = {SETUP_S, t->o.timeout};
+	struct buf info = {0};
+	struct rd r;
+
+	m->t = t;
+	m->pool = pool_new(&ops, &lim, 1);
+	if (pool_open(m->pool, &info, why, whylen) < 0) {
+		buf_free(&info);
+		measure_close(m);
+		return NULL;
+	}
+	r = rd_of(info.s, info.len);
+	if (rd_info(&r, gpu, bank8) < 0)
+		die("bad info message");
+	buf_free(&info);
+	return m;
+}
+
+/* the job message of variant i */
+static void job_message(void *arg, size_t i, struct buf *b)
+{
+	struct measure *m = arg;
+	struct tune *t = m->t;
+
+	wire_variant(b, &t->s.v[i]);
+	wire_f64(b, t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
+	wire_co(b, &t->r[i].co);
+}
+
+/* variant i's result: its status from how the job ended, GB/s and % of the rooflines */
+static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_result *run)
+{
+	struct result *x = &t->r[i];
+
+	x->run = *run;
+	free(x->reason);
+	x->reason = NULL;
+	switch (oc) {
+	case OUT_NONE:
+		x->status = ST_NOTRUN;
+		x->reason = xstrdup("interrupted");
+		return;
+	case OUT_TIMEOUT: x->status = ST_TIMEOUT; break;
+	case OUT_DIED: x->status = ST_FAULT; break;
+	case OUT_DONE:
+		switch (run->status) {
+		case RUN_OK: x->status = ST_OK; break;
+		case RUN_MISMATCH: x->status = ST_MISMATCH; break;
+		case RUN_FAULT: x->status = ST_FAULT; break;
+		case RUN_LAUNCH_ERROR: x->status = ST_LAUNCH_ERROR; break;
+		}
+		break;
+	}
+	if (x->status != ST_OK)
+		x->reason = xstrdup(run->reason);
+	if (x->status == ST_OK && run->t.median_ms > 0 && t->ri.copy_gbs > 0) {
+		x->gbs = (double)t->s.v[i].bytes / (run->t.median_ms * 1e-3) / 1e9;
+		x->pct_copy = 100 * x->gbs / t->ri.copy_gbs;
+		x->pct_read = t->ri.read_gbs > 0 ? 100 * x->gbs / t->ri.read_gbs : 0;
+	}
+}
+
+/* the first answer has come: the worker's hello is in */
+static void take_hello(struct measure *m, const struct buf *b)
+{
+	struct tune *t = m->t;
+	struct rd r = rd_of(b->s, b->len);
+	struct hello h;
+
+	if (rd_hello(&r, &h) < 0)
+		die("bad hello message");
+	t->ri.copy_gbs = h.copy_gbs;
+	t->ri.copy = h.copy;
+	t->ri.read_gbs = h.read_gbs;
+	t->ri.read = h.read;
+	tune_phase(t, "first result (the worker's setup and rooflines are done)");
+	t->ri.counters = h.counters;
+	t->ri.counter_passes = h.passes;
+	snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", h.counters_why);
+}
+
+struct donectx {
+	struct measure *m;
+	struct buf hello;
+	size_t ndone;
+};
+
+static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size_t len)
+{
+	struct donectx *d = arg;
+	struct measure *m = d->m;
+	struct tune *t = m->t;
+	struct run_result run;
+	struct jrec rec;
+
+	if (!m->have_hello++)
+		take_hello(m, &d->hello);
+	d->ndone++;
+	memset(&run, 0, sizeof run);
+	if (oc == OUT_DONE) {
+		struct rd r = rd_of(msg, len);
+		if (rd_result(&r, &run) < 0)
+			die("bad result message");
+	} else {
+		snprintf(run.reason, sizeof run.reason, "%.*s", (int)len, (const char *)msg);
+	}
+	settle(t, i, oc, &run);
+	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || t->r[i].run.t.median_ms < m->best_ms))
+		m->best_ms = t->r[i].run.t.median_ms;
+	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
+	     t->r[i].reason ? t->r[i].reason : "");
+	memset(&rec, 0, sizeof rec);
+	rec.key = m->keys[i];
+	rec.status = (int)t->r[i].status;
+	rec.run = t->r[i].run;
+	rec.gbs = t->r[i].gbs;
+	rec.pct_copy = t->r[i].pct_copy;
+	rec.pct_read = t->r[i].pct_read;
+	if (t->o.counters && t->r[i].status == ST_OK && rec.run.nprobe < CNT_BASE)
+		return; /* counted next time, when the counters can be read */
+	if (journal_append(m->journal, &rec) < 0)
+		warn("cannot append to '%s':", m->journal);
+}
+
+/* take variant i's result from the newest journal record of its key; 0, or -1 if none */
+static int resume(struct tune *t, size_t i, const struct jrec *recs, size_t nrec, uint64_t key)
+{
+	struct result *x = &t->r[i];
+	size_t k;
+
+	for (k = nrec; k-- > 0;) /* the newest record of a key wins */
+		if (recs[k].key == key)
+			break;
+	if (k == (size_t)-1)
+		return -1;
+	x->status = (enum status)recs[k].status;
+	x->run = recs[k].run;
+	x->gbs = recs[k].gbs;
+	x->pct_copy = recs[k].pct_copy;
+	x->pct_read = recs[k].pct_read;
+	x->reason = x->status == ST_OK ? NULL : xstrdup(recs[k].run.reason);
+	x->resumed = 1;
+	if (x->status == ST_OK && t->ri.copy_gbs <= 0 && x->pct_copy > 0)
+		t->ri.copy_gbs = 100 * x->gbs / x->pct_copy; /* until a worker measures it */
+	return 0;
+}
+
+void measure_run(struct measure *m)
+{
+	struct tune *t = m->t;
+	struct space *s = &t->s;
+	size_t *todo = xcalloc(s->n, sizeof *todo), ntodo = 0, i, nrec = 0, resumed = 0;
+	struct jrec *recs = NULL;
+	struct donectx d = {m, {0}, 0};
+	struct buf setup = {0};
+	uint64_t ctx;
+	char *method;
+
+	for (i = 0; i < s->n; i++)
+		if (!s->v[i].drop && s->v[i].bytes > m->copy_bytes)
+			m->copy_bytes = s->v[i].bytes;
+	m->journal = xasprintf("%s/journal", t->dir);
+	if (!t->o.fresh)
+		nrec = journal_load(m->journal, &recs);
+	method = xasprintf("%s%s", bench_method(), t->o.counters ? ", counters" : "");
+	ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
+	free(method);
+	m->keys = xcalloc(s->n, sizeof *m->keys);
+	for (i = 0; i < s->n; i++) {
+		if (t->r[i].status != ST_UNTIMED)
+			continue;
+		m->keys[i] = journal_key(ctx, &s->v[i], &t->r[i].co);
+		if (resume(t, i, recs, nrec, m->keys[i]) == 0)
+			resumed++;
+		else
+			todo[ntodo++] = i;
+	}
+	free(recs);
+	if (resumed)
+		note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
+		     resumed);
+	if (ntodo > 0) {
+		struct pool_run r = {NULL, 0, job_message, job_done, &d, &d.hello, &tune_stop};
+		t->ri.copy_gbs = 0;
+		note(1, "tuner: verifying and timing %zu variants on %s\n", ntodo, t->ri.gpu.name);
+		wire_co(&setup, &t->ref);
+		wire_co(&setup, &t->copy);
+		wire_u64(&setup, (uint64_t)m->copy_bytes);
+		r.setup = setup.s;
+		r.setup_len = setup.len;
+		r.arg = &d;
+		if (pool_run(m->pool, &r, todo, ntodo, t->why, sizeof t->why) < 0)
+			fatal("%s: %s", t->c->path, t->why);
+		buf_free(&setup);
+		buf_free(&d.hello);
+		for (i = 0; i < ntodo; i++)
+			if (t->r[todo[i]].status == ST_UNTIMED) { /* never ended: interrupted */
+				struct run_result none;
+				memset(&none, 0, sizeof none);
+				settle(t, todo[i], OUT_NONE, &none);
+			}
+	}
+	for (i = 0; i < s->n; i++) /* twins share the result they stand for */
+		if ((t->r[i].status == ST_TWIN || t->r[i].status == ST_COLLAPSED) && t->r[i].twin >= 0) {
+			t->r[i].run = t->r[t->r[i].twin].run;
+			t->r[i].gbs = t->r[t->r[i].twin].gbs;
+			t->r[i].pct_copy = t->r[t->r[i].twin].pct_copy;
+			t->r[i].pct_read = t->r[t->r[i].twin].pct_read;
+		}
+	free(todo);
+}
+
+void measure_close(struct measure *m)
+{
+	if (!m)
+		return;
+	pool_end(m->pool);
+	free(m->keys);
+	free(m->journal);
+	free(m);
+}

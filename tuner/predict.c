@@ -1,0 +1,337 @@
+/* predict: the bank model's prediction for every kept variant, and `tuner explain`. */
+#include "predict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+#include "report.h"
+#include "util.h"
+#include "wire.h"
+
+/* the expression of access a that a bank_err's field names ("index", "loops[1].while", ...),
+   or NULL */
+static const struct expr *bank_field(const struct bank_access *a, const char *what)
+{
+	char rest[32] = "";
+	size_t i;
+
+	if (!strcmp(what, "index"))
+		return a->index;
+	if (!strcmp(what, "when"))
+		return a->when;
+	if (!strcmp(what, "if"))
+		return a->cond;
+	if (!strcmp(what, "elem"))
+		return a->elem;
+	if (!strcmp(what, "width"))
+		return a->width;
+	if (!strcmp(what, "base"))
+		return a->base;
+	if (sscanf(what, "let[%zu]", &i) == 1 && i < a->nlets)
+		return a->lets[i].value;
+	if (sscanf(what, "loops[%zu]%31s", &i, rest) >= 1 && i < a->nloops) {
+		if (!*rest)
+			return a->loops[i].count;
+		if (!strcmp(rest, ".from"))
+			return a->loops[i].from;
+		if (!strcmp(rest, ".while"))
+			return a->loops[i].cond;
+		if (!strcmp(rest, ".next"))
+			return a->loops[i].next;
+	}
+	return NULL;
+}
+
+static int uses(const struct expr *e, const char *name)
+{
+	return e && expr_uses(e, name);
+}
+
+/* 1 if an expression of the declared accesses uses name */
+static int accesses_use(const struct config *c, const char *name)
+{
+	size_t k, i;
+
+	for (k = 0; k < c->naccesses; k++) {
+		const struct bank_access *a = &c->accesses[k];
+		if (uses(a->cond, name) || uses(a->elem, name) || uses(a->width, name) ||
+		    uses(a->base, name) || uses(a->index, name) || uses(a->when, name))
+			return 1;
+		for (i = 0; i < a->nloops; i++)
+			if (uses(a->loops[i].count, name) || uses(a->loops[i].from, name) ||
+			    uses(a->loops[i].cond, name) || uses(a->loops[i].next, name))
+				return 1;
+		for (i = 0; i < a->nlets; i++)
+			if (uses(a->lets[i].value, name))
+				return 1;
+	}
+	return 0;
+}
+
+/* the variants the bank model cannot tell apart: same block, same rules, same values of the
+   parameters the accesses use (the sizes are the same for all) */
+struct bank_memo {
+	const struct config *c;
+	const struct space *s;
+	const struct result *r;
+	const int *used;          /* per parameter */
+	size_t *slot, cap;        /* indices + 1 of evaluated variants; 0 = empty */
+};
+
+static uint64_t memo_hash(const struct bank_memo *m, size_t i)
+{
+	const struct variant *v = &m->s->v[i];
+	uint64_t h = hash_bytes(HASH_INIT, v->block, sizeof v->block);
+	size_t p;
+
+	h = hash_bytes(h, &m->r[i].bank_rules, sizeof m->r[i].bank_rules);
+	for (p = 0; p < m->c->nparams; p++)
+		if (m->used[p])
+			h = hash_bytes(h, &v->vals[p], sizeof v->vals[p]);
+	return h;
+}
+
+static int memo_same(const struct bank_memo *m, size_t i, size_t j)
+{
+	const struct variant *a = &m->s->v[i], *b = &m->s->v[j];
+	size_t p;
+
+	if (memcmp(a->block, b->block, sizeof a->block) || m->r[i].bank_rules != m->r[j].bank_rules)
+		return 0;
+	for (p = 0; p < m->c->nparams; p++)
+		if (m->used[p] && a->vals[p] != b->vals[p])
+			return 0;
+	return 1;
+}
+
+/* the slot of variant i's class: holding an equal variant, or empty */
+static size_t *memo_find(struct bank_memo *m, size_t i)
+{
+	size_t h = (size_t)memo_hash(m, i) & (m->cap - 1);
+
+	while (m->slot[h] && !memo_same(m, i, m->slot[h] - 1))
+		h = (h + 1) & (m->cap - 1);
+	return &m->slot[h];
+}
+
+/* evaluate variant i's accesses into r[i].bank and r[i].bank8 (allocated); 0, or -1 with the
+   config error in msg */
+static int bank_one(const struct config *c, const struct space *s, struct result *r, size_t i,
+                    char *msg, size_t msglen)
+{
+	const struct variant *v = &s->v[i];
+	size_t k;
+
+	for (k = 0; k < c->naccesses; k++) {
+		const struct bank_access *a = &c->accesses[k];
+		struct bank_err e;
+		if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e) == 0 &&
+		    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e) == 0)
+			continue;
+		const struct expr *x = bank_field(a, e.what);
+		struct loc l = c->access_loc[k];
+		char *p = space_params_str(c, v);
+		if (x)
+			cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
+		snprintf(msg, msglen, "%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col,
+		         a->name, *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
+		free(p);
+		return -1;
+	}
+	return 0;
+}
+
+static void wire_stats(struct buf *b, const struct bank_stats *st, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		wire_u64(b, (uint64_t)st[k].requests);
+		wire_u64(b, (uint64_t)st[k].wavefronts);
+		wire_u64(b, (uint64_t)st[k].ideal);
+		wire_u32(b, (uint32_t)st[k].max);
+		wire_u32(b, (uint32_t)st[k].degree);
+		wire_u32(b, (uint32_t)st[k].present);
+	}
+}
+
+static void rd_stats(struct rd *r, struct bank_stats *st, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		st[k].requests = rd_i64(r);
+		st[k].wavefronts = rd_i64(r);
+		st[k].ideal = rd_i64(r);
+		st[k].max = rd_i32(r);
+		st[k].degree = rd_i32(r);
+		st[k].present = rd_i32(r);
+	}
+}
+
+/* what the evaluating processes share */
+struct fanout {
+	const struct config *c;
+	const struct space *s;
+	struct result *r;
+	size_t err;               /* the lowest failing variant, (size_t)-1 for none */
+	char msg[1024];           /* its error */
+	char *seen;               /* per variant: a process answered for it */
+};
+
+/* in an evaluating process: variant j; the answer is an error text, or the predictions */
+static int fan_run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
+{
+	struct fanout *f = arg;
+	char e[1024];
+
+	(void)msg, (void)len;
+	if (bank_one(f->c, f->s, f->r, j, e, sizeof e) < 0) {
+		wire_u32(ans, 1);
+		wire_str(ans, e);
+	} else {
+		wire_u32(ans, 0);
+		wire_stats(ans, f->r[j].bank, f->c->naccesses);
+		wire_stats(ans, f->r[j].bank8, f->c->naccesses);
+	}
+	return 0;
+}
+
+/* keep variant j's error (the first in variant order wins) */
+static void fan_error(struct fanout *f, size_t j, const char *e)
+{
+	if (j < f->err) {
+		f->err = j;
+		snprintf(f->msg, sizeof f->msg, "%s", e);
+	}
+}
+
+static void fan_done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
+{
+	struct fanout *f = arg;
+	struct rd r = rd_of(msg, len);
+	char e[1024];
+
+	if (oc == OUT_DONE) {
+		if (rd_u32(&r)) {
+			rd_str(&r, e, sizeof e);
+			if (rd_done(&r))
+				fan_error(f, j, e);
+		} else {
+			rd_stats(&r, f->r[j].bank, f->c->naccesses);
+			rd_stats(&r, f->r[j].bank8, f->c->naccesses);
+		}
+		f->seen[j] = rd_done(&r); /* if not, it is evaluated here */
+	}
+}
+
+void predict_bank(const struct config *c, const struct space *s, int cc, struct result *r,
+                  int workers)
+{
+	struct bank_memo m = {c, s, r, NULL, NULL, 1};
+	int *used;
+	size_t i, nrep = 0, *rep, *cls, *slot;
+	struct fanout f = {c, s, r, (size_t)-1, "", NULL};
+	char e[1024];
+
+	if (!c->naccesses)
+		return;
+	used = xcalloc(c->nparams + 1, sizeof *used);
+	for (i = 0; i < c->nparams; i++)
+		used[i] = accesses_use(c, c->params[i].name);
+	while (m.cap < 2 * s->n)
+		m.cap *= 2;
+	m.used = used;
+	m.slot = xcalloc(m.cap, sizeof *m.slot);
+	rep = xcalloc(s->n + 1, sizeof *rep);
+	cls = xcalloc(s->n + 1, sizeof *cls);
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].drop)
+			continue;
+		r[i].bank_rules = bank_rules_for(cc, s->v[i].bank_bytes);
+		r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
+		r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
+		slot = memo_find(&m, i);
+		if (!*slot) {
+			*slot = i + 1;
+			rep[nrep++] = i;
+		}
+		cls[i] = *slot - 1;
+	}
+	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
+	   there is enough of it; what no process answered for is evaluated here */
+	f.seen = xcalloc(s->n + 1, 1);
+	if (workers > 1 && nrep >= 8) {
+		struct pool_ops ops = {NULL, NULL, NULL, fan_run, &f, "bank model process"};
+		struct pool_limits lim = {0, 0};
+		struct pool *p = pool_new(&ops, &lim, (size_t)workers < nrep / 4 ? workers
+		                                                                : (int)(nrep / 4));
+		struct pool_run pr = {NULL, 0, NULL, fan_done, &f, NULL, NULL};
+		if (pool_run(p, &pr, rep, nrep, e, sizeof e) < 0)
+			note(2, "tuner: evaluating the bank model here: %s\n", e);
+		pool_end(p);
+	}
+	for (i = 0; i < nrep; i++)
+		if (!f.seen[rep[i]] && bank_one(c, s, r, rep[i], e, sizeof e) < 0)
+			fan_error(&f, rep[i], e);
+	if (f.err != (size_t)-1)
+		fatal("%s", f.msg);
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].drop)
+			continue;
+		if (cls[i] != i) {
+			memcpy(r[i].bank, r[cls[i]].bank, c->naccesses * sizeof *r[i].bank);
+			memcpy(r[i].bank8, r[cls[i]].bank8, c->naccesses * sizeof *r[i].bank8);
+		}
+		r[i].bank_ratio = report_bank_ratio(r[i].bank, c->naccesses);
+	}
+	free(f.seen);
+	free(rep);
+	free(cls);
+	free(m.slot);
+	free(used);
+}
+
+/* tuner explain: each kept variant's accesses as the bank model predicts them */
+void predict_explain(const struct config *c, const struct space *s, const struct result *r,
+                    const char *arch)
+{
+	size_t i, k, w = 6;
+
+	for (k = 0; k < c->naccesses; k++)
+		if (strlen(c->accesses[k].name) > w)
+			w = strlen(c->accesses[k].name);
+	printf("%s: %zu variants kept of %zu; the bank model's prediction for %s "
+	       "(docs/bank-model.md), not a measurement\n", c->path, s->nkept, s->n, arch);
+	printf("per block: requests (warp instructions), wf/req (wavefronts per request: mean, "
+	       "max), ideal (conflict-free wavefronts per request), degree (worst conflict)\n");
+	for (i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+		char *p;
+		if (v->drop)
+			continue;
+		p = space_params_str(c, v);
+		printf("\n%s  %s  block %lldx%lldx%lld  bank %.2f (%s), %.2f (%s)\n", v->id, p,
+		       (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+		       report_bank_ratio(r[i].bank, c->naccesses), r[i].bank_rules->name,
+		       report_bank_ratio(r[i].bank8, c->naccesses), bank_kepler8.name);
+		free(p);
+		printf("  %*s  %-30s|  %s\n", (int)w + 17, "", r[i].bank_rules->name,
+		       bank_kepler8.name);
+		printf("  %-*s  %-5s  %8s  %7s  %4s  %5s  %6s  |  %7s  %4s  %5s  %6s\n", (int)w,
+		       "access", "op", "requests", "wf/req", "max", "ideal", "degree", "wf/req", "max",
+		       "ideal", "degree");
+		for (k = 0; k < c->naccesses; k++) {
+			const struct bank_stats *a = &r[i].bank[k], *b = &r[i].bank8[k];
+			if (!a->present)
+				continue;
+			printf("  %-*s  %-5s  %8lld  %7.2f  %4d  %5.2f  %6d  |  %7.2f  %4d  %5.2f  %6d\n",
+			       (int)w, c->accesses[k].name, c->accesses[k].store ? "store" : "load",
+			       (long long)a->requests, bank_mean(a), a->max, bank_mean_ideal(a), a->degree,
+			       bank_mean(b), b->max, bank_mean_ideal(b), b->degree);
+		}
+	}
+}
+

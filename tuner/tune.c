@@ -1,0 +1,363 @@
+/* tune: one tuning run, phase by phase. */
+#include "tune.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+#include "cache.h"
+#include "compile.h"
+#include "emit.h"
+#include "measure.h"
+#include "predict.h"
+#include "report.h"
+#include "source.h"
+#include "util.h"
+
+volatile sig_atomic_t tune_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	tune_stop = 1;
+}
+
+void tune_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void tune_phase(const struct tune *t, const char *what)
+{
+	note(2, "tuner: %.3f s: %s\n", now_s() - t->t0, what);
+}
+
+void tune_load(struct tune *t)
+{
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+	struct tm tm;
+	size_t i;
+
+	t->c = cfg_load(t->o.config);
+	for (i = 0; i < t->o.nsizes; i++)
+		cfg_set_size(t->c, t->o.sizes[i]);
+	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
+	gmtime_r(&now, &tm);
+	strftime(t->ri.date, sizeof t->ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	t->ri.nvrtc = nv_version();
+}
+
+static char *read_source(const struct config *c, const char *path)
+{
+	char *t = file_read(path, NULL);
+
+	if (!t)
+		fatal("%s: cannot read '%s':", c->path, path);
+	return t;
+}
+
+void tune_target(struct tune *t)
+{
+	static char gpuarch[16];
+	struct runinfo *ri = &t->ri;
+	int have = 0, bank8 = 0;
+
+	t->m = measure_open(t, &ri->gpu, &bank8, t->why, sizeof t->why);
+	if (t->m) {
+		have = 1;
+		ri->bank_ignored = bank8 == 4;
+		if (t->o.sms && t->o.sms != ri->gpu.sms)
+			warn("--sms %lld ignored: the GPU has %d multiprocessors", (long long)t->o.sms,
+			     ri->gpu.sms);
+		vars_set(&t->sizes, CFG_SMS, ri->gpu.sms);
+		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri->gpu.cc_major, ri->gpu.cc_minor);
+		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
+			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,
+			         gpuarch);
+			measure_close(t->m);
+			t->m = NULL;
+			have = 0;
+		}
+	}
+	ri->arch = have ? gpuarch : t->o.arch ? t->o.arch : nv_newest_arch();
+	ri->timed = have;
+	ri->why_untimed = t->why;
+	if (have) {
+		t->lim.max_threads = ri->gpu.max_threads;
+		t->lim.smem_default = ri->gpu.smem_block;
+		t->lim.smem_optin = ri->gpu.smem_optin > ri->gpu.smem_block ? ri->gpu.smem_optin
+		                                                           : ri->gpu.smem_block;
+		gpu_slug(&ri->gpu, ri->slug, sizeof ri->slug);
+	} else {
+		space_arch_limits(ri->arch, &t->lim);
+		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
+	}
+	tune_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
+}
+
+/* compile every kept variant, the reference and the helper kernels */
+static void compile_all(struct tune *t)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX;
+	struct job *jobs = xcalloc(s->nkept + 2, sizeof *jobs);
+	struct compile_out *outs = xcalloc(s->nkept + 2, sizeof *outs);
+	int *hits = xcalloc(s->nkept + 2, sizeof *hits);
+	size_t *jobof = xcalloc(s->n, sizeof *jobof);
+	char *cachedir = NULL;
+	double t0;
+
+	for (i = 0; i < s->n; i++) {
+		t->r[i].twin = -1;
+		if (s->v[i].drop) {
+			t->r[i].status = ST_DROPPED;
+			continue;
+		}
+		jobof[i] = n;
+		jobs[n++] = (struct job){source_variant(c, &s->v[i], t->tmpl), c->kernel.source,
+		                         c->kernel.entry};
+	}
+	jobs[n++] = (struct job){t->refsrc, c->reference.source, c->reference.entry};
+	jobs[n++] = (struct job){bench_helpers_source(), "tuner_helpers.cu", "tuner_copy"};
+	if (!t->o.no_cache)
+		cachedir = t->o.cachedir ? xstrdup(t->o.cachedir) : cache_default_dir();
+	note(1, "tuner: %s: %zu variants (%zu dropped), compiling for %s with %d workers\n",
+	     c->path, s->nkept, s->n - s->nkept, t->ri.arch, t->o.jobs);
+	t0 = now_s();
+	t->ri.compiled = compile_many(jobs, n, t->ri.arch, c->options, c->noptions, cachedir,
+	                              t->o.jobs, outs, hits, &tune_stop);
+	t->ri.compile_s = now_s() - t0;
+	t->ri.cache_hits = n - t->ri.compiled;
+	note(1, "tuner: compiled %zu, %zu from the cache, in %.2f s\n", t->ri.compiled,
+	     t->ri.cache_hits, t->ri.compile_s);
+	for (i = 0; i < s->n; i++) {
+		struct result *x = &t->r[i];
+		if (s->v[i].drop)
+			continue;
+		x->co = outs[jobof[i]];
+		x->cache_hit = hits[jobof[i]];
+		free((char *)jobs[jobof[i]].src);
+		if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
+			x->status = ST_NOTRUN;
+			x->reason = xstrdup("interrupted while compiling");
+		} else if (!x->co.ok) {
+			x->status = ST_COMPILE_ERROR;
+			x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
+			note(2, "%s: compile error:\n%s\n", s->v[i].id, x->co.log);
+			if (first_bad == SIZE_MAX)
+				first_bad = i;
+		} else if (x->co.smem_static + s->v[i].shared > t->lim.smem_optin) {
+			x->status = ST_RESOURCES;
+			x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
+			                      x->co.smem_static, (long long)s->v[i].shared,
+			                      (long long)t->lim.smem_optin);
+		} else {
+			x->status = ST_UNTIMED;
+			nok++;
+		}
+	}
+	t->ref = outs[n - 2];
+	t->copy = outs[n - 1];
+	free(outs); /* before any fatal(): what is left is reachable from t */
+	free(hits);
+	free(jobs);
+	free(jobof);
+	free(cachedir);
+	if (!tune_stop && !t->ref.ok)
+		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
+		      c->reference.entry, c->reference.source, t->ref.log);
+	if (!tune_stop && !t->copy.ok)
+		die("the helper kernels do not compile:\n%s", t->copy.log);
+	if (!tune_stop && nok == 0 && first_bad != SIZE_MAX)
+		fatal("%s: no variant of '%s' compiles; the first, %s, says:\n%s", c->path,
+		      c->kernel.source, s->v[first_bad].id, t->r[first_bad].reason);
+}
+
+/* mark variants whose cubin and launch equal an earlier one's as its twins; with the bank
+   mode ignored by the GPU, a variant differing only in bank_bytes collapses likewise */
+static void find_twins(const struct space *s, struct result *r, int bank_ignored)
+{
+	size_t i, j;
+	uint64_t *h = xcalloc(s->n, sizeof *h);
+
+	for (i = 0; i < s->n; i++)
+		if (r[i].co.ok)
+			h[i] = hash_bytes(HASH_INIT, r[i].co.cubin, r[i].co.cubin_len);
+	for (i = 0; i < s->n; i++) {
+		const struct variant *a = &s->v[i];
+		if (r[i].status != ST_UNTIMED)
+			continue;
+		for (j = 0; j < i; j++) {
+			const struct variant *b = &s->v[j];
+			int ba = a->bank_bytes, bb = b->bank_bytes;
+			if (r[j].status != ST_UNTIMED || h[i] != h[j] ||
+			    r[i].co.cubin_len != r[j].co.cubin_len ||
+			    memcmp(r[i].co.cubin, r[j].co.cubin, r[i].co.cubin_len) ||
+			    memcmp(a->block, b->block, sizeof a->block) ||
+			    memcmp(a->grid, b->grid, sizeof a->grid) || a->shared != b->shared)
+				continue;
+			if (bank_ignored) {
+				ba = ba == 8 ? 4 : ba;
+				bb = bb == 8 ? 4 : bb;
+			}
+			if (ba != bb)
+				continue;
+			r[i].status = a->bank_bytes != b->bank_bytes ? ST_COLLAPSED : ST_TWIN;
+			r[i].twin = (long)j;
+			break;
+		}
+	}
+	/* NVRTC prints no ptxas report for code it has already compiled in the same worker:
+	   take the resources from a byte-identical cubin that has them */
+	for (i = 0; i < s->n; i++) {
+		if (!r[i].co.ok || r[i].co.regs >= 0)
+			continue;
+		for (j = 0; j < s->n; j++) {
+			if (j == i || !r[j].co.ok || r[j].co.regs < 0 || h[i] != h[j] ||
+			    r[i].co.cubin_len != r[j].co.cubin_len ||
+			    memcmp(r[i].co.cubin, r[j].co.cubin, r[i].co.cubin_len))
+				continue;
+			r[i].co.regs = r[j].co.regs;
+			r[i].co.spill_stores = r[j].co.spill_stores;
+			r[i].co.spill_loads = r[j].co.spill_loads;
+			r[i].co.stack = r[j].co.stack;
+			r[i].co.smem_static = r[j].co.smem_static;
+			break;
+		}
+	}
+	free(h);
+}
+
+static void write_out(const char *dir, const char *file, const struct buf *b)
+{
+	char *p = xasprintf("%s/%s", dir, file);
+
+	if (file_write_atomic(p, b->s, b->len) < 0)
+		fatal("cannot write '%s':", p);
+	free(p);
+}
+
+void tune_expand(struct tune *t)
+{
+	size_t i;
+
+	space_expand(t->c, &t->sizes, &t->lim, &t->s);
+	t->r = xcalloc(t->s.n ? t->s.n : 1, sizeof *t->r);
+	if (t->o.dry_run)
+		return;
+	if (t->s.nkept == 0)
+		fatal("%s: every variant was dropped (the first: %s); see --dry-run", t->c->path,
+		      t->s.n ? t->s.v[0].drop : "empty space");
+	if (t->o.emit) {
+		for (i = 0; i < t->s.n && strcmp(t->s.v[i].id, t->o.emit); i++)
+			;
+		if (i == t->s.n)
+			fatal("--emit: no variant '%s' in %s; see --dry-run", t->o.emit, t->c->path);
+		if (t->s.v[i].drop)
+			fatal("--emit: variant '%s' was dropped: %s", t->o.emit, t->s.v[i].drop);
+	}
+	t->tmpl = read_source(t->c, t->c->kernel.source);
+	t->refsrc = read_source(t->c, t->c->reference.source);
+	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
+	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
+	tune_phase(t, "bank model evaluated");
+	t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
+}
+
+void tune_compile(struct tune *t)
+{
+	compile_all(t);
+	tune_phase(t, "compiled");
+	find_twins(&t->s, t->r, t->ri.bank_ignored);
+}
+
+void tune_measure(struct tune *t)
+{
+	if (!t->ri.timed || tune_stop)
+		return;
+	if (mkdirs(t->dir) < 0)
+		fatal("cannot create '%s':", t->dir);
+	measure_run(t->m);
+	tune_phase(t, "variants run");
+}
+
+int tune_finish(struct tune *t)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	struct result *r = t->r;
+	struct buf b = {0};
+	size_t *order = report_rank(r, s->n), i, nok = 0;
+
+	for (i = 0; i < s->n; i++)
+		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
+	if (verbosity >= 1)
+		report_table(stdout, c, s, r, order, &t->ri);
+	if (mkdirs(t->dir) < 0)
+		fatal("cannot create '%s':", t->dir);
+	report_json(&b, c, s, r, order, &t->ri);
+	write_out(t->dir, "results.json", &b);
+	b.len = 0;
+	report_csv(&b, c, s, r, order);
+	write_out(t->dir, "results.csv", &b);
+	buf_free(&b);
+	if (t->ri.timed && !tune_stop && r[order[0]].status == ST_OK) {
+		size_t w = order[0];
+		char *p = space_params_str(c, &s->v[w]);
+		if (emit_variant(t->dir, "best", c, &s->v[w], &r[w], &t->ri, t->tmpl) < 0)
+			fatal("cannot write '%s/best.cu':", t->dir);
+		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[w].id, p,
+		       r[w].gbs, r[w].pct_copy, t->dir);
+		free(p);
+	}
+	if (t->o.emit && !tune_stop) {
+		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
+			;
+		if (r[i].status == ST_COMPILE_ERROR)
+			fatal("--emit: variant '%s' does not compile", t->o.emit);
+		if (emit_variant(t->dir, t->o.emit, c, &s->v[i], &r[i], &t->ri, t->tmpl) < 0)
+			fatal("cannot write '%s/%s.cu':", t->dir, t->o.emit);
+		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
+	}
+	note(1, "tuner: results in %s/results.json\n", t->dir);
+	free(order);
+	if (tune_stop) {
+		note(0, "tuner: interrupted; the results so far are in %s\n", t->dir);
+		return EXIT_INTERRUPT;
+	}
+	return nok ? 0 : EXIT_NOVARIANT;
+}
+
+void tune_free(struct tune *t)
+{
+	size_t i;
+
+	measure_close(t->m);
+	for (i = 0; t->r && i < t->s.n; i++) {
+		nv_out_free(&t->r[i].co);
+		free(t->r[i].reason);
+		free(t->r[i].bank);
+		free(t->r[i].bank8);
+	}
+	nv_out_free(&t->ref);
+	nv_out_free(&t->copy);
+	free(t->r);
+	free(t->tmpl);
+	free(t->refsrc);
+	free(t->dir);
+	free(t->o.sizes);
+	space_free(&t->s);
+	cfg_free(t->c);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,125 @@
+/* tune: one tuning run: what it holds, its results, and the phases that fill them in order. */
+#ifndef TUNER_TUNE_H
+#define TUNER_TUNE_H
+
+#include <signal.h>
+#include "bank.h"
+#include "bench.h"
+#include "config.h"
+#include "gpu.h"
+#include "nvrtc.h"
+#include "space.h"
+
+enum status {
+	ST_OK,            /* verified and timed */
+	ST_UNTIMED,       /* compiled; no GPU to verify or time on */
+	ST_COMPILE_ERROR,
+	ST_RESOURCES,     /* compiled, but static + dynamic shared memory exceed the limit */
+	ST_MISMATCH,
+	ST_FAULT,         /* the kernel faulted, or its worker process died */
+	ST_TIMEOUT,       /* no result within the time limit: the worker was killed */
+	ST_LAUNCH_ERROR,
+	ST_TWIN,          /* byte-identical cubin and launch as another variant: timed once */
+	ST_COLLAPSED,     /* differs only in a bank mode the GPU does not apply */
+	ST_NOTRUN,        /* interrupted before it ran */
+	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
+};
+
+struct result {
+	enum status status;
+	char *reason;             /* malloc'd, NULL when there is nothing to say */
+	struct compile_out co;
+	int cache_hit;
+	int resumed;              /* the GPU result came from the journal of an earlier run */
+	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
+	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
+	double gbs, pct_copy;     /* when timed */
+	double pct_read;          /* of the read-only kernel's bandwidth */
+	struct bank_stats *bank;  /* per config access: the bank model's prediction under
+	                             bank_rules (NULL: dropped, or no accesses declared) */
+	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
+	const struct bank_rules *bank_rules;
+	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
+};
+
+/* facts about the run, for the report and the provenance comment */
+struct runinfo {
+	const char *arch;         /* "sm_90" */
+	const char *nvrtc;        /* "13.0" */
+	int timed;                /* 1 if a GPU verified and timed the variants */
+	const char *why_untimed;  /* why not, when timed == 0 */
+	struct gpu_info gpu;      /* valid when timed */
+	char slug[128];           /* output directory name under out/<kernel>/ */
+	double copy_gbs, read_gbs;  /* rooflines timed in the same run */
+	struct stats copy, read;
+	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
+	char date[32];            /* UTC, ISO 8601 */
+	double compile_s;         /* wall time of the compile phase */
+	int counters;             /* --counters: 1 + the set of counters_smem read, -1 unavailable
+	                             (counters_why), 0 not asked (or every result resumed) */
+	int counter_passes;       /* the profiler's passes per kernel */
+	char counters_why[240];
+	size_t compiled, cache_hits;
+};
+
+/* what the command line asks of a run */
+struct tune_opts {
+	const char *config;
+	const char *arch;
+	const char *outdir;
+	const char *cachedir;
+	const char *emit;
+	int jobs;
+	int dry_run;
+	int no_cache;
+	int fresh;
+	int counters;             /* --counters: read shared-memory counters of each variant */
+	int no_race;              /* --no-race: every verified variant gets all its samples */
+	int64_t sms;              /* --sms: SMS in expressions without a GPU (0: not given) */
+	double timeout;
+	char **sizes;
+	size_t nsizes;
+};
+
+struct measure;
+
+/* everything one tuning run holds */
+struct tune {
+	struct tune_opts o;
+	struct config *c;
+	struct vars sizes;
+	struct limits lim;
+	struct space s;
+	struct runinfo ri;
+	struct result *r;         /* one per variant */
+	char *tmpl, *refsrc, *dir;
+	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
+	struct measure *m;        /* the GPU side, when there is a GPU */
+	double t0;                /* when the run began (now_s) */
+	char why[512];            /* why nothing is timed */
+};
+
+/* set by SIGINT and SIGTERM once tune_catch_signals has run: every phase stops early */
+extern volatile sig_atomic_t tune_stop;
+/* from now on an interrupt sets tune_stop instead of ending the process */
+void tune_catch_signals(void);
+/* with -v: how long the run has taken, at the end of the phase `what` */
+void tune_phase(const struct tune *t, const char *what);
+
+/* load the config and apply the options' sizes */
+void tune_load(struct tune *t);
+/* find the GPU (a worker process opens it and stays to run the variants), then choose the
+   architecture, the limits and the output directory */
+void tune_target(struct tune *t);
+/* expand the space; read the template and the reference; the bank model's prediction */
+void tune_expand(struct tune *t);
+/* compile every kept variant, the reference and the helper kernels; mark twins */
+void tune_compile(struct tune *t);
+/* verify and time what needs it on the GPU (nothing without one) */
+void tune_measure(struct tune *t);
+/* write the table, results.json/.csv and the winner; returns the exit status */
+int tune_finish(struct tune *t);
+/* free everything t holds */
+void tune_free(struct tune *t);
+
+#endif
