@@ -346,17 +346,6 @@ struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, c
 	return m;
 }
 
-/* the job message of variant i */
-static void job_message(void *arg, size_t i, struct buf *b)
-{
-	struct measure *m = arg;
-	struct tune *t = m->t;
-
-	wire_variant(b, &t->s.v[i]);
-	wire_f64(b, t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
-	wire_co(b, &t->r[i].co);
-}
-
 /* variant i's result: its status from how the job ended, GB/s and % of the rooflines */
 static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_result *run)
 {
@@ -414,6 +403,18 @@ struct donectx {
 	struct buf hello;
 	size_t ndone;
 };
+
+/* the job message of variant i */
+static void job_message(void *arg, size_t i, struct buf *b)
+{
+	struct donectx *d = arg;
+	struct measure *m = d->m;
+	struct tune *t = m->t;
+
+	wire_variant(b, &t->s.v[i]);
+	wire_f64(b, t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
+	wire_co(b, &t->r[i].co);
+}
 
 static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size_t len)
 {
