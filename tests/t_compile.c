@@ -329,15 +329,28 @@ TEST(cache_corrupt)
 	if (!path)
 		return;
 	data = file_read(path, &len);
-	CHECK(data && len > 8 && !memcmp(data, "TUNRCAC1", 8));
+	CHECK(data && len > 16 && !memcmp(data, "TUNRCAC2", 8));
 
-	/* every truncation is a miss */
+	/* every truncation is a miss (short of the magic) or corrupt */
 	for (l = 0; l < len; l++) {
 		CHECK_EQ(put_file(path, data, l), 0);
-		if (cache_get(dir, &key, &g)) {
+		int got = cache_get(dir, &key, &g);
+		if (got == CACHE_HIT) {
 			bad_hits++;
 			nv_out_free(&g);
 		}
+		if (got != (l < 8 ? CACHE_MISS : CACHE_CORRUPT))
+			bad_hits++;
+	}
+	CHECK_EQ(bad_hits, 0);
+	/* any one bit flipped after the magic: the cubin, the register count, the checksum */
+	for (l = 8; l < len; l++) {
+		memcpy(copy = xmalloc(len), data, len);
+		copy[l] ^= 0x10;
+		CHECK_EQ(put_file(path, copy, len), 0);
+		if (cache_get(dir, &key, &g) != CACHE_CORRUPT)
+			bad_hits++;
+		free(copy);
 	}
 	CHECK_EQ(bad_hits, 0);
 
@@ -346,22 +359,12 @@ TEST(cache_corrupt)
 	memcpy(copy, data, len);
 	copy[len] = 0;
 	CHECK_EQ(put_file(path, copy, len + 1), 0);
-	CHECK_EQ(cache_get(dir, &key, &g), 0);
-	/* a different magic */
+	CHECK_EQ(cache_get(dir, &key, &g), CACHE_CORRUPT);
+	/* a different magic: an older format */
 	memcpy(copy, data, len);
-	copy[7] = '2';
+	copy[7] = '1';
 	CHECK_EQ(put_file(path, copy, len), 0);
-	CHECK_EQ(cache_get(dir, &key, &g), 0);
-	/* a huge key length */
-	memcpy(copy, data, len);
-	memset(copy + 8, 0xff, 8);
-	CHECK_EQ(put_file(path, copy, len), 0);
-	CHECK_EQ(cache_get(dir, &key, &g), 0);
-	/* one byte of the stored key changed (what a hash collision looks like) */
-	memcpy(copy, data, len);
-	copy[8 + 8 + key.len - 2] ^= 1;
-	CHECK_EQ(put_file(path, copy, len), 0);
-	CHECK_EQ(cache_get(dir, &key, &g), 0);
+	CHECK_EQ(cache_get(dir, &key, &g), CACHE_MISS);
 	/* another key's entry under this key's name */
 	cache_key(&other, "src", "k", "sm_89", NULL, 0);
 	CHECK_EQ(cache_put(dir, &other, &o), 0);
@@ -460,20 +463,28 @@ TEST(cache_default_dir)
 		const char *v = getenv(names[i]);
 		saved[i] = v ? xstrdup(v) : NULL;
 	}
+	char *home = tmpdir(), *want = xasprintf("%s/.cache/tuner", home);
+
 	setenv("TUNER_CACHE", "/c/t", 1);
 	setenv("XDG_CACHE_HOME", "/x", 1);
-	setenv("HOME", "/h", 1);
+	setenv("HOME", home, 1);
 	CHECK_STR(d = cache_default_dir(), "/c/t");
 	free(d);
 	unsetenv("TUNER_CACHE");
 	CHECK_STR(d = cache_default_dir(), "/x/tuner");
 	free(d);
 	setenv("XDG_CACHE_HOME", "relative", 1);
-	CHECK_STR(d = cache_default_dir(), "/h/.cache/tuner");
+	CHECK_STR(d = cache_default_dir(), want);
 	free(d);
 	unsetenv("XDG_CACHE_HOME");
-	CHECK_STR(d = cache_default_dir(), "/h/.cache/tuner");
+	CHECK_STR(d = cache_default_dir(), want);
 	free(d);
+	/* a home that does not exist: no cache (it is not created) */
+	setenv("HOME", "/nonexistent/tuner-home", 1);
+	CHECK(cache_default_dir() == NULL);
+	rmtree(home);
+	free(home);
+	free(want);
 	for (i = 0; i < LEN(names); i++) {
 		if (saved[i])
 			setenv(names[i], saved[i], 1);

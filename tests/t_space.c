@@ -135,3 +135,31 @@ TEST(source_instantiation)
 	space_free(&s);
 	cfg_free(c);
 }
+
+TEST(space_ids_unique)
+{
+	struct config *c = load("tests/kernels/ids.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+	size_t i, j, n16 = 0;
+
+	expand(c, &lim, &s);
+	CHECK_EQ(s.n, 4);
+	for (i = 0; i < s.n; i++) {
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(s.v[i].id, s.v[j].id) != 0);
+		if (strlen(s.v[i].id) == 17) {
+			n16++;
+			CHECK(!strncmp(s.v[i].id, "v", 1));
+		} else {
+			CHECK_EQ(strlen(s.v[i].id), 9);
+			CHECK(strcmp(s.v[i].id, "v32b646a2") != 0);
+		}
+	}
+	/* the two that share v32b646a2 in 8 digits: A 11 B 236 and A 56 B 70 */
+	CHECK_EQ(n16, 2);
+	CHECK_EQ(strlen(s.v[1].id), 17);
+	CHECK_EQ(strlen(s.v[2].id), 17);
+	space_free(&s);
+	cfg_free(c);
+}

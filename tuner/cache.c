@@ -1,11 +1,14 @@
 /* cache: compiled results on disk, keyed by (source, options, NVRTC version, arch).
 
    An entry is <dir>/<16 hex digits of hash(key)>.bin:
-     "TUNRCAC1"  magic
+     "TUNRCAC2"  magic
+     u64 checksum: FNV-1a over everything after it
      u64 + bytes key (compared exactly: a hash collision is a miss)
      u32 ok, i32 regs, spill_stores, spill_loads, stack, smem_static
      u64 + bytes lowered name, log, cubin
-   all integers little-endian; anything short, long or malformed is a miss. */
+   all integers little-endian (wire.c). Another magic (an older format) is a miss; a checksum
+   that does not match, or anything short, long or malformed after a good magic, is a corrupt
+   entry. */
 #include "cache.h"
 #include "wire.h"
 
@@ -20,9 +23,10 @@
 #include <unistd.h>
 
 /* bump when the key text, the entry format or nv_compile's fixed options change */
-#define CACHE_FORMAT "tuner-cache 1"
+#define CACHE_FORMAT "tuner-cache 2"
 
-static const char magic[8] = {'T', 'U', 'N', 'R', 'C', 'A', 'C', '1'};
+static const char magic[8] = {'T', 'U', 'N', 'R', 'C', 'A', 'C', '2'};
+#define HEAD (sizeof magic + 8) /* magic and checksum */
 
 /* one key field: "<tag> <length>\n<bytes>\n" */
 static void key_field(struct buf *key, const char *tag, const char *s)
@@ -65,36 +69,44 @@ int cache_get(const char *dir, const struct buf *key, struct compile_out *out)
 	size_t len, n;
 	const void *k;
 	struct rd r;
+	int rc = CACHE_CORRUPT;
 
 	if (!dir || !*dir)
-		return 0;
+		return CACHE_MISS;
 	path = entry_path(dir, key);
 	data = file_read(path, &len);
 	free(path);
 	if (!data)
-		return 0;
-	if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0)
-		goto miss;
+		return CACHE_MISS;
+	if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) {
+		rc = CACHE_MISS;
+		goto out;
+	}
 	r = rd_of(data + sizeof magic, len - sizeof magic);
+	if (len < HEAD || rd_u64(&r) != hash_bytes(HASH_INIT, data + HEAD, len - HEAD))
+		goto out;
 	k = rd_bytes(&r, &n);
-	if (r.bad || n != key->len || (n && memcmp(k, key->s, n) != 0))
-		goto miss;
+	if (r.bad)
+		goto out;
+	if (n != key->len || (n && memcmp(k, key->s, n) != 0)) {
+		rc = CACHE_MISS; /* another key with the same hash */
+		goto out;
+	}
 	if (rd_co(&r, out) < 0)
-		goto miss;
+		goto out;
 	if (!rd_done(&r)) {
 		nv_out_free(out);
-		goto miss;
+		goto out;
 	}
+	rc = CACHE_HIT;
+out:
 	free(data);
-	return 1;
-miss:
-	free(data);
-	return 0;
+	return rc;
 }
 
 int cache_put(const char *dir, const struct buf *key, const struct compile_out *out)
 {
-	struct buf b = {0};
+	struct buf b = {0}, body = {0};
 	char *path;
 	int r, e;
 
@@ -104,9 +116,12 @@ int cache_put(const char *dir, const struct buf *key, const struct compile_out *
 	}
 	if (mkdirs(dir) < 0)
 		return -1;
+	wire_bytes(&body, key->s, key->len);
+	wire_co(&body, out);
 	buf_add(&b, magic, sizeof magic);
-	wire_bytes(&b, key->s, key->len);
-	wire_co(&b, out);
+	wire_u64(&b, hash_bytes(HASH_INIT, body.s, body.len));
+	buf_add(&b, body.s, body.len);
+	buf_free(&body);
 	path = entry_path(dir, key);
 	r = file_write_atomic(path, b.s, b.len);
 	e = errno;
@@ -114,6 +129,14 @@ int cache_put(const char *dir, const struct buf *key, const struct compile_out *
 	buf_free(&b);
 	errno = e;
 	return r;
+}
+
+/* 1 if path is an existing directory */
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return path && *path == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 char *cache_default_dir(void)
@@ -129,9 +152,9 @@ char *cache_default_dir(void)
 	s = getenv("HOME");
 	if ((!s || !*s) && (pw = getpwuid(getuid())) && pw->pw_dir)
 		s = pw->pw_dir;
-	if (s && *s)
+	if (is_dir(s)) /* a home that is not there is not created for a cache */
 		return xasprintf("%s/.cache/tuner", s);
-	return xasprintf("/tmp/tuner-cache-%ld", (long)getuid());
+	return NULL;
 }
 
 int cache_sweep(const char *dir)

@@ -86,7 +86,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
                     int *hits, volatile sig_atomic_t *stop)
 {
 	struct buf *keys = xcalloc(n, sizeof *keys);
-	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i;
+	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
 	struct ctx c = {jobs, arch, opts, nopts, cachedir, keys, outs, 0};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
@@ -94,14 +94,19 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	struct pool *p;
 
 	for (i = 0; i < n; i++) {
-		int hit;
+		int got;
 		cache_key(&keys[i], jobs[i].src, jobs[i].entry, arch, opts, nopts);
-		hit = cachedir && cache_get(cachedir, &keys[i], &outs[i]);
+		got = cachedir ? cache_get(cachedir, &keys[i], &outs[i]) : CACHE_MISS;
+		if (got == CACHE_CORRUPT && !ncorrupt++)
+			warn("%s: a corrupt entry (%s): compiling it again and replacing it", cachedir,
+			     jobs[i].name);
 		if (hits)
-			hits[i] = hit;
-		if (!hit)
+			hits[i] = got == CACHE_HIT;
+		if (got != CACHE_HIT)
 			todo[ntodo++] = i;
 	}
+	if (ncorrupt > 1)
+		warn("%s: %zu corrupt entries in all", cachedir, ncorrupt);
 	nmiss = ntodo;
 	if (ntodo && cachedir) {
 		cache_sweep(cachedir); /* what killed writers left; only when there is work */

@@ -48,6 +48,18 @@ static void usage(FILE *f)
 	        "2 usage or config error\n");
 }
 
+/* optarg of option opt, refused when it is empty or blank */
+static const char *value(const char *opt)
+{
+	const char *p;
+
+	for (p = optarg; *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'; p++)
+		;
+	if (!*p)
+		fatal("%s: an empty or blank value ('%s')", opt, optarg);
+	return optarg;
+}
+
 static void parse_args(int argc, char **argv, struct tune_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
@@ -87,15 +99,15 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tuner %s (NVRTC %s)\n", TUNER_VERSION, nv_version()); exit(0);
 		case O_DRY: o->dry_run = 1; break;
-		case O_ARCH: o->arch = optarg; break;
+		case O_ARCH: o->arch = value("--arch"); break;
 		case O_SIZE:
 			o->sizes = xreallocarray(o->sizes, o->nsizes + 1, sizeof *o->sizes);
-			o->sizes[o->nsizes++] = optarg;
+			o->sizes[o->nsizes++] = (char *)value("--size");
 			break;
-		case O_OUT: o->outdir = optarg; break;
-		case O_CACHE: o->cachedir = optarg; break;
+		case O_OUT: o->outdir = value("--out"); break;
+		case O_CACHE: o->cachedir = value("--cache"); break;
 		case O_NOCACHE: o->no_cache = 1; break;
-		case O_EMIT: o->emit = optarg; break;
+		case O_EMIT: o->emit = value("--emit"); break;
 		case O_FRESH: o->fresh = 1; break;
 		case O_COUNTERS: o->counters = 1; break;
 		case O_NORACE: o->no_race = 1; break;
@@ -109,8 +121,8 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
-			if (errno || *end || !(o->timeout > 0 && o->timeout <= 86400))
-				fatal("--timeout: '%s' is not a number of seconds from 0 to 86400", optarg);
+			if (errno || *end || !(o->timeout >= 0.01 && o->timeout <= 86400))
+				fatal("--timeout: '%s' is not a number of seconds from 0.01 to 86400", optarg);
 			break;
 		case ':':
 			fprintf(stderr, "tuner: option '%s' needs a value\n", argv[optind - 1]);
@@ -155,6 +167,7 @@ int main(int argc, char **argv)
 
 	t.t0 = now_s();
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
+	tune_catch_signals();
 	tune_load(&t);
 	tune_phase(&t, "config loaded");
 	if (is_explain) {
@@ -164,12 +177,16 @@ int main(int argc, char **argv)
 	}
 	tune_target(&t);
 	tune_expand(&t);
+	if (tune_stop) {
+		note(0, "tuner: interrupted before compiling; nothing written\n");
+		tune_free(&t);
+		return EXIT_INTERRUPT;
+	}
 	if (t.o.dry_run) {
 		report_variants(stdout, t.c, &t.s);
 		tune_free(&t);
 		return 0;
 	}
-	tune_catch_signals();
 	tune_compile(&t);
 	tune_measure(&t);
 	rc = tune_finish(&t);

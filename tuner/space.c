@@ -24,7 +24,8 @@ static int64_t eval_or_die(const struct config *c, const struct expr *e, const s
 	return x;
 }
 
-static void variant_id(const struct config *c, struct variant *v)
+/* the hash of v's parameter values that its id shows */
+static uint64_t variant_hash(const struct config *c, const struct variant *v)
 {
 	uint64_t h = HASH_INIT;
 	size_t i;
@@ -35,7 +36,50 @@ static void variant_id(const struct config *c, struct variant *v)
 		h = hash_bytes(h, c->params[i].name, strlen(c->params[i].name));
 		h = hash_bytes(h, s, (size_t)n);
 	}
-	snprintf(v->id, sizeof v->id, "v%08x", (unsigned)(h ^ (h >> 32)));
+	return h;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct variant *x = *(const struct variant *const *)a;
+	const struct variant *y = *(const struct variant *const *)b;
+	int d = strcmp(x->id, y->id);
+
+	return d ? d : x < y ? -1 : x > y;
+}
+
+/* give every variant its id: 'v' + 8 hex digits of its hash; where two variants share those,
+   each of that group gets all 16 digits, and where even those are shared, a suffix "-N" in
+   variant order. Ids are unique within a space. */
+static void space_ids(const struct config *c, struct space *s)
+{
+	struct variant **p = xcalloc(s->n + 1, sizeof *p);
+	size_t i, j, k, round;
+
+	for (i = 0; i < s->n; i++) {
+		uint64_t h = variant_hash(c, &s->v[i]);
+		snprintf(s->v[i].id, sizeof s->v[i].id, "v%08x", (unsigned)(h ^ (h >> 32)));
+		p[i] = &s->v[i];
+	}
+	for (round = 0; round < 2; round++) {
+		int again = 0;
+		qsort(p, s->n, sizeof *p, cmp_id);
+		for (i = 0; i < s->n; i = j) {
+			for (j = i + 1; j < s->n && !strcmp(p[i]->id, p[j]->id); j++)
+				;
+			for (k = i; j - i > 1 && k < j; k++) {
+				uint64_t h = variant_hash(c, p[k]);
+				if (round == 0)
+					snprintf(p[k]->id, sizeof p[k]->id, "v%016llx", (unsigned long long)h);
+				else /* p is in variant order within the group */
+					snprintf(p[k]->id + 17, sizeof p[k]->id - 17, "-%zu", k - i + 1);
+				again = 1;
+			}
+		}
+		if (!again)
+			break;
+	}
+	free(p);
 }
 
 /* the first reason v cannot run, or NULL */
@@ -109,7 +153,6 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 			v->vals[i] = c->params[i].vals[idx[i]];
 			vars_set(&v->vars, c->params[i].name, v->vals[i]);
 		}
-		variant_id(c, v);
 		v->drop = check(c, v, lim);
 		if (!v->drop)
 			s->nkept++;
@@ -120,6 +163,7 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 		}
 	}
 	free(idx);
+	space_ids(c, s);
 }
 
 char *space_params_str(const struct config *c, const struct variant *v)

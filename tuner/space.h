@@ -13,7 +13,8 @@ struct limits {
 };
 
 struct variant {
-	char id[10];              /* stable: 'v' + 8 hex digits of a hash of the parameter values */
+	char id[40];              /* unique in the space, stable: 'v' + 8 hex digits of a hash of
+	                             the parameter values (16 digits, and "-N", where they collide) */
 	int64_t *vals;            /* one per config param, in config order */
 	char *drop;               /* NULL if kept, else why it was dropped (malloc'd) */
 	struct vars vars;         /* sizes and params bound */

@@ -1,11 +1,14 @@
 /* tune: one tuning run, phase by phase. */
 #include "tune.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cache.h"
@@ -130,8 +133,10 @@ static void compile_all(struct tune *t)
 	}
 	jobs[n++] = (struct job){t->refsrc, c->reference.source, c->reference.entry};
 	jobs[n++] = (struct job){bench_helpers_source(), "tuner_helpers.cu", "tuner_copy"};
-	if (!t->o.no_cache)
-		cachedir = t->o.cachedir ? xstrdup(t->o.cachedir) : cache_default_dir();
+	if (!t->o.no_cache && !(cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
+	                                                 : cache_default_dir()))
+		warn("no compile cache: neither TUNER_CACHE, XDG_CACHE_HOME nor an existing home "
+		     "directory names one (--cache DIR does); compiling everything");
 	note(1, "tuner: %s: %zu variants (%zu dropped), compiling for %s with %d workers\n",
 	     c->path, s->nkept, s->n - s->nkept, t->ri.arch, t->o.jobs);
 	t0 = now_s();
@@ -292,6 +297,29 @@ void tune_measure(struct tune *t)
 	tune_phase(t, "variants run");
 }
 
+/* hold dir's lock (dir/.lock, fcntl) until the returned descriptor is closed: runs that
+   write into one directory take turns, so its files always come from one run */
+static int lock_dir(const char *dir)
+{
+	char *p = xasprintf("%s/.lock", dir);
+	struct flock fl;
+	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		fatal("cannot open '%s':", p);
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_SETLK, &fl) < 0) {
+		note(1, "tuner: waiting for another run to finish writing %s\n", dir);
+		while (fcntl(fd, F_SETLKW, &fl) < 0)
+			if (errno != EINTR)
+				fatal("cannot lock '%s':", p);
+	}
+	free(p);
+	return fd;
+}
+
 int tune_finish(struct tune *t)
 {
 	struct config *c = t->c;
@@ -299,6 +327,7 @@ int tune_finish(struct tune *t)
 	struct result *r = t->r;
 	struct buf b = {0};
 	size_t *order = report_rank(r, s->n), i, nok = 0;
+	int lock;
 
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
@@ -306,6 +335,7 @@ int tune_finish(struct tune *t)
 		report_table(stdout, c, s, r, order, &t->ri);
 	if (mkdirs(t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
+	lock = lock_dir(t->dir);
 	report_json(&b, c, s, r, order, &t->ri);
 	write_out(t->dir, "results.json", &b);
 	b.len = 0;
@@ -331,6 +361,7 @@ int tune_finish(struct tune *t)
 		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	}
 	note(1, "tuner: results in %s/results.json\n", t->dir);
+	close(lock); /* the files of the directory are one run's */
 	free(order);
 	if (tune_stop) {
 		note(0, "tuner: interrupted; the results so far are in %s\n", t->dir);

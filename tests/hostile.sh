@@ -1,0 +1,125 @@
+#!/bin/sh
+# Hostile runs through the real binary: interrupts while compiling, a corrupt cache, no home
+# for the cache, blank option values, concurrent writers of one output directory, colliding
+# variant ids. usage: tests/hostile.sh [TUNER]  (default: $TUNER_BINDIR/tuner, else
+# out/bin/tuner). Ends with "hostile: N passed, N failed"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-hostile.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export TUNER_CACHE="$tmp/cache"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
+now() { date +%s.%N; }
+secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$1" "$2"; }
+count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
+wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
+	i=0
+	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# alive PGID: how many processes of the group are left (after a moment for the kernel to reap)
+alive() { sleep 0.3; ps -e -o pgid= -o stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/' | wc -l; }
+
+# an interrupt while compiling ends the compilers within a second, keeps only whole cache
+# entries, writes the results so far and exits 130: to the process group (Ctrl-C), and to the
+# tuner alone (SIGTERM)
+for sig in INT TERM; do
+	c="$tmp/c-$sig"
+	setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/o-$sig" configs/reduction.yaml \
+		>"$tmp/$sig.out" 2>"$tmp/$sig.err" &
+	pid=$!
+	wait_cache "$c"
+	if [ $sig = INT ]; then kill -INT -$pid; else kill -TERM $pid; fi
+	t0=$(now)
+	wait $pid
+	rc=$?
+	dt=$(secs "$t0" "$(now)")
+	left=$(alive $pid)
+	n=$(count "$c")
+	python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 1.5)' "$dt" &&
+		ok "sig${sig}_while_compiling_stops_in_a_second" ||
+		bad "sig${sig}_while_compiling_stops_in_a_second" "took $dt s"
+	[ $rc -eq 130 ] && ok "sig${sig}_while_compiling_exits_130" ||
+		bad "sig${sig}_while_compiling_exits_130" "exit $rc: $(cat "$tmp/$sig.err")"
+	[ "$left" -eq 0 ] && ok "sig${sig}_leaves_no_worker" ||
+		bad "sig${sig}_leaves_no_worker" "$(ps -e -o pid,pgid,stat,args | awk -v g=$pid '$2 == g')"
+	[ -z "$(find "$c" -name '*.tmp*')" ] && [ "$n" -lt 315 ] && ok "sig${sig}_cache_whole_entries" ||
+		bad "sig${sig}_cache_whole_entries" "$n entries; $(find "$c" -name '*.tmp*')"
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = [v["status"] for v in d["variants"]]
+assert "not-run" in st, st
+' "$tmp/o-$sig/reduction/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "sig${sig}_writes_results_so_far"; else bad "sig${sig}_writes_results_so_far" "$(cat "$tmp/py" "$tmp/$sig.err")"; fi
+done
+
+# a cache entry with one flipped byte is reported once, compiled again and replaced
+c="$tmp/cc"
+$T -j 2 --arch sm_90 --cache "$c" --out "$tmp/cc-out" tests/kernels/scale.yaml >/dev/null 2>&1
+e=$(find "$c" -name '*.bin' | sort | head -n 1)
+python3 -c '
+import sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+d[len(d) // 2] ^= 0x40
+open(p, "wb").write(d)
+' "$e"
+$T -j 2 --arch sm_90 --cache "$c" --out "$tmp/cc-out" tests/kernels/scale.yaml >"$tmp/cc.out" 2>"$tmp/cc.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'corrupt entry' "$tmp/cc.err")" -eq 1 ] && grep -q "compiled 1, " "$tmp/cc.err" &&
+	ok "cache_corrupt_entry_recompiled" || bad "cache_corrupt_entry_recompiled" "exit $rc: $(cat "$tmp/cc.err")"
+$T -j 2 --arch sm_90 --cache "$c" --out "$tmp/cc-out" tests/kernels/scale.yaml >"$tmp/cc.out" 2>"$tmp/cc.err"
+grep -q "compiled 0, " "$tmp/cc.err" && ! grep -q corrupt "$tmp/cc.err" &&
+	ok "cache_corrupt_entry_replaced" || bad "cache_corrupt_entry_replaced" "$(cat "$tmp/cc.err")"
+
+# no usable home: no cache, one warning, nothing created
+env -u TUNER_CACHE -u XDG_CACHE_HOME HOME="$tmp/no/such/home" $T -j 2 --arch sm_90 \
+	--out "$tmp/h-out" tests/kernels/scale.yaml >"$tmp/h.out" 2>"$tmp/h.err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c 'no compile cache' "$tmp/h.err")" -eq 1 ] && [ ! -e "$tmp/no" ] &&
+	ok "no_home_no_cache" || bad "no_home_no_cache" "exit $rc: $(cat "$tmp/h.err"; ls "$tmp")"
+
+# blank values: an error, nothing written (--out '' would write at the filesystem root)
+for o in --out --cache --arch --emit --size; do
+	$T $o '' --dry-run tests/kernels/scale.yaml >"$tmp/b.out" 2>"$tmp/b.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q -- "$o: an empty or blank value" "$tmp/b.err" && ok "blank_value_$o" ||
+		bad "blank_value_$o" "exit $rc: $(cat "$tmp/b.err")"
+done
+$T --out '  ' tests/kernels/scale.yaml >/dev/null 2>"$tmp/b.err"
+[ $? -eq 2 ] && ok "blank_value_spaces" || bad "blank_value_spaces" "$(cat "$tmp/b.err")"
+$T --timeout 1e-300 tests/kernels/scale.yaml >/dev/null 2>"$tmp/b.err"
+[ $? -eq 2 ] && ok "timeout_too_small" || bad "timeout_too_small" "$(cat "$tmp/b.err")"
+
+# two runs of different configs that share a kernel name, into one directory: its files
+# always come from one run
+sed -e 's/^  BLOCK: \[64, 128, 256\]/  BLOCK: [64, 128]/' tests/kernels/scale.yaml >tests/kernels/.scale2.yaml
+mixed=0
+for try in 1 2 3 4 5 6; do
+	rm -rf "$tmp/w"
+	$T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/scale.yaml >/dev/null 2>&1 &
+	a=$!
+	$T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/.scale2.yaml >/dev/null 2>&1 &
+	b=$!
+	wait $a $b
+	python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+rows = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
+assert sorted(v["id"] for v in d["variants"]) == sorted(r["id"] for r in rows), "mixed"
+' "$tmp/w/scale/untimed-sm_90" 2>/dev/null || mixed=$((mixed + 1))
+done
+rm -f tests/kernels/.scale2.yaml
+[ $mixed -eq 0 ] && ok "one_directory_one_run" || bad "one_directory_one_run" "$mixed of 6 tries mixed two runs' files"
+
+# variant ids are unique even where 8 hex digits collide, and --emit takes the longer ones
+id=$($T --dry-run tests/kernels/ids.yaml | awk 'length($1) == 17 { print $1; exit }')
+[ -n "$id" ] && [ "$($T --dry-run tests/kernels/ids.yaml | awk '/^v/ { print $1 }' | sort -u | wc -l)" -eq 4 ] &&
+	ok "ids_unique" || bad "ids_unique" "$($T --dry-run tests/kernels/ids.yaml)"
+$T -j 1 --arch sm_90 --out "$tmp/e" --emit "$id" tests/kernels/ids.yaml >/dev/null 2>"$tmp/e.err" &&
+	[ -f "$tmp/e/ids/untimed-sm_90/$id.cu" ] && ok "emit_long_id" || bad "emit_long_id" "$(cat "$tmp/e.err")"
+
+echo "hostile: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
