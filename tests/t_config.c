@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -381,6 +382,27 @@ TEST(config_unreadable)
 	CHECK_STR(err, want);
 	free(want);
 	free(dir);
+}
+
+TEST(config_too_large)
+{
+	char err[512];
+	size_t len = 0;
+	char *s;
+
+	/* the shared reader stops after the limit, so an endless file ends */
+	s = file_read_max("/dev/zero", 100000, &len);
+	CHECK(s != NULL);
+	CHECK(len > 100000 && len <= 100000 + 65536);
+	free(s);
+	s = file_read_max(test_path("tests/data/good.yaml"), 1 << 20, &len);
+	CHECK(s != NULL && strlen(s) == len && len > 0);
+	free(s);
+	errno = 0;
+	CHECK(file_read_max(test_path("tests/data"), 100, &len) == NULL);
+	CHECK_EQ(errno, EISDIR);
+	CHECK_EQ(in_child(load_free, "/dev/zero", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: /dev/zero: more than 1048576 bytes: too large for a config\n");
 }
 
 /* child: load tests/bad/NAME.yaml from the source root, as the user would */

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
@@ -1348,45 +1346,10 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 	return c;
 }
 
-/* read at most MAXBYTES + 1 bytes of path (a pipe is fine, /dev/zero ends); NULL with errno */
-static char *read_config(const char *path, size_t *len)
-{
-	struct buf b = {0};
-	struct stat st;
-	char tmp[65536];
-	ssize_t n;
-	int fd, e;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	buf_add(&b, "", 0);
-	while (b.len <= MAXBYTES && (n = read(fd, tmp, sizeof tmp)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			close(fd);
-			buf_free(&b);
-			errno = e;
-			return NULL;
-		}
-		buf_add(&b, tmp, (size_t)n);
-	}
-	close(fd);
-	*len = b.len;
-	return b.s;
-}
-
 struct config *cfg_load(const char *path)
 {
 	size_t len, errlen = strlen(path) + 64 + MSG_MAX;
-	char *text = read_config(path, &len), *err;
+	char *text = file_read_max(path, MAXBYTES, &len), *err;
 	struct config *c;
 
 	if (!text)
