@@ -1094,59 +1094,70 @@ static void get_uniform(struct ctx *x, const struct node *n, const char *what,
 		       "and parameters only)", show(x, name), what);
 }
 
-static void get_loops(struct ctx *x, const struct node *seq, struct bank_access *a,
-                      struct vars *lv)
+/* arr, of n items of size bytes, grown by one zeroed item */
+static void *grow(void *arr, size_t n, size_t size)
+{
+	char *p = xreallocarray(arr, n + 1, size);
+
+	memset(p + n * size, 0, size);
+	return p;
+}
+
+/* parse item v of a list of one-name mappings (loops, let), named name at key k, into a */
+typedef void named_fn(struct ctx *x, struct bank_access *a, const struct node *k,
+                      const char *name, const struct node *v, struct vars *lv);
+
+/* seq, a list of at most MAXITEMS mappings of one name each, as what (plural: for the
+   message, kind: what a name is): fn parses each item, in order */
+static void get_named(struct ctx *x, const struct node *seq, const char *what,
+                      const char *plural, const char *kind, struct bank_access *a,
+                      struct vars *lv, named_fn *fn)
 {
 	size_t i;
 
-	want(x, seq, N_SEQ, "loops");
+	want(x, seq, N_SEQ, what);
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d loops", MAXITEMS);
-	a->loops = xcalloc(seq->n, sizeof *a->loops);
+		err_node(x, seq->kid[MAXITEMS], "more than %d %s", MAXITEMS, plural);
 	for (i = 0; i < seq->n; i++) {
-		struct bank_loop *l = &a->loops[a->nloops];
 		struct node *k, *v;
-		const char *name;
-
-		a->nloops++; /* owns what is parsed into l from here on */
-		one_key(x, seq->kid[i], "loops", &k, &v);
-		name = get_ident(x, k, "loop variable");
-		l->var = xstrdup(name);
-		if (v->kind == N_MAP) {
-			struct field f[] = {REQ("from"), REQ("while"), REQ("next")};
-			fields(x, v, "loops", f, LEN(f));
-			get_expr(x, f[0].v, "from", lv, &l->from);
-			bind_lane_name(x, k, name, lv);
-			get_expr(x, f[1].v, "while", lv, &l->cond);
-			get_expr(x, f[2].v, "next", lv, &l->next);
-		} else {
-			get_expr(x, v, name, lv, &l->count);
-			bind_lane_name(x, k, name, lv);
-		}
+		one_key(x, seq->kid[i], what, &k, &v);
+		fn(x, a, k, get_ident(x, k, kind), v, lv);
 	}
 }
 
-static void get_lets(struct ctx *x, const struct node *seq, struct bank_access *a,
-                     struct vars *lv)
+/* a loop: "var: count" or "var: {from, while, next}" */
+static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k,
+                      const char *name, const struct node *v, struct vars *lv)
 {
-	size_t i;
+	struct bank_loop *l;
 
-	want(x, seq, N_SEQ, "let");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d lets", MAXITEMS);
-	a->lets = xcalloc(seq->n, sizeof *a->lets);
-	for (i = 0; i < seq->n; i++) {
-		struct bank_let *l = &a->lets[a->nlets];
-		struct node *k, *v;
-		const char *name;
-
-		a->nlets++; /* owns what is parsed into l from here on */
-		one_key(x, seq->kid[i], "let", &k, &v);
-		name = get_ident(x, k, "let");
-		l->name = xstrdup(name);
-		get_expr(x, v, name, lv, &l->value);
+	a->loops = grow(a->loops, a->nloops, sizeof *a->loops);
+	l = &a->loops[a->nloops++]; /* a owns what is parsed into l from here on */
+	l->var = xstrdup(name);
+	if (v->kind == N_MAP) {
+		struct field f[] = {REQ("from"), REQ("while"), REQ("next")};
+		fields(x, v, "loops", f, LEN(f));
+		get_expr(x, f[0].v, "from", lv, &l->from);
+		bind_lane_name(x, k, name, lv);
+		get_expr(x, f[1].v, "while", lv, &l->cond);
+		get_expr(x, f[2].v, "next", lv, &l->next);
+	} else {
+		get_expr(x, v, name, lv, &l->count);
 		bind_lane_name(x, k, name, lv);
 	}
+}
+
+/* a let: "name: expression" */
+static void let_item(struct ctx *x, struct bank_access *a, const struct node *k,
+                     const char *name, const struct node *v, struct vars *lv)
+{
+	struct bank_let *l;
+
+	a->lets = grow(a->lets, a->nlets, sizeof *a->lets);
+	l = &a->lets[a->nlets++]; /* a owns what is parsed into l from here on */
+	l->name = xstrdup(name);
+	get_expr(x, v, name, lv, &l->value);
+	bind_lane_name(x, k, name, lv);
 }
 
 static void get_accesses(struct ctx *x, const struct node *seq)
@@ -1213,9 +1224,9 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		if (f[IF].v)
 			get_uniform(x, f[IF].v, "if", &lv, &a->cond);
 		if (f[LOOPS].v)
-			get_loops(x, f[LOOPS].v, a, &lv);
+			get_named(x, f[LOOPS].v, "loops", "loops", "loop variable", a, &lv, loop_item);
 		if (f[LET].v)
-			get_lets(x, f[LET].v, a, &lv);
+			get_named(x, f[LET].v, "let", "lets", "let", a, &lv, let_item);
 		if (f[WHEN].v)
 			get_expr(x, f[WHEN].v, "when", &lv, &a->when);
 		get_expr(x, f[INDEX].v, "index", &lv, &a->index);
