@@ -21,6 +21,31 @@
 /* the YAML document as a small tree */
 enum nkind { N_SCALAR, N_SEQ, N_MAP };
 
+/* Whether a config field can change a variant's GPU result (its output, the check against
+   the reference, its timing), so that the journal must not reuse a result across a change of
+   it, and whether the journal hashes it through config.result_digest or otherwise. Every
+   entry of a field table says which. A value is in the digest when the entries of all the
+   fields it is in say D_RESULT; what no table checks (list items, a fill's kind, the items of
+   sizes or params) is as the field it is in. The sections, as the tables below say:
+   - in the digest: entry, buffers, constants, args, reference (but its source), tolerance,
+     timing;
+   - per variant, so left out: params and constraints (they choose the variants), launch and
+     bytes (journal_key hashes each variant's parameters, geometry and bytes);
+   - compiled: template, options and reference.source reach a result only through a cubin,
+     and journal_key and journal_context hash the cubins;
+   - sizes: journal_context hashes the sizes as bound, so that --size counts;
+   - never a result: name (output paths only), accesses (the bank model's prediction).
+   Only what the file says is hashed, not the loader's defaults: change a default, change the
+   journal's MAGIC. */
+enum dig {
+	D_UNMARKED, /* a value no table checked: as the field it is in */
+	D_RESULT,   /* can change a result: in the digest (if its section is) */
+	D_VARIANT,  /* per variant: the journal key hashes the variant */
+	D_CUBIN,    /* reaches a result only through a cubin the journal key hashes */
+	D_SIZES,    /* the sizes: journal_context hashes them as bound */
+	D_NONE,     /* changes no result */
+};
+
 struct node {
 	enum nkind kind;
 	int line, col;          /* 1-based */
@@ -28,6 +53,7 @@ struct node {
 	int quoted;             /* scalar in single or double quotes */
 	int block;              /* literal or folded block scalar */
 	int flow;               /* a collection in flow style, or a scalar inside one */
+	enum dig dig;           /* what the field table that checked this value says of it */
 	struct node **kid;      /* seq: items; map: key, value, key, value, ... */
 	size_t n, cap;
 };
@@ -66,14 +92,15 @@ struct seen {
 	const struct node *map, *key;
 };
 
-/* a key of a fixed-schema mapping */
+/* a key of a fixed-schema mapping, and whether it can change a result (enum dig) */
 struct field {
 	const char *key;
 	int req;
+	enum dig dig;
 	struct node *k, *v;
 };
-#define REQ(key) {key, 1, NULL, NULL}
-#define OPT(key) {key, 0, NULL, NULL}
+#define REQ(key, dig) {key, 1, dig, NULL, NULL}
+#define OPT(key, dig) {key, 0, dig, NULL, NULL}
 
 static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
                                         "unsigned_long"};
@@ -480,6 +507,7 @@ static void fields(struct ctx *x, const struct node *m, const char *what, struct
 			err_node(x, m->kid[i], "unknown key '%s'", show(x, m->kid[i]->s));
 		f[j].k = m->kid[i];
 		f[j].v = m->kid[i + 1];
+		f[j].v->dig = f[j].dig;
 	}
 	for (j = 0; j < nf; j++)
 		if (f[j].req && !f[j].v)
@@ -702,7 +730,8 @@ static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
 	fl->kind = (enum fill_kind)i;
 	switch (fl->kind) {
 	case FILL_RANDOM: {
-		struct field f[] = {OPT("seed"), OPT("min"), OPT("max")};
+		struct field f[] = {OPT("seed", D_RESULT), OPT("min", D_RESULT),
+		                    OPT("max", D_RESULT)};
 		fields(x, v, "random", f, LEN(f));
 		fl->seed = f[0].v ? (uint64_t)get_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
 		fl->lo = f[1].v ? get_double(x, f[1].v, "min") : -1;
@@ -712,7 +741,7 @@ static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
 		break;
 	}
 	case FILL_RANGE: {
-		struct field f[] = {OPT("start"), OPT("step")};
+		struct field f[] = {OPT("start", D_RESULT), OPT("step", D_RESULT)};
 		fields(x, v, "range", f, LEN(f));
 		fl->start = f[0].v ? get_double(x, f[0].v, "start") : 0;
 		fl->step = f[1].v ? get_double(x, f[1].v, "step") : 1;
@@ -857,7 +886,9 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		err_node(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
 	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), REQ("role"), OPT("fill")};
+		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
+		                    REQ("count", D_RESULT), REQ("role", D_RESULT),
+		                    OPT("fill", D_RESULT)};
 		struct buffer *b = &c->buffers[c->nbuffers];
 		const char *name, *role;
 
@@ -902,7 +933,8 @@ static void get_constants(struct ctx *x, const struct node *seq)
 		err_node(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
 	c->constants = xcalloc(seq->n, sizeof *c->constants);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), OPT("fill")};
+		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
+		                    REQ("count", D_RESULT), OPT("fill", D_RESULT)};
 		struct constant *k = &c->constants[c->nconstants];
 		const char *name;
 
@@ -951,7 +983,7 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 				err_node(x, n, "unknown buffer or name '%s'", show(x, n->s));
 		}
 		if (n->kind == N_MAP) {
-			struct field f[] = {REQ("value"), OPT("type")};
+			struct field f[] = {REQ("value", D_RESULT), OPT("type", D_RESULT)};
 			fields(x, n, "args", f, LEN(f));
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
 				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value",
@@ -1011,7 +1043,9 @@ static void get_dims(struct ctx *x, const struct node *n, const char *what,
 static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
                        const struct vars *v)
 {
-	struct field f[] = {REQ("block"), REQ("grid"), OPT("shared"), OPT("bank_bytes")};
+	/* results of the reference's launch; the kernel's is left out as a whole (per variant) */
+	struct field f[] = {REQ("block", D_RESULT), REQ("grid", D_RESULT), OPT("shared", D_RESULT),
+	                    OPT("bank_bytes", D_RESULT)};
 
 	fields(x, n, "launch", f, LEN(f));
 	get_dims(x, f[0].v, "block", l->block, v);
@@ -1026,7 +1060,8 @@ static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
 
 static void get_reference(struct ctx *x, const struct node *n)
 {
-	struct field f[] = {OPT("source"), REQ("entry"), OPT("args"), REQ("launch")};
+	struct field f[] = {OPT("source", D_CUBIN), REQ("entry", D_RESULT), OPT("args", D_RESULT),
+	                    REQ("launch", D_RESULT)};
 	struct config *c = x->c;
 	struct kernel *r = &c->reference;
 
@@ -1135,7 +1170,8 @@ static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k
 	l = &a->loops[a->nloops++]; /* a owns what is parsed into l from here on */
 	l->var = xstrdup(name);
 	if (v->kind == N_MAP) {
-		struct field f[] = {REQ("from"), REQ("while"), REQ("next")};
+		struct field f[] = {REQ("from", D_NONE), REQ("while", D_NONE),
+		                    REQ("next", D_NONE)};
 		fields(x, v, "loops", f, LEN(f));
 		get_expr(x, f[0].v, "from", lv, &l->from);
 		bind_lane_name(x, k, name, lv);
@@ -1181,9 +1217,10 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 	c->accesses = xcalloc(seq->n, sizeof *c->accesses);
 	c->access_loc = xcalloc(seq->n, sizeof *c->access_loc);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("array"), OPT("op"), REQ("elem"), OPT("width"),
-		                    OPT("base"), OPT("if"), OPT("loops"), OPT("let"), OPT("when"),
-		                    REQ("index")};
+		struct field f[] = {REQ("name", D_NONE), REQ("array", D_NONE), OPT("op", D_NONE),
+		                    REQ("elem", D_NONE), OPT("width", D_NONE), OPT("base", D_NONE),
+		                    OPT("if", D_NONE), OPT("loops", D_NONE), OPT("let", D_NONE),
+		                    OPT("when", D_NONE), REQ("index", D_NONE)};
 		struct bank_access *a = &c->accesses[c->naccesses];
 		struct vars lv = x->all;
 		const char *name, *s;
@@ -1233,15 +1270,83 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 	}
 }
 
+/* ---- the result digest ---- */
+
+/* for qsort: a mapping's (key, value) pairs by key */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct node *const *p = a, *const *q = b;
+
+	return strcmp(p[0]->s, q[0]->s);
+}
+
+/* append n to b as canonical text: scalars quoted, mapping keys sorted, so that neither the
+   order of keys nor YAML's styles change it; a key whose value is marked other than D_RESULT
+   is left out, with all that is under it */
+static void canon(struct buf *b, const struct node *n)
+{
+	const struct node **kv;
+	size_t i;
+	int any = 0;
+
+	if (n->kind == N_SCALAR) {
+		buf_json_str(b, n->s);
+		return;
+	}
+	if (n->kind == N_SEQ) {
+		buf_puts(b, "[");
+		for (i = 0; i < n->n; i++) {
+			if (i)
+				buf_puts(b, ",");
+			canon(b, n->kid[i]);
+		}
+		buf_puts(b, "]");
+		return;
+	}
+	kv = xcalloc(n->n, sizeof *kv);
+	if (n->n) /* an empty mapping has no kid array */
+		memcpy(kv, n->kid, n->n * sizeof *kv);
+	qsort(kv, n->n / 2, 2 * sizeof *kv, key_cmp);
+	buf_puts(b, "{");
+	for (i = 0; i < n->n; i += 2) {
+		if (kv[i + 1]->dig != D_UNMARKED && kv[i + 1]->dig != D_RESULT)
+			continue;
+		if (any++)
+			buf_puts(b, ",");
+		buf_json_str(b, kv[i]->s);
+		buf_puts(b, ":");
+		canon(b, kv[i + 1]);
+	}
+	buf_puts(b, "}");
+	free(kv);
+}
+
+/* the hash of the canonical text of what of the document is in the digest */
+static uint64_t result_digest(const struct node *root)
+{
+	struct buf b = {0};
+	uint64_t h;
+
+	canon(&b, root);
+	h = hash_bytes(HASH_INIT, b.s, b.len);
+	buf_free(&b);
+	return h;
+}
+
+/* ---- the root ---- */
+
 static void walk(struct ctx *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
 	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES };
+	/* whether each section can change a result, and how the journal covers it: enum dig */
 	struct field f[] = {
-		REQ("name"), REQ("template"), REQ("entry"), OPT("options"), REQ("sizes"),
-		REQ("params"), OPT("constraints"), REQ("buffers"), OPT("constants"), REQ("args"),
-		REQ("launch"), REQ("bytes"), REQ("reference"), OPT("tolerance"), OPT("timing"),
-		OPT("accesses"),
+		REQ("name", D_NONE), REQ("template", D_CUBIN), REQ("entry", D_RESULT),
+		OPT("options", D_CUBIN), REQ("sizes", D_SIZES), REQ("params", D_VARIANT),
+		OPT("constraints", D_VARIANT), REQ("buffers", D_RESULT), OPT("constants", D_RESULT),
+		REQ("args", D_RESULT), REQ("launch", D_VARIANT), REQ("bytes", D_VARIANT),
+		REQ("reference", D_RESULT), OPT("tolerance", D_RESULT), OPT("timing", D_RESULT),
+		OPT("accesses", D_NONE),
 	};
 	struct config *c = x->c;
 	const char *s;
@@ -1297,7 +1402,7 @@ static void walk(struct ctx *x)
 	c->rtol = 1e-5;
 	c->atol = 1e-6;
 	if (f[TOLERANCE].v) {
-		struct field t[] = {OPT("rel"), OPT("abs")};
+		struct field t[] = {OPT("rel", D_RESULT), OPT("abs", D_RESULT)};
 		fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
 		for (i = 0; i < LEN(t); i++) {
 			double d;
@@ -1314,7 +1419,8 @@ static void walk(struct ctx *x)
 	c->samples = 20;
 	c->flush_l2 = 1;
 	if (f[TIMING].v) {
-		struct field t[] = {OPT("warmup"), OPT("samples"), OPT("flush_l2")};
+		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
+		                    OPT("flush_l2", D_RESULT)};
 		fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
 			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, INT_MAX);
@@ -1325,6 +1431,7 @@ static void walk(struct ctx *x)
 	}
 	if (f[ACCESSES].v)
 		get_accesses(x, f[ACCESSES].v);
+	c->result_digest = result_digest(x->root);
 }
 
 /* ---- interface ---- */
