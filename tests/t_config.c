@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -383,6 +384,27 @@ TEST(config_unreadable)
 	free(dir);
 }
 
+TEST(config_too_large)
+{
+	char err[512];
+	size_t len = 0;
+	char *s;
+
+	/* the shared reader stops after the limit, so an endless file ends */
+	s = file_read_max("/dev/zero", 100000, &len);
+	CHECK(s != NULL);
+	CHECK(len > 100000 && len <= 100000 + 65536);
+	free(s);
+	s = file_read_max(test_path("tests/data/good.yaml"), 1 << 20, &len);
+	CHECK(s != NULL && strlen(s) == len && len > 0);
+	free(s);
+	errno = 0;
+	CHECK(file_read_max(test_path("tests/data"), 100, &len) == NULL);
+	CHECK_EQ(errno, EISDIR);
+	CHECK_EQ(in_child(load_free, "/dev/zero", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: /dev/zero: more than 1048576 bytes: too large for a config\n");
+}
+
 /* child: load tests/bad/NAME.yaml from the source root, as the user would */
 static void load_bad(const void *rel)
 {
@@ -572,6 +594,53 @@ TEST(config_parse_matches_load)
 	closedir(d);
 	CHECK(n >= 30);
 	CHECK_EQ(bad, 0);
+}
+
+/* result_digest of minimal with line 'line' replaced by repl (0: minimal); 0 on an error */
+static uint64_t digest_with(int line, const char *repl)
+{
+	char *body = line ? minimal_with(line, repl) : xstrdup(minimal), err[256];
+	struct config *c = parse_body(body, err, sizeof err);
+	uint64_t d = c ? c->result_digest : 0;
+
+	if (!c)
+		fprintf(stderr, "  %s\n", err);
+	cfg_free(c);
+	free(body);
+	return d;
+}
+
+/* the digest follows the values that can change a result, not how the file writes them */
+TEST(config_result_digest)
+{
+	static const char ref[] = "reference: {entry: k_ref, launch: {block: [1], grid: [n]}}\n";
+	char *acc = xasprintf("%saccesses: [{name: a, array: s, elem: 4, index: tid}]\n", ref);
+	uint64_t d = digest_with(0, NULL);
+
+	CHECK(d != 0);
+	CHECK(digest_with(0, NULL) == d);
+	/* other quotes, block style, other key orders */
+	CHECK(digest_with(7, "args: [\"o\", 'n']\n") == d);
+	CHECK(digest_with(6, "buffers:\n  - role: out\n    name: o\n    count: n\n"
+	                     "    type: float\n") == d);
+	CHECK(digest_with(10, "reference:\n  launch: {grid: [n], block: [1]}\n  entry: k_ref\n")
+	      == d);
+	/* not results, or per variant */
+	CHECK(digest_with(2, "name: k2\n") == d);
+	CHECK(digest_with(5, "params: {B: [1, 2, 4]}\n") == d);
+	CHECK(digest_with(8, "launch: {block: [B, 2], grid: [n], shared: 64}\n") == d);
+	CHECK(digest_with(9, "bytes: 8 * n\n") == d);
+	CHECK(digest_with(10, acc) == d);
+	/* results */
+	CHECK(digest_with(3, "entry: k2\n") != d);
+	CHECK(digest_with(6, "buffers: [{name: o, type: double, count: n, role: out}]\n") != d);
+	CHECK(digest_with(7, "args: [o, n + 1]\n") != d);
+	CHECK(digest_with(10, "reference: {entry: k_ref, launch: {block: [1], grid: [n], "
+	                      "shared: 4}}\n") != d);
+	free(acc);
+	acc = xasprintf("%stolerance: {}\ntiming: {}\n", ref); /* empty mappings */
+	CHECK(digest_with(10, acc) != 0);
+	free(acc);
 }
 
 TEST(config_expr_loc)

@@ -100,3 +100,192 @@ TEST(journal_torn_and_corrupt)
 	free(path);
 	CHECK_EQ(journal_load("/nonexistent/journal", &got), 0);
 }
+
+/* a config with every section that counts for the journal's context, in flow style */
+static const char jbase[] =
+	"name: j\n"
+	"template: good.cu\n"
+	"entry: k\n"
+	"sizes: {n: 64}\n"
+	"params: {B: [32, 64]}\n"
+	"constraints: [B <= n]\n"
+	"buffers:\n"
+	"  - {name: a, type: float, count: n, role: in, fill: {random: {seed: 3, max: 2}}}\n"
+	"  - {name: o, type: float, count: n, role: out}\n"
+	"constants: [{name: c, type: int, count: 4, fill: {const: 2}}]\n"
+	"args: [o, a, n, {value: n / 2, type: long}]\n"
+	"launch: {block: [B], grid: [\"ceil_div(n, B)\"]}\n"
+	"bytes: 8 * n\n"
+	"reference: {entry: k_ref, launch: {block: [64], grid: [1]}}\n"
+	"tolerance: {rel: 1e-4, abs: 0}\n"
+	"timing: {warmup: 1, samples: 5, flush_l2: false}\n"
+	"accesses: [{name: ld, array: s, elem: 4, index: tid}]\n";
+
+/* the same values, the keys in other orders, block style and other quotes */
+static const char jshuffled[] =
+	"accesses:\n"
+	"  - index: tid\n"
+	"    elem: 4\n"
+	"    name: ld\n"
+	"    array: s\n"
+	"timing:\n"
+	"  flush_l2: false\n"
+	"  samples: 5\n"
+	"  warmup: 1\n"
+	"tolerance: {abs: 0, rel: 1e-4}\n"
+	"reference:\n"
+	"  launch:\n"
+	"    grid: [1]\n"
+	"    block:\n"
+	"      - 64\n"
+	"  entry: \"k_ref\"\n"
+	"bytes: 8 * n\n"
+	"launch: {grid: ['ceil_div(n, B)'], block: [B]}\n"
+	"args:\n"
+	"  - o\n"
+	"  - 'a'\n"
+	"  - n\n"
+	"  - type: long\n"
+	"    value: n / 2\n"
+	"constants:\n"
+	"  - fill:\n"
+	"      const: 2\n"
+	"    count: 4\n"
+	"    name: c\n"
+	"    type: int\n"
+	"buffers:\n"
+	"  - role: in\n"
+	"    fill: {random: {max: 2, seed: 3}}\n"
+	"    name: a\n"
+	"    count: n\n"
+	"    type: float\n"
+	"  - {role: out, count: n, name: o, type: float}\n"
+	"constraints:\n"
+	"  - B <= n\n"
+	"params:\n"
+	"  B: [32, 64]\n"
+	"sizes:\n"
+	"  n: 64\n"
+	"entry: k\n"
+	"template: good.cu\n"
+	"name: j\n";
+
+/* jbase with its first from replaced by to, malloc'd */
+static char *jedit(const char *from, const char *to)
+{
+	const char *p = strstr(jbase, from);
+	struct buf b = {0};
+
+	CHECK(p != NULL);
+	if (!p)
+		return xstrdup(jbase);
+	buf_add(&b, jbase, (size_t)(p - jbase));
+	buf_puts(&b, to);
+	buf_puts(&b, p + strlen(from));
+	return b.s;
+}
+
+/* journal_context of config text (beside tests/data/good.cu) with the size override size
+   (NULL: none), for a GPU, method and reference cubin that stay the same; 0 on a bad config */
+static uint64_t jctx(const char *text, const char *size)
+{
+	char *path = xstrdup(test_path("tests/data/journal.yaml")), err[512];
+	struct config *c = cfg_parse(path, text, strlen(text), err, sizeof err);
+	struct compile_out ref = {0};
+	struct vars v = {0};
+	uint64_t h = 0;
+
+	free(path);
+	CHECK(c != NULL);
+	if (!c) {
+		fprintf(stderr, "  %s\n", err);
+		return 0;
+	}
+	if (size)
+		cfg_set_size(c, size);
+	cfg_size_vars(c, 1, &v);
+	ref.cubin = "cubin";
+	ref.cubin_len = 5;
+	h = journal_context(c, &v, "H100", "flush", &ref);
+	cfg_free(c);
+	return h;
+}
+
+/* jctx of jbase edited */
+static uint64_t jctx_edit(const char *from, const char *to)
+{
+	char *text = jedit(from, to);
+	uint64_t h = jctx(text, NULL);
+
+	free(text);
+	return h;
+}
+
+/* what can change a variant's result outside it changes the context */
+TEST(journal_context_changes)
+{
+	static const char *const edits[][2] = {
+		{"seed: 3", "seed: 4"},                   /* a buffer's fill */
+		{"max: 2", "max: 3"},
+		{"role: in", "role: scratch"},
+		{"{name: a, type: float", "{name: a, type: double"},
+		{"fill: {const: 2}", "fill: {const: 3}"}, /* a constant */
+		{"count: 4", "count: 5"},
+		{"name: c,", "name: c2,"},
+		{"args: [o, a, n,", "args: [o, a, n + 1,"}, /* an argument */
+		{"type: long}", "type: int}"},
+		{"entry: k\n", "entry: k2\n"},
+		{"entry: k_ref", "entry: k_ref2"},        /* the reference */
+		{"block: [64]", "block: [32]"},
+		{"rel: 1e-4", "rel: 1e-3"},               /* tolerance */
+		{"abs: 0", "abs: 1e-9"},
+		{"samples: 5", "samples: 6"},             /* timing */
+		{"warmup: 1", "warmup: 2"},
+		{"flush_l2: false", "flush_l2: true"},
+	};
+	uint64_t base = jctx(jbase, NULL);
+	size_t i;
+
+	CHECK(base != 0);
+	CHECK(jctx(jbase, NULL) == base);
+	for (i = 0; i < LEN(edits); i++) {
+		if (jctx_edit(edits[i][0], edits[i][1]) != base)
+			continue;
+		fprintf(stderr, "  '%s' -> '%s' left the context as it was\n", edits[i][0],
+		        edits[i][1]);
+		CHECK(!"an edit that changes results changes the context");
+	}
+	/* a size, also when set on the command line */
+	CHECK(jctx_edit("n: 64", "n: 128") != base);
+	CHECK(jctx(jbase, "n=128") != base);
+	CHECK(jctx(jbase, "n=64") == base);
+}
+
+/* what only the variant's own key covers, or no result depends on, leaves it alone; so do the
+   order of keys and YAML's styles */
+TEST(journal_context_stays)
+{
+	static const char *const edits[][2] = {
+		{"name: j", "name: j2"},                          /* output names */
+		{"B: [32, 64]", "B: [16, 32, 64, 128]"},          /* the variants' own */
+		{"constraints: [B <= n]", "constraints: [B < n]"},
+		{"launch: {block: [B],", "launch: {block: [B, 1],"},
+		{"bytes: 8 * n", "bytes: 4 * n"},
+		{"index: tid", "index: lane"},                    /* the bank model's */
+		{"elem: 4,", "elem: 8,"},
+		{"reference: {", "reference: {source: good.cu, "}, /* compiled: its cubin counts */
+		{"template: good.cu\n", "template: good.cu\noptions: [-lineinfo]\n"},
+	};
+	uint64_t base = jctx(jbase, NULL);
+	size_t i;
+
+	CHECK(base != 0);
+	for (i = 0; i < LEN(edits); i++) {
+		if (jctx_edit(edits[i][0], edits[i][1]) == base)
+			continue;
+		fprintf(stderr, "  '%s' -> '%s' changed the context\n", edits[i][0], edits[i][1]);
+		CHECK(!"an edit that changes no result outside the variant keeps the context");
+	}
+	CHECK(jctx_edit("accesses: [{name: ld, array: s, elem: 4, index: tid}]\n", "") == base);
+	CHECK(jctx(jshuffled, NULL) == base);
+}

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
@@ -23,6 +21,31 @@
 /* the YAML document as a small tree */
 enum nkind { N_SCALAR, N_SEQ, N_MAP };
 
+/* Whether a config field can change a variant's GPU result (its output, the check against
+   the reference, its timing), so that the journal must not reuse a result across a change of
+   it, and whether the journal hashes it through config.result_digest or otherwise. Every
+   entry of a field table says which. A value is in the digest when the entries of all the
+   fields it is in say D_RESULT; what no table checks (list items, a fill's kind, the items of
+   sizes or params) is as the field it is in. The sections, as the tables below say:
+   - in the digest: entry, buffers, constants, args, reference (but its source), tolerance,
+     timing;
+   - per variant, so left out: params and constraints (they choose the variants), launch and
+     bytes (journal_key hashes each variant's parameters, geometry and bytes);
+   - compiled: template, options and reference.source reach a result only through a cubin,
+     and journal_key and journal_context hash the cubins;
+   - sizes: journal_context hashes the sizes as bound, so that --size counts;
+   - never a result: name (output paths only), accesses (the bank model's prediction).
+   Only what the file says is hashed, not the loader's defaults: change a default, change the
+   journal's MAGIC. */
+enum dig {
+	D_UNMARKED, /* a value no table checked: as the field it is in */
+	D_RESULT,   /* can change a result: in the digest (if its section is) */
+	D_VARIANT,  /* per variant: the journal key hashes the variant */
+	D_CUBIN,    /* reaches a result only through a cubin the journal key hashes */
+	D_SIZES,    /* the sizes: journal_context hashes them as bound */
+	D_NONE,     /* changes no result */
+};
+
 struct node {
 	enum nkind kind;
 	int line, col;          /* 1-based */
@@ -30,6 +53,7 @@ struct node {
 	int quoted;             /* scalar in single or double quotes */
 	int block;              /* literal or folded block scalar */
 	int flow;               /* a collection in flow style, or a scalar inside one */
+	enum dig dig;           /* what the field table that checked this value says of it */
 	struct node **kid;      /* seq: items; map: key, value, key, value, ... */
 	size_t n, cap;
 };
@@ -68,14 +92,15 @@ struct seen {
 	const struct node *map, *key;
 };
 
-/* a key of a fixed-schema mapping */
+/* a key of a fixed-schema mapping, and whether it can change a result (enum dig) */
 struct field {
 	const char *key;
 	int req;
+	enum dig dig;
 	struct node *k, *v;
 };
-#define REQ(key) {key, 1, NULL, NULL}
-#define OPT(key) {key, 0, NULL, NULL}
+#define REQ(key, dig) {key, 1, dig, NULL, NULL}
+#define OPT(key, dig) {key, 0, dig, NULL, NULL}
 
 static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
                                         "unsigned_long"};
@@ -482,6 +507,7 @@ static void fields(struct ctx *x, const struct node *m, const char *what, struct
 			err_node(x, m->kid[i], "unknown key '%s'", show(x, m->kid[i]->s));
 		f[j].k = m->kid[i];
 		f[j].v = m->kid[i + 1];
+		f[j].v->dig = f[j].dig;
 	}
 	for (j = 0; j < nf; j++)
 		if (f[j].req && !f[j].v)
@@ -704,7 +730,8 @@ static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
 	fl->kind = (enum fill_kind)i;
 	switch (fl->kind) {
 	case FILL_RANDOM: {
-		struct field f[] = {OPT("seed"), OPT("min"), OPT("max")};
+		struct field f[] = {OPT("seed", D_RESULT), OPT("min", D_RESULT),
+		                    OPT("max", D_RESULT)};
 		fields(x, v, "random", f, LEN(f));
 		fl->seed = f[0].v ? (uint64_t)get_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
 		fl->lo = f[1].v ? get_double(x, f[1].v, "min") : -1;
@@ -714,7 +741,7 @@ static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
 		break;
 	}
 	case FILL_RANGE: {
-		struct field f[] = {OPT("start"), OPT("step")};
+		struct field f[] = {OPT("start", D_RESULT), OPT("step", D_RESULT)};
 		fields(x, v, "range", f, LEN(f));
 		fl->start = f[0].v ? get_double(x, f[0].v, "start") : 0;
 		fl->step = f[1].v ? get_double(x, f[1].v, "step") : 1;
@@ -859,7 +886,9 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		err_node(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
 	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), REQ("role"), OPT("fill")};
+		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
+		                    REQ("count", D_RESULT), REQ("role", D_RESULT),
+		                    OPT("fill", D_RESULT)};
 		struct buffer *b = &c->buffers[c->nbuffers];
 		const char *name, *role;
 
@@ -904,7 +933,8 @@ static void get_constants(struct ctx *x, const struct node *seq)
 		err_node(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
 	c->constants = xcalloc(seq->n, sizeof *c->constants);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("type"), REQ("count"), OPT("fill")};
+		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
+		                    REQ("count", D_RESULT), OPT("fill", D_RESULT)};
 		struct constant *k = &c->constants[c->nconstants];
 		const char *name;
 
@@ -953,7 +983,7 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 				err_node(x, n, "unknown buffer or name '%s'", show(x, n->s));
 		}
 		if (n->kind == N_MAP) {
-			struct field f[] = {REQ("value"), OPT("type")};
+			struct field f[] = {REQ("value", D_RESULT), OPT("type", D_RESULT)};
 			fields(x, n, "args", f, LEN(f));
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
 				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value",
@@ -1013,7 +1043,9 @@ static void get_dims(struct ctx *x, const struct node *n, const char *what,
 static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
                        const struct vars *v)
 {
-	struct field f[] = {REQ("block"), REQ("grid"), OPT("shared"), OPT("bank_bytes")};
+	/* results of the reference's launch; the kernel's is left out as a whole (per variant) */
+	struct field f[] = {REQ("block", D_RESULT), REQ("grid", D_RESULT), OPT("shared", D_RESULT),
+	                    OPT("bank_bytes", D_RESULT)};
 
 	fields(x, n, "launch", f, LEN(f));
 	get_dims(x, f[0].v, "block", l->block, v);
@@ -1028,7 +1060,8 @@ static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
 
 static void get_reference(struct ctx *x, const struct node *n)
 {
-	struct field f[] = {OPT("source"), REQ("entry"), OPT("args"), REQ("launch")};
+	struct field f[] = {OPT("source", D_CUBIN), REQ("entry", D_RESULT), OPT("args", D_RESULT),
+	                    REQ("launch", D_RESULT)};
 	struct config *c = x->c;
 	struct kernel *r = &c->reference;
 
@@ -1096,59 +1129,71 @@ static void get_uniform(struct ctx *x, const struct node *n, const char *what,
 		       "and parameters only)", show(x, name), what);
 }
 
-static void get_loops(struct ctx *x, const struct node *seq, struct bank_access *a,
-                      struct vars *lv)
+/* arr, of n items of size bytes, grown by one zeroed item */
+static void *grow(void *arr, size_t n, size_t size)
+{
+	char *p = xreallocarray(arr, n + 1, size);
+
+	memset(p + n * size, 0, size);
+	return p;
+}
+
+/* parse item v of a list of one-name mappings (loops, let), named name at key k, into a */
+typedef void named_fn(struct ctx *x, struct bank_access *a, const struct node *k,
+                      const char *name, const struct node *v, struct vars *lv);
+
+/* seq, a list of at most MAXITEMS mappings of one name each, as what (plural: for the
+   message, kind: what a name is): fn parses each item, in order */
+static void get_named(struct ctx *x, const struct node *seq, const char *what,
+                      const char *plural, const char *kind, struct bank_access *a,
+                      struct vars *lv, named_fn *fn)
 {
 	size_t i;
 
-	want(x, seq, N_SEQ, "loops");
+	want(x, seq, N_SEQ, what);
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d loops", MAXITEMS);
-	a->loops = xcalloc(seq->n, sizeof *a->loops);
+		err_node(x, seq->kid[MAXITEMS], "more than %d %s", MAXITEMS, plural);
 	for (i = 0; i < seq->n; i++) {
-		struct bank_loop *l = &a->loops[a->nloops];
 		struct node *k, *v;
-		const char *name;
-
-		a->nloops++; /* owns what is parsed into l from here on */
-		one_key(x, seq->kid[i], "loops", &k, &v);
-		name = get_ident(x, k, "loop variable");
-		l->var = xstrdup(name);
-		if (v->kind == N_MAP) {
-			struct field f[] = {REQ("from"), REQ("while"), REQ("next")};
-			fields(x, v, "loops", f, LEN(f));
-			get_expr(x, f[0].v, "from", lv, &l->from);
-			bind_lane_name(x, k, name, lv);
-			get_expr(x, f[1].v, "while", lv, &l->cond);
-			get_expr(x, f[2].v, "next", lv, &l->next);
-		} else {
-			get_expr(x, v, name, lv, &l->count);
-			bind_lane_name(x, k, name, lv);
-		}
+		one_key(x, seq->kid[i], what, &k, &v);
+		fn(x, a, k, get_ident(x, k, kind), v, lv);
 	}
 }
 
-static void get_lets(struct ctx *x, const struct node *seq, struct bank_access *a,
-                     struct vars *lv)
+/* a loop: "var: count" or "var: {from, while, next}" */
+static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k,
+                      const char *name, const struct node *v, struct vars *lv)
 {
-	size_t i;
+	struct bank_loop *l;
 
-	want(x, seq, N_SEQ, "let");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d lets", MAXITEMS);
-	a->lets = xcalloc(seq->n, sizeof *a->lets);
-	for (i = 0; i < seq->n; i++) {
-		struct bank_let *l = &a->lets[a->nlets];
-		struct node *k, *v;
-		const char *name;
-
-		a->nlets++; /* owns what is parsed into l from here on */
-		one_key(x, seq->kid[i], "let", &k, &v);
-		name = get_ident(x, k, "let");
-		l->name = xstrdup(name);
-		get_expr(x, v, name, lv, &l->value);
+	a->loops = grow(a->loops, a->nloops, sizeof *a->loops);
+	l = &a->loops[a->nloops++]; /* a owns what is parsed into l from here on */
+	l->var = xstrdup(name);
+	if (v->kind == N_MAP) {
+		struct field f[] = {REQ("from", D_NONE), REQ("while", D_NONE),
+		                    REQ("next", D_NONE)};
+		fields(x, v, "loops", f, LEN(f));
+		get_expr(x, f[0].v, "from", lv, &l->from);
+		bind_lane_name(x, k, name, lv);
+		get_expr(x, f[1].v, "while", lv, &l->cond);
+		get_expr(x, f[2].v, "next", lv, &l->next);
+	} else {
+		get_expr(x, v, name, lv, &l->count);
 		bind_lane_name(x, k, name, lv);
 	}
+}
+
+/* a let: "name: expression" */
+static void let_item(struct ctx *x, struct bank_access *a, const struct node *k,
+                     const char *name, const struct node *v, struct vars *lv)
+{
+	struct bank_let *l;
+
+	a->lets = grow(a->lets, a->nlets, sizeof *a->lets);
+	l = &a->lets[a->nlets++]; /* a owns what is parsed into l from here on */
+	l->name = xstrdup(name);
+	get_expr(x, v, name, lv, &l->value);
+	bind_lane_name(x, k, name, lv);
 }
 
 static void get_accesses(struct ctx *x, const struct node *seq)
@@ -1172,9 +1217,10 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 	c->accesses = xcalloc(seq->n, sizeof *c->accesses);
 	c->access_loc = xcalloc(seq->n, sizeof *c->access_loc);
 	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name"), REQ("array"), OPT("op"), REQ("elem"), OPT("width"),
-		                    OPT("base"), OPT("if"), OPT("loops"), OPT("let"), OPT("when"),
-		                    REQ("index")};
+		struct field f[] = {REQ("name", D_NONE), REQ("array", D_NONE), OPT("op", D_NONE),
+		                    REQ("elem", D_NONE), OPT("width", D_NONE), OPT("base", D_NONE),
+		                    OPT("if", D_NONE), OPT("loops", D_NONE), OPT("let", D_NONE),
+		                    OPT("when", D_NONE), REQ("index", D_NONE)};
 		struct bank_access *a = &c->accesses[c->naccesses];
 		struct vars lv = x->all;
 		const char *name, *s;
@@ -1215,24 +1261,92 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		if (f[IF].v)
 			get_uniform(x, f[IF].v, "if", &lv, &a->cond);
 		if (f[LOOPS].v)
-			get_loops(x, f[LOOPS].v, a, &lv);
+			get_named(x, f[LOOPS].v, "loops", "loops", "loop variable", a, &lv, loop_item);
 		if (f[LET].v)
-			get_lets(x, f[LET].v, a, &lv);
+			get_named(x, f[LET].v, "let", "lets", "let", a, &lv, let_item);
 		if (f[WHEN].v)
 			get_expr(x, f[WHEN].v, "when", &lv, &a->when);
 		get_expr(x, f[INDEX].v, "index", &lv, &a->index);
 	}
 }
 
+/* ---- the result digest ---- */
+
+/* for qsort: a mapping's (key, value) pairs by key */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct node *const *p = a, *const *q = b;
+
+	return strcmp(p[0]->s, q[0]->s);
+}
+
+/* append n to b as canonical text: scalars quoted, mapping keys sorted, so that neither the
+   order of keys nor YAML's styles change it; a key whose value is marked other than D_RESULT
+   is left out, with all that is under it */
+static void canon(struct buf *b, const struct node *n)
+{
+	const struct node **kv;
+	size_t i;
+	int any = 0;
+
+	if (n->kind == N_SCALAR) {
+		buf_json_str(b, n->s);
+		return;
+	}
+	if (n->kind == N_SEQ) {
+		buf_puts(b, "[");
+		for (i = 0; i < n->n; i++) {
+			if (i)
+				buf_puts(b, ",");
+			canon(b, n->kid[i]);
+		}
+		buf_puts(b, "]");
+		return;
+	}
+	kv = xcalloc(n->n, sizeof *kv);
+	if (n->n) /* an empty mapping has no kid array */
+		memcpy(kv, n->kid, n->n * sizeof *kv);
+	qsort(kv, n->n / 2, 2 * sizeof *kv, key_cmp);
+	buf_puts(b, "{");
+	for (i = 0; i < n->n; i += 2) {
+		if (kv[i + 1]->dig != D_UNMARKED && kv[i + 1]->dig != D_RESULT)
+			continue;
+		if (any++)
+			buf_puts(b, ",");
+		buf_json_str(b, kv[i]->s);
+		buf_puts(b, ":");
+		canon(b, kv[i + 1]);
+	}
+	buf_puts(b, "}");
+	free(kv);
+}
+
+/* the hash of the canonical text of what of the document is in the digest */
+static uint64_t result_digest(const struct node *root)
+{
+	struct buf b = {0};
+	uint64_t h;
+
+	canon(&b, root);
+	h = hash_bytes(HASH_INIT, b.s, b.len);
+	buf_free(&b);
+	return h;
+}
+
+/* ---- the root ---- */
+
 static void walk(struct ctx *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
 	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES };
+	/* whether each section can change a result, and how the journal covers it: enum dig */
 	struct field f[] = {
-		REQ("name"), REQ("template"), REQ("entry"), OPT("options"), REQ("sizes"),
-		REQ("params"), OPT("constraints"), REQ("buffers"), OPT("constants"), REQ("args"),
-		REQ("launch"), REQ("bytes"), REQ("reference"), OPT("tolerance"), OPT("timing"),
-		OPT("accesses"),
+		REQ("name", D_NONE), REQ("template", D_CUBIN), REQ("entry", D_RESULT),
+		OPT("options", D_CUBIN), REQ("sizes", D_SIZES), REQ("params", D_VARIANT),
+		OPT("constraints", D_VARIANT), REQ("buffers", D_RESULT), OPT("constants", D_RESULT),
+		REQ("args", D_RESULT), REQ("launch", D_VARIANT), REQ("bytes", D_VARIANT),
+		REQ("reference", D_RESULT), OPT("tolerance", D_RESULT), OPT("timing", D_RESULT),
+		OPT("accesses", D_NONE),
 	};
 	struct config *c = x->c;
 	const char *s;
@@ -1288,7 +1402,7 @@ static void walk(struct ctx *x)
 	c->rtol = 1e-5;
 	c->atol = 1e-6;
 	if (f[TOLERANCE].v) {
-		struct field t[] = {OPT("rel"), OPT("abs")};
+		struct field t[] = {OPT("rel", D_RESULT), OPT("abs", D_RESULT)};
 		fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
 		for (i = 0; i < LEN(t); i++) {
 			double d;
@@ -1305,7 +1419,8 @@ static void walk(struct ctx *x)
 	c->samples = 20;
 	c->flush_l2 = 1;
 	if (f[TIMING].v) {
-		struct field t[] = {OPT("warmup"), OPT("samples"), OPT("flush_l2")};
+		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
+		                    OPT("flush_l2", D_RESULT)};
 		fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
 			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, INT_MAX);
@@ -1316,6 +1431,7 @@ static void walk(struct ctx *x)
 	}
 	if (f[ACCESSES].v)
 		get_accesses(x, f[ACCESSES].v);
+	c->result_digest = result_digest(x->root);
 }
 
 /* ---- interface ---- */
@@ -1348,45 +1464,10 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 	return c;
 }
 
-/* read at most MAXBYTES + 1 bytes of path (a pipe is fine, /dev/zero ends); NULL with errno */
-static char *read_config(const char *path, size_t *len)
-{
-	struct buf b = {0};
-	struct stat st;
-	char tmp[65536];
-	ssize_t n;
-	int fd, e;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-		close(fd);
-		errno = e;
-		return NULL;
-	}
-	buf_add(&b, "", 0);
-	while (b.len <= MAXBYTES && (n = read(fd, tmp, sizeof tmp)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			close(fd);
-			buf_free(&b);
-			errno = e;
-			return NULL;
-		}
-		buf_add(&b, tmp, (size_t)n);
-	}
-	close(fd);
-	*len = b.len;
-	return b.s;
-}
-
 struct config *cfg_load(const char *path)
 {
 	size_t len, errlen = strlen(path) + 64 + MSG_MAX;
-	char *text = read_config(path, &len), *err;
+	char *text = file_read_max(path, MAXBYTES, &len), *err;
 	struct config *c;
 
 	if (!text)

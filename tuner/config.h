@@ -109,6 +109,9 @@ struct config {
 	struct bank_access *accesses; /* declared shared-memory accesses, for the bank model */
 	size_t naccesses;
 	struct loc *access_loc;  /* of each access's mapping */
+	uint64_t result_digest;  /* of every field that can change a variant's GPU result beyond
+	                            its cubin, geometry and sizes (config.c: enum dig): the same
+	                            for the same values in any key order or YAML style */
 	struct cfg_at *at;    /* where each expression is in the file, for cfg_expr_loc */
 	size_t nat;
 };

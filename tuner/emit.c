@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "source.h"
-
-#define TUNER_VERSION_STR "0.1"
+#include "version.h"
 
 static void provenance(struct buf *b, const struct config *c, const struct variant *v,
                        const struct result *r, const struct runinfo *ri)
@@ -16,7 +15,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 	size_t i;
 
 	buf_printf(b, "/*\n * %s variant %s, emitted by tuner %s on %s.\n", c->name, v->id,
-	           TUNER_VERSION_STR, ri->date);
+	           TUNER_VERSION, ri->date);
 	buf_printf(b, " * config: %s\n * parameters: %s\n * sizes:", c->path, p);
 	for (i = 0; i < c->nsizes; i++)
 		buf_printf(b, " %s=%lld", c->sizes[i].name, (long long)c->sizes[i].val);

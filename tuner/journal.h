@@ -16,9 +16,9 @@ struct jrec {
 	double gbs, pct_copy, pct_read; /* as measured in the run that produced the record */
 };
 
-/* hash of everything outside a variant that its result depends on: the GPU, the sizes, the
-   buffers and their fills, constants, arguments, tolerance, timing settings and method, the
-   reference */
+/* hash of everything outside a variant that its result depends on: the GPU, the sizes as
+   bound, the timing method, the reference's cubin and the config's result_digest (buffers,
+   constants, arguments, the reference's launch, tolerance, timing settings, ...) */
 uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
                          const char *method, const struct compile_out *ref);
 /* the key of variant v with cubin co under context ctx */

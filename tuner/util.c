@@ -204,26 +204,32 @@ void buf_free(struct buf *b)
 
 char *file_read(const char *path, size_t *len)
 {
+	return file_read_max(path, SIZE_MAX, len);
+}
+
+char *file_read_max(const char *path, size_t max, size_t *len)
+{
 	struct buf b = {0};
 	struct stat st;
 	char tmp[65536];
 	ssize_t n;
-	int fd;
+	int fd, e;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
-		if (S_ISDIR(st.st_mode))
-			errno = EISDIR;
+	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (e) {
 		close(fd);
+		errno = e;
 		return NULL;
 	}
-	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
+	buf_add(&b, "", 0);
+	while (b.len <= max && (n = read(fd, tmp, sizeof tmp)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
+			e = errno;
 			close(fd);
 			buf_free(&b);
 			errno = e;
@@ -232,8 +238,6 @@ char *file_read(const char *path, size_t *len)
 		buf_add(&b, tmp, (size_t)n);
 	}
 	close(fd);
-	if (!b.s)
-		buf_add(&b, "", 0);
 	if (len)
 		*len = b.len;
 	return b.s;

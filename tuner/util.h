@@ -52,6 +52,9 @@ void buf_free(struct buf *b);
 
 /* read a whole file; NULL with errno set on failure; *len gets the size */
 char *file_read(const char *path, size_t *len);
+/* as file_read, but stop once more than max bytes are read (a pipe or /dev/zero ends): *len >
+   max says the file is larger than max */
+char *file_read_max(const char *path, size_t max, size_t *len);
 /* format a reason into why (size whylen; nothing if why is NULL or whylen 0) */
 void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* write all n bytes of p to fd (retrying after signals); 0 or -1 with errno */

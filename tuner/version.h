@@ -1,4 +1,4 @@
-/* version: the tuner's version, for --version and the provenance of emitted sources. */
+/* version: the tuner's version, one definition for --version and emitted sources. */
 #ifndef TUNER_VERSION_H
 #define TUNER_VERSION_H
 
