@@ -222,12 +222,26 @@ def main():
     srcs = sorted(glob.glob(os.path.join("tuner", "*.c")))
     tsrcs = sorted(glob.glob(os.path.join("tests", "*.c")))
     fsrcs = sorted(glob.glob(os.path.join("tests", "fuzz", "*.c")))
+    # tuner/NAME.cu -> DIR/gen/NAME_cu.c defining const char NAME_cu[], its exact text
+    cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
+    w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
+           description="EMBED $out")
+    embeds = []
+    for s in cusrcs:
+        name = os.path.basename(s)[:-3] + "_cu"
+        c = os.path.join(bdir, "gen", name + ".c")
+        w.build([c], "embed", [s], implicit=["tuner/embed.py"], name=name)
+        embeds.append((name, c))
     objs = []
     for s in srcs + tsrcs:
         o = os.path.join(bdir, "obj", s[:-2] + ".o")
         extra = {"cflags": "$cflags -Ituner"} if s.startswith("tests") else {}
         w.build([o], "cc", [s], **extra)
         objs.append((s, o))
+    for name, c in embeds:  # one string literal longer than ISO C's 4095 minimum
+        o = os.path.join(bdir, "obj", "gen", name + ".o")
+        w.build([o], "cc", [c], cflags="$cflags -Wno-overlength-strings")
+        objs.append(("tuner/" + name, o))
     lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")]
     main_o = [o for s, o in objs if s.endswith("tuner/main.c")]
     test_o = [o for s, o in objs if s.startswith("tests")]
@@ -237,7 +251,7 @@ def main():
     hdrs = sorted(glob.glob(os.path.join("tuner", "*.h")))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests"] + (["tests/fuzz"] if fsrcs else []) +
-            srcs + hdrs + tsrcs + fsrcs)
+            srcs + hdrs + cusrcs + tsrcs + fsrcs)
     w.build(["test"], "test", implicit=[tuner, unit])
 
     # fuzz targets: tests/fuzz/NAME.c -> DIR/fuzz/NAME, linked with the modules it needs
@@ -253,11 +267,20 @@ def main():
         for s in fsrcs:
             name = os.path.basename(s)[:-2]
             ins = []
-            for m in [s] + modules(s):
+            mods = modules(s)
+            for m in [s] + mods:
                 if m not in fobjs:
                     fobjs[m] = os.path.join(bdir, "fuzz", "obj", os.path.basename(m)[:-2] + ".o")
                     w.build([fobjs[m]], "fuzzcc", [m])
                 ins.append(fobjs[m])
+            for sym, gen in embeds:  # the embedded texts its modules refer to
+                if not any(re.search(r"\b%s\b" % sym, open(m).read()) for m in mods):
+                    continue
+                if gen not in fobjs:
+                    fobjs[gen] = os.path.join(bdir, "fuzz", "obj", "gen", sym + ".o")
+                    w.build([fobjs[gen]], "fuzzcc", [gen],
+                            fuzzflags="$fuzzflags -Wno-overlength-strings")
+                ins.append(fobjs[gen])
             b = os.path.join(bdir, "fuzz", name)
             w.build([b], "fuzzlink", ins)
             fuzz_bins.append(b)

@@ -53,8 +53,6 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 /* CUDA source of the helper kernels (copy and read rooflines, L2 flush, fills, comparisons);
    compile it with entry "tuner_copy" and hand the result to bench_helpers */
 const char *bench_helpers_source(void);
-/* the same text, under its old name */
-const char *bench_copy_source(void);
 /* load the compiled helpers, keep them loaded and fill the in buffers on the device (checked
    against the host formula at a few elements); 0, or -1 with why */
 int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why, size_t whylen);
