@@ -107,17 +107,6 @@ struct launchp {
 	size_t nargs;
 };
 
-/* "cuLaunchKernel: CUDA_ERROR_X (description)" */
-static void cuerr(char *why, size_t whylen, const char *call, CUresult r)
-{
-	const char *d = gpu_errstr(r);
-
-	if (*d)
-		say(why, whylen, "%s: %s (%s)", call, gpu_errname(r), d);
-	else
-		say(why, whylen, "%s: %s", call, gpu_errname(r));
-}
-
 static const char *human(size_t bytes, char *s, size_t n)
 {
 	if (bytes >= ((size_t)1 << 30))
@@ -396,7 +385,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 			if (dalloc(&d->list, lb, what, why, whylen) < 0)
 				goto fail;
 			if ((r = cu.MemcpyHtoD(d->list, bf->fill.list, lb)) != CUDA_SUCCESS) {
-				cuerr(why, whylen, "cuMemcpyHtoD(fill list)", r);
+				gpu_err(why, whylen, "cuMemcpyHtoD(fill list)", r);
 				goto fail;
 			}
 		}
@@ -429,7 +418,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 			goto fail;
 		/* zeroed: the read flush's xor of it is 0, never its magic 1 */
 		if ((r = cu.MemsetD32(b->flush, 0, b->flush_bytes / 4)) != CUDA_SUCCESS) {
-			cuerr(why, whylen, "cuMemsetD32(L2 flush buffer)", r);
+			gpu_err(why, whylen, "cuMemsetD32(L2 flush buffer)", r);
 			goto fail;
 		}
 	}
@@ -497,13 +486,13 @@ static int load(const struct compile_out *co, const char *entry, CUmodule *m, CU
 	if ((r = cu.ModuleLoadData(m, co->cubin)) != CUDA_SUCCESS) {
 		*m = NULL;
 		*rc = r;
-		cuerr(why, whylen, "cuModuleLoadData", r);
+		gpu_err(why, whylen, "cuModuleLoadData", r);
 		return -1;
 	}
 	if ((r = cu.ModuleGetFunction(f, *m, name)) != CUDA_SUCCESS) {
 		*rc = r;
 		snprintf(call, sizeof call, "cuModuleGetFunction(\"%s\")", name);
-		cuerr(why, whylen, call, r);
+		gpu_err(why, whylen, call, r);
 		cu.ModuleUnload(*m);
 		*m = NULL;
 		return -1;
@@ -569,7 +558,7 @@ static int check_fill(struct bench *b, size_t k, CUresult *rc, char *why, size_t
 		char gs[64], ws[64];
 		if ((r = cu.MemcpyDtoH(got, d->d + idx[j] * es, es)) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuMemcpyDtoH(fill check)", r);
+			gpu_err(why, whylen, "cuMemcpyDtoH(fill check)", r);
 			return -1;
 		}
 		bench_fill_host(want, idx[j], 1, bf->type, &bf->fill);
@@ -618,7 +607,7 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 		if (r != CUDA_SUCCESS) {
 			*rc = r;
 			snprintf(call, sizeof call, "cuModuleGetGlobal(\"%s\")", k->name);
-			cuerr(why, whylen, call, r);
+			gpu_err(why, whylen, call, r);
 			return -1;
 		}
 		if (have < need) {
@@ -636,7 +625,7 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 		if (need && (r = cu.MemcpyHtoD(d, h->data, need)) != CUDA_SUCCESS) {
 			*rc = r;
 			snprintf(call, sizeof call, "cuMemcpyHtoD(__constant__ %s)", k->name);
-			cuerr(why, whylen, call, r);
+			gpu_err(why, whylen, call, r);
 			return -1;
 		}
 	}
@@ -683,7 +672,7 @@ static int prep_scratch(struct bench *b, const struct arg *args, size_t nargs,
 		d->count = count;
 		if ((r = dev_fill(b, (size_t)k, count)) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuLaunchKernel(fill scratch)", r);
+			gpu_err(why, whylen, "cuLaunchKernel(fill scratch)", r);
 			return -1;
 		}
 	}
@@ -784,7 +773,7 @@ range:
 	lp->shared = (unsigned)shared;
 	if ((r = cu.FuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) != CUDA_SUCCESS) {
 		*rc = r;
-		cuerr(why, whylen, "cuFuncGetAttribute(SHARED_SIZE_BYTES)", r);
+		gpu_err(why, whylen, "cuFuncGetAttribute(SHARED_SIZE_BYTES)", r);
 		goto fail;
 	}
 	if (shared + stat > b->gpu.smem_block) {
@@ -797,7 +786,7 @@ range:
 		r = cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared);
 		if (r != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
+			gpu_err(why, whylen, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
 			goto fail;
 		}
 	}
@@ -898,7 +887,7 @@ static int elapsed(struct bench *b, int from, int to, double *ms, CUresult *rc, 
 		CUresult r = cu.EventElapsedTime(&f, b->ev[2 * i], b->ev[2 * i + 1]);
 		if (r != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "cuEventElapsedTime", r);
+			gpu_err(why, whylen, "cuEventElapsedTime", r);
 			return -1;
 		}
 		ms[i] = f;
@@ -924,7 +913,7 @@ static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, C
 		while (b->nev < 2 * n) {
 			if ((r = cu.EventCreate(&b->ev[b->nev], CU_EVENT_DEFAULT)) != CUDA_SUCCESS) {
 				*rc = r;
-				cuerr(why, whylen, "cuEventCreate", r);
+				gpu_err(why, whylen, "cuEventCreate", r);
 				return -1;
 			}
 			b->nev++;
@@ -942,26 +931,26 @@ static int time_lp(struct bench *b, const struct launchp *lp, struct stats *t, C
 			const char *call = "";
 			if ((r = flush_l2(b, &call)) != CUDA_SUCCESS) {
 				*rc = r;
-				cuerr(why, whylen, call, r);
+				gpu_err(why, whylen, call, r);
 				goto fail;
 			}
 			if ((r = cu.EventRecord(b->ev[2 * i], NULL)) != CUDA_SUCCESS) {
 				*rc = r;
-				cuerr(why, whylen, "cuEventRecord", r);
+				gpu_err(why, whylen, "cuEventRecord", r);
 				goto fail;
 			}
 			if ((r = lp_launch(lp)) != CUDA_SUCCESS)
 				goto launch_fail;
 			if ((r = cu.EventRecord(b->ev[2 * i + 1], NULL)) != CUDA_SUCCESS) {
 				*rc = r;
-				cuerr(why, whylen, "cuEventRecord", r);
+				gpu_err(why, whylen, "cuEventRecord", r);
 				goto fail;
 			}
 		}
 		if ((r = cu.EventSynchronize(b->ev[2 * i - 1])) != CUDA_SUCCESS ||
 		    (r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
 			*rc = r;
-			cuerr(why, whylen, "kernel failed while timed", r);
+			gpu_err(why, whylen, "kernel failed while timed", r);
 			goto fail;
 		}
 		if (elapsed(b, got, i, ms, rc, why, whylen) < 0)
@@ -988,7 +977,7 @@ launch_fail:
 	free(ms);
 	*rc = r;
 	*in_launch = 1;
-	cuerr(why, whylen, "cuLaunchKernel", r);
+	gpu_err(why, whylen, "cuLaunchKernel", r);
 	return -1;
 }
 
@@ -1029,18 +1018,18 @@ int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why,
 			if ((r = cu.ModuleGetFunction(fns[i].f, h->m, fns[i].name)) != CUDA_SUCCESS) {
 				char call[96];
 				snprintf(call, sizeof call, "cuModuleGetFunction(\"%s\")", fns[i].name);
-				cuerr(msg, sizeof msg, call, r);
+				gpu_err(msg, sizeof msg, call, r);
 				goto fail;
 			}
 	}
 	/* the inputs: filled on the device, then a few elements checked against the host */
 	for (i = 0; i < c->nbuffers; i++)
 		if (c->buffers[i].role == ROLE_IN && (r = dev_fill(b, i, b->buf[i].count)) != CUDA_SUCCESS) {
-			cuerr(msg, sizeof msg, "cuLaunchKernel(fill)", r);
+			gpu_err(msg, sizeof msg, "cuLaunchKernel(fill)", r);
 			goto fail;
 		}
 	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "fill kernel failed", r);
+		gpu_err(msg, sizeof msg, "fill kernel failed", r);
 		goto fail;
 	}
 	for (i = 0; i < c->nbuffers; i++)
@@ -1121,30 +1110,30 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 	            sizeof msg) < 0)
 		goto fail;
 	if ((r = poison(b)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD8Async(poison)", r);
+		gpu_err(msg, sizeof msg, "cuMemsetD8Async(poison)", r);
 		lp_free(&lp);
 		goto fail;
 	}
 	r = lp_launch(&lp);
 	lp_free(&lp);
 	if (r != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuLaunchKernel", r);
+		gpu_err(msg, sizeof msg, "cuLaunchKernel", r);
 		goto fail;
 	}
 	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "kernel failed", r);
+		gpu_err(msg, sizeof msg, "kernel failed", r);
 		goto fail;
 	}
 	for (i = 0; i < c->nbuffers; i++) { /* keep the reference's outputs on the device */
 		struct dbuf *db = &b->buf[i];
 		if (c->buffers[i].role == ROLE_OUT && db->bytes &&
 		    (r = cu.MemcpyDtoD(db->ref, db->d, db->bytes)) != CUDA_SUCCESS) {
-			cuerr(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
+			gpu_err(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
 			goto fail;
 		}
 	}
 	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
+		gpu_err(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
 		goto fail;
 	}
 	unload(&m);
@@ -1191,7 +1180,7 @@ static CUresult compare(struct bench *b, struct run_result *r, char *msg, size_t
 	CUresult rc;
 
 	if ((rc = cu.MemsetD8Async(b->cmp, 0, c->nbuffers * sizeof *res, NULL)) != CUDA_SUCCESS) {
-		cuerr(msg, msglen, "cuMemsetD8Async(comparison results)", rc);
+		gpu_err(msg, msglen, "cuMemsetD8Async(comparison results)", rc);
 		return rc;
 	}
 	for (i = 0; i < c->nbuffers; i++) {
@@ -1206,13 +1195,13 @@ static CUresult compare(struct bench *b, struct run_result *r, char *msg, size_t
 			continue;
 		rc = launch1(b->h.cmp[bf->type], grid_for(b, (n + w - 1) / w, 256, 8), 256, params);
 		if (rc != CUDA_SUCCESS) {
-			cuerr(msg, msglen, "cuLaunchKernel(compare)", rc);
+			gpu_err(msg, msglen, "cuLaunchKernel(compare)", rc);
 			return rc;
 		}
 	}
 	res = xcalloc(c->nbuffers, sizeof *res);
 	if ((rc = cu.MemcpyDtoH(res, b->cmp, c->nbuffers * sizeof *res)) != CUDA_SUCCESS) {
-		cuerr(msg, msglen, "comparison failed", rc);
+		gpu_err(msg, msglen, "comparison failed", rc);
 		free(res);
 		return rc;
 	}
@@ -1279,7 +1268,7 @@ static int probe(struct bench *b, const struct launchp *lp, struct run_result *r
 		return 0;
 	}
 	if ((*rc = lp_launch(lp)) != CUDA_SUCCESS || (*rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		cuerr(msg, msglen, "kernel failed while probed", *rc);
+		gpu_err(msg, msglen, "kernel failed while probed", *rc);
 		b->probe.after(b->probe.arg, r->probe, why, sizeof why);
 		return -1;
 	}
@@ -1344,16 +1333,16 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 		goto fail;
 	t1 = now_s();
 	if ((rc = poison(b)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD8Async(poison)", rc);
+		gpu_err(msg, sizeof msg, "cuMemsetD8Async(poison)", rc);
 		goto fail;
 	}
 	if ((rc = lp_launch(&lp)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuLaunchKernel", rc);
+		gpu_err(msg, sizeof msg, "cuLaunchKernel", rc);
 		goto fail;
 	}
 	if ((rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
 		st = RUN_FAULT;
-		cuerr(msg, sizeof msg, "kernel failed", rc);
+		gpu_err(msg, sizeof msg, "kernel failed", rc);
 		goto fail;
 	}
 	if ((rc = compare(b, r, msg, sizeof msg)) != CUDA_SUCCESS) {
@@ -1480,7 +1469,7 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 		goto fail;
 	if ((r = cu.MemsetD32(src, 0x3f800000u, each / 4)) != CUDA_SUCCESS || /* 1.0f */
 	    (r = cu.MemsetD32(dst, 0, read ? blocks : each / 4)) != CUDA_SUCCESS) {
-		cuerr(msg, sizeof msg, "cuMemsetD32", r);
+		gpu_err(msg, sizeof msg, "cuMemsetD32", r);
 		goto fail;
 	}
 	memset(&lp, 0, sizeof lp);
@@ -1495,7 +1484,7 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	   block of the last launch summed its share of 1.0s */
 	if ((r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
 	    (!read && (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS)) {
-		cuerr(msg, sizeof msg, "cuMemcpyDtoH", r);
+		gpu_err(msg, sizeof msg, "cuMemcpyDtoH", r);
 		goto fail;
 	}
 	for (k = 0; k < (read ? 1u : 8u); k++)
