@@ -127,13 +127,18 @@ TEST(bench_stats_quantiles)
 	CHECK(t.median_ms == 0);
 }
 
-TEST(bench_method_default)
+/* the flush is the config's timing.flush_l2 (and nothing else: TUNER_FLUSH is not read) */
+TEST(bench_method_flush)
 {
-	const char *old = getenv("TUNER_FLUSH");
+	struct config c;
 
-	if (old)
-		return; /* set by whoever runs the tests: not the default to check */
-	CHECK(strstr(bench_method(), "L2 flush read") != NULL);
+	memset(&c, 0, sizeof c);
+	setenv("TUNER_FLUSH", "write", 1);
+	c.flush_l2 = 1;
+	CHECK_STR(bench_method(&c), "helpers 2, L2 flush read");
+	c.flush_l2 = 0;
+	CHECK_STR(bench_method(&c), "helpers 2, L2 flush none");
+	unsetenv("TUNER_FLUSH");
 }
 
 /* the source is tuner/helpers.cu, byte for byte (embedded by tuner/embed.py) */

@@ -33,8 +33,6 @@ struct cmpres {
 	uint64_t bad, maxabs, maxrel, nfirst;
 };
 
-enum flush_mode { FLUSH_NONE, FLUSH_READ, FLUSH_WRITE };
-
 /* one config buffer on the device */
 struct dbuf {
 	CUdeviceptr d;
@@ -74,10 +72,8 @@ struct bench {
 	int have_helpers;
 	CUdeviceptr cmp;          /* one struct cmpres per config buffer */
 	CUdeviceptr sink;         /* the flush kernel's never-written word */
-	enum flush_mode flush_mode;
-	CUdeviceptr flush;        /* read (or written) between samples to evict L2 */
+	CUdeviceptr flush;        /* read between samples to evict L2 (0: no flush) */
 	size_t flush_bytes;
-	unsigned flush_val;
 	CUevent *ev;              /* start/stop pairs */
 	int nev;
 	int have_ref;
@@ -331,25 +327,9 @@ static CUresult launch1(CUfunction f, unsigned grid, unsigned block, void **para
 
 /* ---- open / close ---- */
 
-static enum flush_mode flush_mode_env(void)
+const char *bench_method(const struct config *c)
 {
-	const char *s = getenv("TUNER_FLUSH");
-
-	if (s && !strcmp(s, "write"))
-		return FLUSH_WRITE;
-	if (s && !strcmp(s, "none"))
-		return FLUSH_NONE;
-	return FLUSH_READ;
-}
-
-const char *bench_method(void)
-{
-	switch (flush_mode_env()) {
-	case FLUSH_WRITE: return "helpers 2, L2 flush write";
-	case FLUSH_NONE: return "helpers 2, L2 flush none";
-	case FLUSH_READ: break;
-	}
-	return "helpers 2, L2 flush read";
+	return c->flush_l2 ? "helpers 2, L2 flush read" : "helpers 2, L2 flush none";
 }
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
@@ -408,8 +388,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 	           "comparison results", why, whylen) < 0 ||
 	    dalloc(&b->sink, 16, "the flush kernel's sink", why, whylen) < 0)
 		goto fail;
-	b->flush_mode = c->flush_l2 ? flush_mode_env() : FLUSH_NONE;
-	if (b->flush_mode != FLUSH_NONE) {
+	if (c->flush_l2) {
 		b->flush_bytes = 2 * (size_t)(gpu->l2_bytes > 0 ? gpu->l2_bytes : 0);
 		if (b->flush_bytes < 64 * MIB)
 			b->flush_bytes = 64 * MIB;
@@ -854,24 +833,17 @@ void bench_stats(double *x, int n, struct stats *t)
 	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
 }
 
-/* enqueue one L2 flush in the bench's mode */
+/* enqueue one L2 flush (by reading the flush buffer), if the config asks for one */
 static CUresult flush_l2(struct bench *b, const char **call)
 {
 	size_t n = b->flush_bytes / 16;
 	unsigned magic = 1;
 	void *params[] = {&b->flush, &n, &b->sink, &magic};
 
-	switch (b->flush_mode) {
-	case FLUSH_NONE:
-		break;
-	case FLUSH_WRITE:
-		*call = "cuMemsetD32Async(L2 flush)";
-		return cu.MemsetD32Async(b->flush, ++b->flush_val, b->flush_bytes / 4, NULL);
-	case FLUSH_READ:
-		*call = "cuLaunchKernel(L2 flush)";
-		return launch1(b->h.flush, grid_for(b, n, 256, 1u << 20), 256, params);
-	}
-	return CUDA_SUCCESS;
+	if (!b->c->flush_l2)
+		return CUDA_SUCCESS;
+	*call = "cuLaunchKernel(L2 flush)";
+	return launch1(b->h.flush, grid_for(b, n, 256, 1u << 20), 256, params);
 }
 
 /* warm-up launches, then samples each bracketed by events (after an L2 flush if asked);

@@ -1068,7 +1068,7 @@ static void run_gpu(struct tune *t)
 	t->journal = xasprintf("%s/journal", t->dir);
 	if (!t->o.fresh)
 		nrec = journal_load(t->journal, &recs);
-	method = xasprintf("%s%s", bench_method(), t->o.counters ? ", counters" : "");
+	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
 	ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	t->keys = xcalloc(s->n, sizeof *t->keys);
