@@ -1,5 +1,6 @@
 /*
- * bench_smoke: gpu.c + bench.c on a real GPU, without config.c or space.c.
+ * bench_smoke: gpu.c + bench.c (with devbuf.c, launch.c, timing.c) on a real GPU, without
+ * config.c or space.c.
  * A scale kernel (out[i] = c[0] * alpha * in[i], c a __constant__ set to 2, and an integer
  * output idx[i] = 3 i + 1) is tuned against a double-precision reference; some variants are
  * deliberately wrong (a float off, outputs left unwritten, an integer off), one cannot launch,
@@ -9,10 +10,13 @@
  * Prints results; exits non-zero if an expectation fails. TUNER_BENCH_PROFILE=1 adds the time
  * each variant spends in setup, verification, timing and unloading.
  *
- * Build (from the repository root):
+ * Build (from the repository root, after ./configure.py && ninja, which writes
+ * out/gen/helpers_cu.c):
  *   F="-std=c11 -D_POSIX_C_SOURCE=200809L -O2 -I/usr/local/cuda/include"
- *   for f in gpu bench nvrtc expr util; do cc $F -c tuner/$f.c -o /tmp/$f.o; done
- *   cc $F -Ituner tests/gpu/bench_smoke.c /tmp/{gpu,bench,nvrtc,expr,util}.o \
+ *   m="gpu bench devbuf launch timing nvrtc expr util"
+ *   for f in $m; do cc $F -c tuner/$f.c -o /tmp/$f.o; done
+ *   cc $F -Ituner tests/gpu/bench_smoke.c out/gen/helpers_cu.c \
+ *      $(for f in $m; do echo /tmp/$f.o; done) \
  *      -L/usr/local/cuda/lib64 -lnvrtc -ldl -lm -o /tmp/bench_smoke
  */
 #include <math.h>
@@ -28,7 +32,8 @@
 #include "space.h"
 #include "util.h"
 
-/* config.c is not linked (it needs libyaml): the two helpers bench.c uses */
+/* config.c is not linked (it needs libyaml): the two helpers bench.c, devbuf.c and launch.c
+   use */
 size_t elem_size(enum elem t)
 {
 	return t == EL_F64 || t == EL_I64 || t == EL_U64 ? 8 : 4;
