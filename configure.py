@@ -222,7 +222,8 @@ def main():
     srcs = sorted(glob.glob(os.path.join("tuner", "*.c")))
     tsrcs = sorted(glob.glob(os.path.join("tests", "*.c")))
     fsrcs = sorted(glob.glob(os.path.join("tests", "fuzz", "*.c")))
-    # tuner/NAME.cu -> DIR/gen/NAME_cu.c defining const char NAME_cu[], its exact text
+    # tuner/NAME.cu -> DIR/gen/NAME_cu.c defining const char NAME_cu[], its exact text (a new
+    # .cu changes the directory tuner, on which build.ninja depends)
     cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
     w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
            description="EMBED $out")
@@ -238,11 +239,11 @@ def main():
         extra = {"cflags": "$cflags -Ituner"} if s.startswith("tests") else {}
         w.build([o], "cc", [s], **extra)
         objs.append((s, o))
+    gen_o = []
     for name, c in embeds:  # one string literal longer than ISO C's 4095 minimum
-        o = os.path.join(bdir, "obj", "gen", name + ".o")
-        w.build([o], "cc", [c], cflags="$cflags -Wno-overlength-strings")
-        objs.append(("tuner/" + name, o))
-    lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")]
+        gen_o.append(os.path.join(bdir, "obj", "gen", name + ".o"))
+        w.build([gen_o[-1]], "cc", [c], cflags="$cflags -Wno-overlength-strings")
+    lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")] + gen_o
     main_o = [o for s, o in objs if s.endswith("tuner/main.c")]
     test_o = [o for s, o in objs if s.startswith("tests")]
     tuner, unit = os.path.join(bdir, "bin", "tuner"), os.path.join(bdir, "bin", "unit")
@@ -251,14 +252,15 @@ def main():
     hdrs = sorted(glob.glob(os.path.join("tuner", "*.h")))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests"] + (["tests/fuzz"] if fsrcs else []) +
-            srcs + hdrs + cusrcs + tsrcs + fsrcs)
+            srcs + hdrs + tsrcs + fsrcs)
     w.build(["test"], "test", implicit=[tuner, unit])
 
     # fuzz targets: tests/fuzz/NAME.c -> DIR/fuzz/NAME, linked with the modules it needs
     fuzz_bins = []
     if fuzz_why is None:
         w.var("clang", clang)
-        w.var("fuzzflags", fuzz_flags + " -Ituner -I%s %s" % (cuinc, ycflags))
+        # the toolkit's headers first, as for $cflags: <nvrtc.h> is not tuner/nvrtc.h
+        w.var("fuzzflags", fuzz_flags + " -I%s %s -Ituner" % (cuinc, ycflags))
         w.rule("fuzzcc", "$clang -MMD -MF $out.d $fuzzflags -fsanitize=fuzzer-no-link "
                "-c $in -o $out", depfile="$out.d", deps="gcc", description="CC $out")
         w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out "
