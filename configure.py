@@ -222,13 +222,28 @@ def main():
     srcs = sorted(glob.glob(os.path.join("tuner", "*.c")))
     tsrcs = sorted(glob.glob(os.path.join("tests", "*.c")))
     fsrcs = sorted(glob.glob(os.path.join("tests", "fuzz", "*.c")))
+    # tuner/NAME.cu -> DIR/gen/NAME_cu.c defining const char NAME_cu[], its exact text (a new
+    # .cu changes the directory tuner, on which build.ninja depends)
+    cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
+    w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
+           description="EMBED $out")
+    embeds = []
+    for s in cusrcs:
+        name = os.path.basename(s)[:-3] + "_cu"
+        c = os.path.join(bdir, "gen", name + ".c")
+        w.build([c], "embed", [s], implicit=["tuner/embed.py"], name=name)
+        embeds.append((name, c))
     objs = []
     for s in srcs + tsrcs:
         o = os.path.join(bdir, "obj", s[:-2] + ".o")
         extra = {"cflags": "$cflags -Ituner"} if s.startswith("tests") else {}
         w.build([o], "cc", [s], **extra)
         objs.append((s, o))
-    lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")]
+    gen_o = []
+    for name, c in embeds:  # one string literal longer than ISO C's 4095 minimum
+        gen_o.append(os.path.join(bdir, "obj", "gen", name + ".o"))
+        w.build([gen_o[-1]], "cc", [c], cflags="$cflags -Wno-overlength-strings")
+    lib = [o for s, o in objs if s.startswith("tuner") and not s.endswith("main.c")] + gen_o
     main_o = [o for s, o in objs if s.endswith("tuner/main.c")]
     test_o = [o for s, o in objs if s.startswith("tests")]
     tuner, unit = os.path.join(bdir, "bin", "tuner"), os.path.join(bdir, "bin", "unit")
@@ -244,7 +259,8 @@ def main():
     fuzz_bins = []
     if fuzz_why is None:
         w.var("clang", clang)
-        w.var("fuzzflags", fuzz_flags + " -Ituner -I%s %s" % (cuinc, ycflags))
+        # the toolkit's headers first, as for $cflags: <nvrtc.h> is not tuner/nvrtc.h
+        w.var("fuzzflags", fuzz_flags + " -I%s %s -Ituner" % (cuinc, ycflags))
         w.rule("fuzzcc", "$clang -MMD -MF $out.d $fuzzflags -fsanitize=fuzzer-no-link "
                "-c $in -o $out", depfile="$out.d", deps="gcc", description="CC $out")
         w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out "
@@ -253,11 +269,20 @@ def main():
         for s in fsrcs:
             name = os.path.basename(s)[:-2]
             ins = []
-            for m in [s] + modules(s):
+            mods = modules(s)
+            for m in [s] + mods:
                 if m not in fobjs:
                     fobjs[m] = os.path.join(bdir, "fuzz", "obj", os.path.basename(m)[:-2] + ".o")
                     w.build([fobjs[m]], "fuzzcc", [m])
                 ins.append(fobjs[m])
+            for sym, gen in embeds:  # the embedded texts its modules refer to
+                if not any(re.search(r"\b%s\b" % sym, open(m).read()) for m in mods):
+                    continue
+                if gen not in fobjs:
+                    fobjs[gen] = os.path.join(bdir, "fuzz", "obj", "gen", sym + ".o")
+                    w.build([fobjs[gen]], "fuzzcc", [gen],
+                            fuzzflags="$fuzzflags -Wno-overlength-strings")
+                ins.append(fobjs[gen])
             b = os.path.join(bdir, "fuzz", name)
             w.build([b], "fuzzlink", ins)
             fuzz_bins.append(b)

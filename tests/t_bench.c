@@ -1,5 +1,6 @@
 /* bench without a GPU: the host formula of the device fill, statistics, the helper kernels'
-   source (it compiles, and the cubin carries every kernel bench_helpers looks up). */
+   source (tuner/helpers.cu as it is; it compiles, and the cubin carries every kernel
+   bench_helpers looks up). */
 #include "test.h"
 
 #include <math.h>
@@ -126,13 +127,33 @@ TEST(bench_stats_quantiles)
 	CHECK(t.median_ms == 0);
 }
 
-TEST(bench_method_default)
+/* the flush is the config's timing.flush_l2 (and nothing else: TUNER_FLUSH is not read) */
+TEST(bench_method_flush)
 {
-	const char *old = getenv("TUNER_FLUSH");
+	struct config c;
 
-	if (old)
-		return; /* set by whoever runs the tests: not the default to check */
-	CHECK(strstr(bench_method(), "L2 flush read") != NULL);
+	memset(&c, 0, sizeof c);
+	setenv("TUNER_FLUSH", "write", 1);
+	c.flush_l2 = 1;
+	CHECK_STR(bench_method(&c), "helpers 2, L2 flush read");
+	c.flush_l2 = 0;
+	CHECK_STR(bench_method(&c), "helpers 2, L2 flush none");
+	unsetenv("TUNER_FLUSH");
+}
+
+/* the source is tuner/helpers.cu, byte for byte (embedded by tuner/embed.py) */
+TEST(bench_helpers_embedded)
+{
+	const char *src = bench_helpers_source();
+	size_t len = 0;
+	char *file = file_read(test_path("tuner/helpers.cu"), &len);
+
+	CHECK(file != NULL);
+	if (!file)
+		return;
+	CHECK_EQ(strlen(src), len);
+	CHECK(strlen(src) == len && !memcmp(src, file, len));
+	free(file);
 }
 
 /* the cubin names each kernel (as an ELF symbol string) */
@@ -155,7 +176,6 @@ TEST(bench_helpers_compile)
 	struct compile_out co;
 	size_t i;
 
-	CHECK(bench_copy_source() == bench_helpers_source());
 	/* as main.c compiles it: one job, entry "tuner_copy" */
 	CHECK(nv_compile(bench_helpers_source(), "tuner_copy.cu", "tuner_copy", "sm_90", NULL, 0,
 	                 &co));

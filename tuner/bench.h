@@ -3,19 +3,15 @@
 #define TUNER_BENCH_H
 
 #include "config.h"
+#include "devbuf.h" /* bench_fill_host */
 #include "gpu.h"
 #include "nvrtc.h"
 #include "space.h"
+#include "timing.h" /* struct stats, bench_stats, BENCH_RACE_SAMPLES */
 
 #define BENCH_PROBE_MAX 12
 
 enum run_status { RUN_OK, RUN_MISMATCH, RUN_FAULT, RUN_LAUNCH_ERROR };
-
-struct stats {
-	int n;                    /* samples */
-	double median_ms, min_ms, max_ms, mean_ms;
-	double spread;            /* (p90 - p10) / median */
-};
 
 struct run_result {
 	enum run_status status;
@@ -53,8 +49,6 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 /* CUDA source of the helper kernels (copy and read rooflines, L2 flush, fills, comparisons);
    compile it with entry "tuner_copy" and hand the result to bench_helpers */
 const char *bench_helpers_source(void);
-/* the same text, under its old name */
-const char *bench_copy_source(void);
 /* load the compiled helpers, keep them loaded and fill the in buffers on the device (checked
    against the host formula at a few elements); 0, or -1 with why */
 int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why, size_t whylen);
@@ -73,8 +67,6 @@ double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, si
    context every later call reports RUN_FAULT without running */
 void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
                    struct run_result *r);
-/* the samples a variant gets before it may be cut (see bench_set_cut) */
-#define BENCH_RACE_SAMPLES 5
 /* stop timing the next variants after BENCH_RACE_SAMPLES samples when their median is above
    ms (0: time every sample); a variant that cannot win keeps its early median */
 void bench_set_cut(struct bench *b, double ms);
@@ -83,16 +75,10 @@ void bench_set_probe(struct bench *b, const struct bench_probe *p);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.
    b may be NULL (a context must be current) */
 int bench_bank_probe(struct bench *b, int bytes);
-/* how timings are taken, for a results cache key: "helpers 2, L2 flush read" (static) */
-const char *bench_method(void);
+/* how c's timings are taken, for a results cache key: "helpers 2, L2 flush read" (c's
+   timing.flush_l2 true, the default) or "helpers 2, L2 flush none" (false); static */
+const char *bench_method(const struct config *c);
 /* free everything */
 void bench_close(struct bench *b);
-
-/* host formula of the device fill: elements [first, first + n) of fill f as type t into p
-   (p[0] is element `first`); element i of a random fill is lo + (hi - lo) * u, u the top 53
-   bits of splitmix64's output for state seed + (i + 1) * 0x9e3779b97f4a7c15, over 2^53 */
-void bench_fill_host(void *p, size_t first, size_t n, enum elem t, const struct fill *f);
-/* statistics of n samples x (sorted in place) */
-void bench_stats(double *x, int n, struct stats *t);
 
 #endif

@@ -86,11 +86,20 @@ const char *gpu_errstr(CUresult r)
 	return "";
 }
 
+void gpu_err(char *why, size_t whylen, const char *call, CUresult r)
+{
+	const char *d = gpu_errstr(r);
+
+	if (*d)
+		say(why, whylen, "%s: %s (%s)", call, gpu_errname(r), d);
+	else
+		say(why, whylen, "%s: %s", call, gpu_errname(r));
+}
+
 int gpu_ready(void)
 {
 	return lib && retained;
 }
-
 
 static int resolve(char *why, size_t whylen)
 {
@@ -110,17 +119,6 @@ static int resolve(char *why, size_t whylen)
 	return 0;
 }
 
-/* "cuInit: CUDA_ERROR_X (description)" */
-static void cuerr(char *why, size_t whylen, const char *call, CUresult r)
-{
-	const char *d = gpu_errstr(r);
-
-	if (*d)
-		say(why, whylen, "%s failed: %s (%s)", call, gpu_errname(r), d);
-	else
-		say(why, whylen, "%s failed: %s", call, gpu_errname(r));
-}
-
 static int attr(int *out, CUdevice_attribute a, const char *what, char *why, size_t whylen)
 {
 	CUresult r = cu.DeviceGetAttribute(out, a, dev);
@@ -128,7 +126,7 @@ static int attr(int *out, CUdevice_attribute a, const char *what, char *why, siz
 	if (r != CUDA_SUCCESS) {
 		char call[96];
 		snprintf(call, sizeof call, "cuDeviceGetAttribute(%s)", what);
-		cuerr(why, whylen, call, r);
+		gpu_err(why, whylen, call, r);
 		return -1;
 	}
 	return 0;
@@ -167,15 +165,15 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 		goto fail;
 	}
 	if (r != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuInit", r);
+		gpu_err(why, whylen, "cuInit", r);
 		goto fail;
 	}
 	if ((r = cu.DriverGetVersion(&info->driver_version)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDriverGetVersion", r);
+		gpu_err(why, whylen, "cuDriverGetVersion", r);
 		goto fail;
 	}
 	if ((r = cu.DeviceGetCount(&n)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDeviceGetCount", r);
+		gpu_err(why, whylen, "cuDeviceGetCount", r);
 		goto fail;
 	}
 	if (n == 0) {
@@ -187,11 +185,11 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 		goto fail;
 	}
 	if ((r = cu.DeviceGet(&dev, ordinal)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDeviceGet", r);
+		gpu_err(why, whylen, "cuDeviceGet", r);
 		goto fail;
 	}
 	if ((r = cu.DeviceGetName(info->name, (int)sizeof info->name, dev)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDeviceGetName", r);
+		gpu_err(why, whylen, "cuDeviceGetName", r);
 		goto fail;
 	}
 	info->name[sizeof info->name - 1] = 0;
@@ -213,17 +211,17 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 	if (info->smem_optin < info->smem_block)
 		info->smem_optin = info->smem_block;
 	if ((r = cu.DeviceTotalMem(&info->mem_bytes, dev)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDeviceTotalMem", r);
+		gpu_err(why, whylen, "cuDeviceTotalMem", r);
 		goto fail;
 	}
 	if ((r = cu.DevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuDevicePrimaryCtxRetain", r);
+		gpu_err(why, whylen, "cuDevicePrimaryCtxRetain", r);
 		goto fail;
 	}
 	retained = 1;
 	pctx = ctx;
 	if ((r = cu.CtxSetCurrent(ctx)) != CUDA_SUCCESS) {
-		cuerr(why, whylen, "cuCtxSetCurrent", r);
+		gpu_err(why, whylen, "cuCtxSetCurrent", r);
 		gpu_close();
 		return -1;
 	}

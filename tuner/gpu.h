@@ -83,5 +83,8 @@ int gpu_ready(void);
 const char *gpu_errname(CUresult r);
 /* the driver's description of r ("an illegal memory access was encountered"), or "" */
 const char *gpu_errstr(CUresult r);
+/* "call: CUDA_ERROR_X (description)" into why ("call: CUDA_ERROR_X" when the driver has no
+   description) */
+void gpu_err(char *why, size_t whylen, const char *call, CUresult r);
 
 #endif

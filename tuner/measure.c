@@ -493,7 +493,7 @@ void measure_run(struct measure *m)
 	m->journal = xasprintf("%s/journal", t->dir);
 	if (!t->o.fresh)
 		nrec = journal_load(m->journal, &recs);
-	method = xasprintf("%s%s", bench_method(), t->o.counters ? ", counters" : "");
+	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
 	ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);

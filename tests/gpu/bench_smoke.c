@@ -1,18 +1,22 @@
 /*
- * bench_smoke: gpu.c + bench.c on a real GPU, without config.c or space.c.
+ * bench_smoke: gpu.c + bench.c (with devbuf.c, launch.c, timing.c) on a real GPU, without
+ * config.c or space.c.
  * A scale kernel (out[i] = c[0] * alpha * in[i], c a __constant__ set to 2, and an integer
  * output idx[i] = 3 i + 1) is tuned against a double-precision reference; some variants are
  * deliberately wrong (a float off, outputs left unwritten, an integer off), one cannot launch,
  * one needs opted-in shared memory, one asks for 8-byte banks, one faults (last: it kills the
- * context). Also times the copy and read rooflines, and compares the L2 flush modes
- * (TUNER_FLUSH none, read, write) on a problem that fits in L2 and on the rooflines.
+ * context). Also times the copy and read rooflines, and compares the L2 flush choices
+ * (timing.flush_l2 false and true) on a problem that fits in L2 and on the rooflines.
  * Prints results; exits non-zero if an expectation fails. TUNER_BENCH_PROFILE=1 adds the time
  * each variant spends in setup, verification, timing and unloading.
  *
- * Build (from the repository root):
+ * Build (from the repository root, after ./configure.py && ninja, which writes
+ * out/gen/helpers_cu.c):
  *   F="-std=c11 -D_POSIX_C_SOURCE=200809L -O2 -I/usr/local/cuda/include"
- *   for f in gpu bench nvrtc expr util; do cc $F -c tuner/$f.c -o /tmp/$f.o; done
- *   cc $F -Ituner tests/gpu/bench_smoke.c /tmp/{gpu,bench,nvrtc,expr,util}.o \
+ *   m="gpu bench devbuf launch timing nvrtc expr util"
+ *   for f in $m; do cc $F -c tuner/$f.c -o /tmp/$f.o; done
+ *   cc $F -Ituner tests/gpu/bench_smoke.c out/gen/helpers_cu.c \
+ *      $(for f in $m; do echo /tmp/$f.o; done) \
  *      -L/usr/local/cuda/lib64 -lnvrtc -ldl -lm -o /tmp/bench_smoke
  */
 #include <math.h>
@@ -28,7 +32,8 @@
 #include "space.h"
 #include "util.h"
 
-/* config.c is not linked (it needs libyaml): the two helpers bench.c uses */
+/* config.c is not linked (it needs libyaml): the two helpers bench.c, devbuf.c and launch.c
+   use */
 size_t elem_size(enum elem t)
 {
 	return t == EL_F64 || t == EL_I64 || t == EL_U64 ? 8 : 4;
@@ -276,7 +281,7 @@ static struct bench *ready(const struct config *c, int64_t n, struct vars *sizes
 	t2 = now_s();
 	EXPECT(bench_reference(b, ref, why, sizeof why) == 0, "reference: %s", why);
 	printf("n=%lld (%s flush): bench_open %.1f ms, bench_helpers (load, fill, check) %.1f ms, "
-	       "bench_reference %.1f ms\n", (long long)n, bench_method(), (t1 - t0) * 1e3,
+	       "bench_reference %.1f ms\n", (long long)n, bench_method(c), (t1 - t0) * 1e3,
 	       (t2 - t1) * 1e3, (now_s() - t2) * 1e3);
 	return b;
 }
@@ -308,14 +313,14 @@ static const char bsum_src[] =
 	"\tout[b] = (float)acc;\n"
 	"}\n";
 
-/* the three flush modes: the block sum over 16 MiB, which fits in L2 (a flush that evicts
-   must make it slower than no flush), and the rooflines */
+/* without and with the L2 flush: the block sum over 16 MiB, which fits in L2 (a flush that
+   evicts must make it slower than no flush), and the rooflines */
 static void flush_modes(const struct gpu_info *gpu, const char *arch,
                         const struct compile_out *helpers)
 {
-	static const char *modes[] = {"none", "read", "write"};
+	static const char *modes[] = {"none", "read"}; /* timing.flush_l2 false, true */
 	const int64_t n = 1 << 22;
-	double small[3] = {0}, copy[3] = {0}, rd[3] = {0};
+	double small[2] = {0}, copy[2] = {0}, rd[2] = {0};
 	struct compile_out kern, ref;
 	struct config c;
 	struct buffer bufs[2];
@@ -347,14 +352,13 @@ static void flush_modes(const struct gpu_info *gpu, const char *arch,
 	c.rtol = c.atol = 1e-4;
 	c.warmup = 3;
 	c.samples = 50;
-	c.flush_l2 = 1;
 	nv_compile(bsum_src, "bsum.cu", "bsum", arch, NULL, 0, &kern);
 	nv_compile(bsum_src, "bsum.cu", "bsum_ref", arch, NULL, 0, &ref);
 	EXPECT(kern.ok && ref.ok, "bsum compile: %s %s", kern.log, ref.log);
-	for (m = 0; m < 3; m++) {
+	for (m = 0; m < LEN(modes); m++) {
 		struct bench *b;
 		struct run_result r;
-		setenv("TUNER_FLUSH", modes[m], 1);
+		c.flush_l2 = (int)m;
 		b = ready(&c, n, &sizes, gpu, helpers, &ref);
 		if (!b)
 			continue;
@@ -373,9 +377,8 @@ static void flush_modes(const struct gpu_info *gpu, const char *arch,
 		EXPECT(rd[m] > 0, "read: %s", why);
 		bench_close(b);
 	}
-	unsetenv("TUNER_FLUSH");
 	printf("flush   16 MiB block sum (ms)   copy 2 x 256 MiB (GB/s)   read 256 MiB (GB/s)\n");
-	for (m = 0; m < 3; m++)
+	for (m = 0; m < LEN(modes); m++)
 		printf("%-7s %22.4f %25.1f %21.1f\n", modes[m], small[m], copy[m], rd[m]);
 	EXPECT(small[1] > 1.1 * small[0], "the read flush does not evict: %.4f ms with it, "
 	       "%.4f ms without", small[1], small[0]);

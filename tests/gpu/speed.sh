@@ -1,8 +1,9 @@
 #!/bin/sh
 # Tuning speed, for a machine with a CUDA GPU: build, then tune each shipped config end to
 # end from a cold compile cache and again from a warm one, with the time at the end of each
-# phase (-v), then re-time the warm runs with each L2 flush mode (TUNER_FLUSH=read, the
-# default; write, the old memset; none) and without racing (--no-race). Prints one table.
+# phase (-v), then re-time the warm runs with each L2 flush choice (the config's
+# timing.flush_l2: true, flush=read, the default; false, flush=none) and without racing
+# (--no-race). Prints one table.
 # Usage: tests/gpu/speed.sh [OUTDIR]   (TUNER_YAML_PREFIX as for tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -16,6 +17,23 @@ out/bin/tuner --help | grep -q -- --fresh && fresh=--fresh # time everything, re
 export TUNER_CACHE="$outdir/cache"
 rm -rf "$TUNER_CACHE"
 now() { date +%s.%N; }
+# flushcfg CONFIG true|false: a copy of CONFIG with timing.flush_l2 set, beside it (its relative
+# paths, hence its sources and compile-cache keys, unchanged; removed by the caller)
+flushcfg() {
+	f=configs/.speed-$(basename "$1" .yaml)-flush-$2.yaml
+	if grep -q '^timing: *{.*}' "$1"; then
+		sed -e '/^timing:/s/,* *flush_l2: *[a-z]*//' \
+		    -e "s/^timing: *{ *\(.*\)}/timing: {\1, flush_l2: $2}/" -e '/^timing:/s/{, /{/' \
+		    "$1" >"$f"
+	elif grep -q '^timing:' "$1"; then
+		echo "speed.sh: $1: timing is not a one-line {...} map" >&2
+		exit 1
+	else
+		{ cat "$1"; echo "timing: {flush_l2: $2}"; } >"$f"
+	fi
+	echo "$f"
+}
+trap 'rm -f configs/.speed-*-flush-*.yaml' EXIT INT TERM
 row() { # row LABEL CONFIG LOG: one tuner run, timed
 	t0=$(now)
 	out/bin/tuner $fresh -v ${4:-} --out "$outdir/o" "$2" >"$3" 2>&1 || echo "tuner failed: $2 (see $3)"
@@ -49,8 +67,10 @@ for k in filter21 reduction transpose; do
 done
 for k in filter21 reduction transpose; do
 	row "$k warm --no-race" configs/$k.yaml "$outdir/$k.norace.log" --no-race
-	for m in read write none; do
-		TUNER_FLUSH=$m row "$k warm flush=$m" configs/$k.yaml "$outdir/$k.$m.log"
+	for m in read none; do
+		cfg=$(flushcfg configs/$k.yaml "$([ $m = read ] && echo true || echo false)")
+		row "$k warm flush=$m" "$cfg" "$outdir/$k.$m.log"
+		rm -f "$cfg"
 	done
 done
 

@@ -1,0 +1,161 @@
+/* launch: a kernel's arguments and geometry evaluated for one launch, and the launches. */
+#include "launch.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
+                const char *what, char *why, size_t whylen)
+{
+	struct expr_err err;
+
+	if (!e) {
+		*out = dflt;
+		return 0;
+	}
+	if (expr_eval(e, v, out, &err) < 0) {
+		say(why, whylen, "%s '%s': %s", what, expr_src(e), err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu_info *gpu,
+                CUfunction f, const struct arg *args, size_t nargs, const struct vars *v,
+                const int64_t block[3], const int64_t grid[3], int64_t shared, CUresult *rc,
+                char *why, size_t whylen)
+{
+	size_t i;
+	int d, stat = 0;
+	CUresult r;
+
+	*rc = CUDA_SUCCESS;
+	memset(lp, 0, sizeof *lp);
+	lp->f = f;
+	lp->nargs = nargs;
+	lp->params = xcalloc(nargs, sizeof *lp->params);
+	lp->vals = xcalloc(nargs, sizeof *lp->vals);
+	for (d = 0; d < 3; d++) {
+		if (block[d] < 1 || block[d] > UINT32_MAX || grid[d] < 1 || grid[d] > UINT32_MAX) {
+			say(why, whylen, "launch geometry out of range: block[%d] = %" PRId64
+			    ", grid[%d] = %" PRId64, d, block[d], d, grid[d]);
+			goto fail;
+		}
+		lp->block[d] = (unsigned)block[d];
+		lp->grid[d] = (unsigned)grid[d];
+	}
+	for (i = 0; i < nargs; i++) {
+		const struct arg *a = &args[i];
+		union argval *u = &lp->vals[i];
+		char what[64];
+		int64_t x;
+
+		if (a->buffer >= 0) {
+			if ((size_t)a->buffer >= bufs->c->nbuffers)
+				die("argument %zu names buffer %d of %zu", i + 1, a->buffer,
+				    bufs->c->nbuffers);
+			u->p = bufs->buf[a->buffer].d;
+			lp->params[i] = &u->p;
+			continue;
+		}
+		snprintf(what, sizeof what, "argument %zu", i + 1);
+		if (launch_eval(a->value, v, 0, &x, what, why, whylen) < 0)
+			goto fail;
+		switch (a->type) {
+		case EL_I32:
+			if (x < INT32_MIN || x > INT32_MAX)
+				goto range;
+			u->i32 = (int32_t)x;
+			lp->params[i] = &u->i32;
+			break;
+		case EL_U32:
+			if (x < 0 || x > (int64_t)UINT32_MAX)
+				goto range;
+			u->u32 = (uint32_t)x;
+			lp->params[i] = &u->u32;
+			break;
+		case EL_I64:
+			u->i64 = x;
+			lp->params[i] = &u->i64;
+			break;
+		case EL_U64:
+			if (x < 0)
+				goto range;
+			u->u64 = (uint64_t)x;
+			lp->params[i] = &u->u64;
+			break;
+		case EL_F32:
+			u->f32 = (float)x;
+			lp->params[i] = &u->f32;
+			break;
+		case EL_F64:
+			u->f64 = (double)x;
+			lp->params[i] = &u->f64;
+			break;
+		}
+		continue;
+range:
+		say(why, whylen, "argument %zu = %" PRId64 " does not fit %s", i + 1, x,
+		    elem_name(a->type));
+		goto fail;
+	}
+	if (shared < 0 || shared > INT32_MAX) {
+		say(why, whylen, "dynamic shared memory %" PRId64 " bytes out of range", shared);
+		goto fail;
+	}
+	lp->shared = (unsigned)shared;
+	if ((r = cu.FuncGetAttribute(&stat, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) != CUDA_SUCCESS) {
+		*rc = r;
+		gpu_err(why, whylen, "cuFuncGetAttribute(SHARED_SIZE_BYTES)", r);
+		goto fail;
+	}
+	if (shared + stat > gpu->smem_block) {
+		if (shared + stat > gpu->smem_optin) {
+			say(why, whylen, "needs %" PRId64 " bytes of shared memory per block "
+			    "(%d static + %" PRId64 " dynamic); the device allows %d",
+			    shared + stat, stat, shared, gpu->smem_optin);
+			goto fail;
+		}
+		r = cu.FuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared);
+		if (r != CUDA_SUCCESS) {
+			*rc = r;
+			gpu_err(why, whylen, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	launch_free(lp);
+	return -1;
+}
+
+CUresult launch_run(const struct launchp *lp)
+{
+	return cu.LaunchKernel(lp->f, lp->grid[0], lp->grid[1], lp->grid[2], lp->block[0],
+	                       lp->block[1], lp->block[2], lp->shared, NULL, lp->params, NULL);
+}
+
+void launch_free(struct launchp *lp)
+{
+	free(lp->params);
+	free(lp->vals);
+	memset(lp, 0, sizeof *lp);
+}
+
+unsigned launch_grid(int sms, size_t n, unsigned block, unsigned per_sm)
+{
+	size_t g = (n + block - 1) / block, cap = (size_t)(sms > 0 ? sms : 1) * per_sm;
+
+	if (g > cap)
+		g = cap;
+	return g ? (unsigned)g : 1;
+}
+
+CUresult launch_1d(CUfunction f, unsigned grid, unsigned block, void **params)
+{
+	return cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL);
+}

@@ -1,0 +1,47 @@
+/* launch: a kernel's arguments and geometry evaluated for one launch, and the launches. */
+#ifndef TUNER_LAUNCH_H
+#define TUNER_LAUNCH_H
+
+#include "config.h"
+#include "devbuf.h"
+#include "gpu.h"
+
+/* a launch ready to go: function, geometry, parameters */
+struct launchp {
+	CUfunction f;
+	unsigned grid[3], block[3], shared;
+	void **params;
+	union argval {
+		CUdeviceptr p;
+		int32_t i32;
+		uint32_t u32;
+		int64_t i64;
+		uint64_t u64;
+		float f32;
+		double f64;
+		size_t z;
+	} *vals;
+	size_t nargs;
+};
+
+/* e under v into *out (dflt when e is NULL); 0, or -1 with "what 'e': error" in why */
+int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
+                const char *what, char *why, size_t whylen);
+/* f with args evaluated under v (a buffer argument is its device pointer in bufs) and the
+   geometry checked, into lp; shared memory beyond gpu's default per-block limit is opted into
+   on f. 0, or -1 with why (*rc: the failing call's CUresult, or success) and lp empty */
+int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu_info *gpu,
+                CUfunction f, const struct arg *args, size_t nargs, const struct vars *v,
+                const int64_t block[3], const int64_t grid[3], int64_t shared, CUresult *rc,
+                char *why, size_t whylen);
+/* enqueue lp on the default stream */
+CUresult launch_run(const struct launchp *lp);
+/* free lp's parameters and zero it */
+void launch_free(struct launchp *lp);
+/* blocks for a grid-stride kernel over n items: one item per thread, at most per_sm blocks per
+   multiprocessor (sms of them; at least one) */
+unsigned launch_grid(int sms, size_t n, unsigned block, unsigned per_sm);
+/* enqueue f with params on a one-dimensional grid, without shared memory */
+CUresult launch_1d(CUfunction f, unsigned grid, unsigned block, void **params);
+
+#endif

@@ -1,0 +1,214 @@
+/* timing: launches timed with CUDA events, the L2 flushed between samples, statistics. */
+#include "timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "devbuf.h"
+#include "util.h"
+
+#define MIB ((size_t)1 << 20)
+
+/* ---- statistics ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* q-quantile of sorted x, linear interpolation */
+static double quantile(const double *x, int n, double q)
+{
+	double pos = q * (n - 1);
+	int i = (int)pos;
+
+	if (i >= n - 1)
+		return x[n - 1];
+	return x[i] + (pos - i) * (x[i + 1] - x[i]);
+}
+
+void bench_stats(double *x, int n, struct stats *t)
+{
+	double sum = 0;
+	int i;
+
+	memset(t, 0, sizeof *t);
+	if (n <= 0)
+		return;
+	qsort(x, (size_t)n, sizeof *x, cmp_double);
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	t->n = n;
+	t->min_ms = x[0];
+	t->max_ms = x[n - 1];
+	t->mean_ms = sum / n;
+	t->median_ms = quantile(x, n, 0.5);
+	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
+}
+
+/* ---- open / close ---- */
+
+int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
+                size_t whylen)
+{
+	CUresult r;
+
+	memset(tm, 0, sizeof *tm);
+	tm->c = c;
+	tm->sms = gpu->sms;
+	if (devbuf_alloc(&tm->sink, 16, "the flush kernel's sink", why, whylen) < 0)
+		goto fail;
+	if (c->flush_l2) {
+		tm->flush_bytes = 2 * (size_t)(gpu->l2_bytes > 0 ? gpu->l2_bytes : 0);
+		if (tm->flush_bytes < 64 * MIB)
+			tm->flush_bytes = 64 * MIB;
+		tm->flush_bytes &= ~(size_t)15;
+		if (devbuf_alloc(&tm->flush, tm->flush_bytes, "the L2 flush buffer", why, whylen) < 0)
+			goto fail;
+		/* zeroed: the read flush's xor of it is 0, never its magic 1 */
+		if ((r = cu.MemsetD32(tm->flush, 0, tm->flush_bytes / 4)) != CUDA_SUCCESS) {
+			gpu_err(why, whylen, "cuMemsetD32(L2 flush buffer)", r);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	timing_close(tm);
+	return -1;
+}
+
+void timing_close(struct timer *tm)
+{
+	int k;
+
+	for (k = 0; k < tm->nev; k++)
+		if (gpu_ready())
+			cu.EventDestroy(tm->ev[k]);
+	free(tm->ev);
+	tm->ev = NULL;
+	tm->nev = 0;
+	devbuf_free(&tm->flush);
+	devbuf_free(&tm->sink);
+}
+
+/* ---- timing ---- */
+
+/* enqueue one L2 flush (by reading the flush buffer), if the config asks for one */
+static CUresult flush_l2(struct timer *tm, const char **call)
+{
+	size_t n = tm->flush_bytes / 16;
+	unsigned magic = 1;
+	void *params[] = {&tm->flush, &n, &tm->sink, &magic};
+
+	if (!tm->c->flush_l2)
+		return CUDA_SUCCESS;
+	*call = "cuLaunchKernel(L2 flush)";
+	return launch_1d(tm->flush_fn, launch_grid(tm->sms, n, 256, 1u << 20), 256, params);
+}
+
+/* the times of samples [from, to) into ms; 0 or -1 with *rc and why */
+static int elapsed(struct timer *tm, int from, int to, double *ms, CUresult *rc, char *why,
+                   size_t whylen)
+{
+	int i;
+
+	for (i = from; i < to; i++) {
+		float f = 0;
+		CUresult r = cu.EventElapsedTime(&f, tm->ev[2 * i], tm->ev[2 * i + 1]);
+		if (r != CUDA_SUCCESS) {
+			*rc = r;
+			gpu_err(why, whylen, "cuEventElapsedTime", r);
+			return -1;
+		}
+		ms[i] = f;
+	}
+	return 0;
+}
+
+int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUresult *rc,
+               int *in_launch, char *why, size_t whylen)
+{
+	int warm = tm->c->warmup > 0 ? tm->c->warmup : 0;
+	int n = tm->c->samples > 0 ? tm->c->samples : 1;
+	int race = tm->cut_ms > 0 && n > BENCH_RACE_SAMPLES, got = 0, part;
+	double *ms;
+	CUresult r;
+	int i;
+
+	*rc = CUDA_SUCCESS;
+	*in_launch = 0;
+	memset(t, 0, sizeof *t);
+	if (tm->nev < 2 * n) {
+		tm->ev = xreallocarray(tm->ev, (size_t)2 * n, sizeof *tm->ev);
+		while (tm->nev < 2 * n) {
+			if ((r = cu.EventCreate(&tm->ev[tm->nev], CU_EVENT_DEFAULT)) != CUDA_SUCCESS) {
+				*rc = r;
+				gpu_err(why, whylen, "cuEventCreate", r);
+				return -1;
+			}
+			tm->nev++;
+		}
+	}
+	ms = xcalloc((size_t)n, sizeof *ms);
+	for (i = 0; i < warm; i++)
+		if ((r = launch_run(lp)) != CUDA_SUCCESS)
+			goto launch_fail;
+	/* the first BENCH_RACE_SAMPLES samples, then (unless they show the variant cannot win)
+	   the rest; one synchronization per part */
+	for (i = 0, part = 0; part < 2 && i < n; part++) {
+		int end = part == 0 && race ? BENCH_RACE_SAMPLES : n;
+		for (; i < end; i++) {
+			const char *call = "";
+			if ((r = flush_l2(tm, &call)) != CUDA_SUCCESS) {
+				*rc = r;
+				gpu_err(why, whylen, call, r);
+				goto fail;
+			}
+			if ((r = cu.EventRecord(tm->ev[2 * i], NULL)) != CUDA_SUCCESS) {
+				*rc = r;
+				gpu_err(why, whylen, "cuEventRecord", r);
+				goto fail;
+			}
+			if ((r = launch_run(lp)) != CUDA_SUCCESS)
+				goto launch_fail;
+			if ((r = cu.EventRecord(tm->ev[2 * i + 1], NULL)) != CUDA_SUCCESS) {
+				*rc = r;
+				gpu_err(why, whylen, "cuEventRecord", r);
+				goto fail;
+			}
+		}
+		if ((r = cu.EventSynchronize(tm->ev[2 * i - 1])) != CUDA_SUCCESS ||
+		    (r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+			*rc = r;
+			gpu_err(why, whylen, "kernel failed while timed", r);
+			goto fail;
+		}
+		if (elapsed(tm, got, i, ms, rc, why, whylen) < 0)
+			goto fail;
+		got = i;
+		if (part == 0 && race) {
+			struct stats early;
+			double *x = xcalloc((size_t)got, sizeof *x);
+			memcpy(x, ms, (size_t)got * sizeof *x);
+			bench_stats(x, got, &early);
+			free(x);
+			if (early.median_ms > tm->cut_ms)
+				break;
+		}
+	}
+	n = got;
+	bench_stats(ms, n, t);
+	free(ms);
+	return 0;
+fail:
+	free(ms);
+	return -1;
+launch_fail:
+	free(ms);
+	*rc = r;
+	*in_launch = 1;
+	gpu_err(why, whylen, "cuLaunchKernel", r);
+	return -1;
+}

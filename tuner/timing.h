@@ -1,0 +1,47 @@
+/* timing: launches timed with CUDA events, the L2 flushed between samples, statistics. */
+#ifndef TUNER_TIMING_H
+#define TUNER_TIMING_H
+
+#include "config.h"
+#include "gpu.h"
+#include "launch.h"
+
+/* a timing's samples, in milliseconds */
+struct stats {
+	int n;                    /* samples */
+	double median_ms, min_ms, max_ms, mean_ms;
+	double spread;            /* (p90 - p10) / median */
+};
+
+/* the samples a variant gets before it may be cut (see bench_set_cut) */
+#define BENCH_RACE_SAMPLES 5
+
+/* what timing needs: the config's counts, the events, the L2 flush */
+struct timer {
+	const struct config *c;   /* warmup, samples, flush_l2 */
+	int sms;                  /* the device's multiprocessors, for the flush's grid */
+	double cut_ms;            /* bench_set_cut */
+	CUfunction flush_fn;      /* the helpers' tuner_flush (set before timing with flush_l2) */
+	CUdeviceptr flush;        /* read between samples to evict L2 (0: no flush) */
+	size_t flush_bytes;
+	CUdeviceptr sink;         /* the flush kernel's never-written word */
+	CUevent *ev;              /* start/stop pairs */
+	int nev;
+};
+
+/* a timer for c on gpu: the flush kernel's sink and, if c's flush_l2, the flush buffer (twice
+   the L2, at least 64 MiB, zeroed); 0, or -1 with why and nothing left allocated */
+int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
+                size_t whylen);
+/* c's warm-up launches of lp, then its samples, each bracketed by events (after an L2 flush if
+   c asks), one synchronization per part (the first BENCH_RACE_SAMPLES samples, then the rest
+   unless their median is above cut_ms); their statistics into *t. 0, or -1 with why, *rc and
+   *in_launch (1: a launch failed, 0: the run or another call) */
+int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUresult *rc,
+               int *in_launch, char *why, size_t whylen);
+/* destroy the events and free the buffers (harmless twice) */
+void timing_close(struct timer *tm);
+/* statistics of n samples x (sorted in place) */
+void bench_stats(double *x, int n, struct stats *t);
+
+#endif
