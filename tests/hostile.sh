@@ -94,14 +94,14 @@ $T --timeout 1e-300 tests/kernels/scale.yaml >/dev/null 2>"$tmp/b.err"
 [ $? -eq 2 ] && ok "timeout_too_small" || bad "timeout_too_small" "$(cat "$tmp/b.err")"
 
 # two runs of different configs that share a kernel name, into one directory: its files
-# always come from one run
+# always come from one run (TUNER_TEST_WRITE_PAUSE: 0.3 s between results.json and .csv)
 sed -e 's/^  BLOCK: \[64, 128, 256\]/  BLOCK: [64, 128]/' tests/kernels/scale.yaml >tests/kernels/.scale2.yaml
 mixed=0
-for try in 1 2 3 4 5 6; do
+for try in 1 2 3 4 5 6 7 8; do
 	rm -rf "$tmp/w"
-	$T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/scale.yaml >/dev/null 2>&1 &
+	TUNER_TEST_WRITE_PAUSE=1 $T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/scale.yaml >/dev/null 2>&1 &
 	a=$!
-	$T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/.scale2.yaml >/dev/null 2>&1 &
+	TUNER_TEST_WRITE_PAUSE=1 $T -j 1 --arch sm_90 --out "$tmp/w" tests/kernels/.scale2.yaml >/dev/null 2>&1 &
 	b=$!
 	wait $a $b
 	python3 -c '
@@ -112,7 +112,7 @@ assert sorted(v["id"] for v in d["variants"]) == sorted(r["id"] for r in rows), 
 ' "$tmp/w/scale/untimed-sm_90" 2>/dev/null || mixed=$((mixed + 1))
 done
 rm -f tests/kernels/.scale2.yaml
-[ $mixed -eq 0 ] && ok "one_directory_one_run" || bad "one_directory_one_run" "$mixed of 6 tries mixed two runs' files"
+[ $mixed -eq 0 ] && ok "one_directory_one_run" || bad "one_directory_one_run" "$mixed of 8 tries mixed two runs' files"
 
 # variant ids are unique even where 8 hex digits collide, and --emit takes the longer ones
 id=$($T --dry-run tests/kernels/ids.yaml | awk 'length($1) == 17 { print $1; exit }')

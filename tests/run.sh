@@ -137,8 +137,8 @@ else
 	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
 fi
 
-# interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache;
-# SIGINT to the process group writes the results so far and exits 130; two runs at once agree
+# interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache
+# (SIGINT and SIGTERM: tests/hostile.sh); two runs at once agree
 count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; } # cache entries, not temporaries
 wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
 	i=0
@@ -156,21 +156,6 @@ n1=$(count "$c")
 expect sigkill_rerun 0 $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/k" configs/filter21.yaml
 hits=$(sed -n 's/.*, \([0-9]*\) from the cache.*/\1/p' "$tmp/stderr")
 [ "${hits:-0}" -ge "$n1" ] && [ "$n1" -ge 1 ] && ok "sigkill_rerun_uses_cache" || bad "sigkill_rerun_uses_cache" "$n1 cached before, $hits hits: $(cat "$tmp/stderr")"
-
-c="$tmp/ic"
-setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/i" configs/filter21.yaml >"$tmp/i.out" 2>"$tmp/i.err" &
-pid=$!
-wait_cache "$c"
-kill -INT -$pid 2>/dev/null
-wait $pid
-rc=$?
-[ $rc -eq 130 ] && ok "sigint_exits_130" || bad "sigint_exits_130" "exit $rc: $(cat "$tmp/i.err")"
-if python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-st = [v["status"] for v in d["variants"]]
-assert "not-run" in st, st
-' "$tmp/i/filter21/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "sigint_writes_results_so_far"; else bad "sigint_writes_results_so_far" "$(cat "$tmp/py" "$tmp/i.err")"; fi
 
 for n in 1 2; do
 	$T -j 1 --arch sm_90 --cache "$tmp/cc" --out "$tmp/cc-out" tests/kernels/scale.yaml >"$tmp/cc$n.out" 2>&1 &
@@ -213,13 +198,19 @@ for v in d["variants"]:
 assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
-# bad input through the real binary: exit 2, the message, within the time limit, nothing written
-tests/bad.sh "$T" >"$tmp/bad.log" 2>&1
-cat "$tmp/bad.log"
-line=$(tail -n 1 "$tmp/bad.log")
-bp=$(echo "$line" | sed -n 's/^bad: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-bf=$(echo "$line" | sed -n 's/^bad: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ -z "$bp" ]; then bad "tests/bad.sh finished" "$line"; else pass=$((pass + bp)); fail=$((fail + bf)); fi
+# sub-suites through the real binary, each ending "NAME: N passed, N failed": bad input (exit 2,
+# the message, within the time limit, nothing written) and hostile runs (interrupts, corrupt
+# cache, concurrent writers)
+suite() {
+	"tests/$1.sh" "$T" >"$tmp/$1.log" 2>&1
+	cat "$tmp/$1.log"
+	line=$(tail -n 1 "$tmp/$1.log")
+	sp=$(echo "$line" | sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
+	sf=$(echo "$line" | sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
+	if [ -z "$sp" ]; then bad "tests/$1.sh finished" "$line"; else pass=$((pass + sp)); fail=$((fail + sf)); fi
+}
+suite bad
+suite hostile
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -338,6 +338,8 @@ int tune_finish(struct tune *t)
 	lock = lock_dir(t->dir);
 	report_json(&b, c, s, r, order, &t->ri);
 	write_out(t->dir, "results.json", &b);
+	if (getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window between files */
+		nanosleep(&(struct timespec){0, 300000000}, NULL);
 	b.len = 0;
 	report_csv(&b, c, s, r, order);
 	write_out(t->dir, "results.csv", &b);
