@@ -24,10 +24,29 @@ struct ctx {
 	char *const *opts;
 	size_t nopts;
 	const char *dir;
-	const struct buf *keys;
 	struct compile_out *outs;
 	int warned;
 };
+
+/* job j's text: its src, or made into b */
+static const char *text(const struct job *j, struct buf *b)
+{
+	if (j->src)
+		return j->src;
+	b->len = 0;
+	j->make(j->arg, b);
+	buf_add(b, NULL, 0);
+	return b->s;
+}
+
+/* job j's cache key into key */
+static void key_of(const struct ctx *c, size_t j, struct buf *key)
+{
+	struct buf b = {0};
+
+	cache_key(key, text(&c->jobs[j], &b), c->jobs[j].entry, c->arch, c->opts, c->nopts);
+	buf_free(&b);
+}
 
 static void fail_out(struct compile_out *out, const struct job *j, const char *why)
 {
@@ -44,11 +63,13 @@ static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans
 	const struct ctx *c = arg;
 	const struct job *jb = &c->jobs[j];
 	struct compile_out out;
+	struct buf b = {0};
 
 	(void)msg, (void)len;
 	if (crash && jb->entry && !strcmp(crash, jb->entry))
 		raise(SIGKILL);
-	nv_compile(jb->src, jb->name, jb->entry, c->arch, c->opts, c->nopts, &out);
+	nv_compile(text(jb, &b), jb->name, jb->entry, c->arch, c->opts, c->nopts, &out);
+	buf_free(&b);
 	wire_co(ans, &out);
 	nv_out_free(&out);
 	return 0;
@@ -57,8 +78,14 @@ static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans
 /* keep job j's result in the cache */
 static void store(struct ctx *c, size_t j)
 {
-	if (c->dir && cache_put(c->dir, &c->keys[j], &c->outs[j]) < 0 && !c->warned++)
+	struct buf key = {0};
+
+	if (!c->dir)
+		return;
+	key_of(c, j, &key);
+	if (cache_put(c->dir, &key, &c->outs[j]) < 0 && !c->warned++)
 		warn("cannot store a compile result in %s:", c->dir);
+	buf_free(&key);
 }
 
 /* a job ended: keep and store its result, or why its compiler died */
@@ -85,18 +112,21 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
                     size_t nopts, const char *cachedir, int workers, struct compile_out *outs,
                     int *hits, volatile sig_atomic_t *stop)
 {
-	struct buf *keys = xcalloc(n, sizeof *keys);
+	struct buf key = {0}, b = {0};
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
-	struct ctx c = {jobs, arch, opts, nopts, cachedir, keys, outs, 0};
+	struct ctx c = {jobs, arch, opts, nopts, cachedir, outs, 0};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
 
 	for (i = 0; i < n; i++) {
 		int got;
-		cache_key(&keys[i], jobs[i].src, jobs[i].entry, arch, opts, nopts);
-		got = cachedir ? cache_get(cachedir, &keys[i], &outs[i]) : CACHE_MISS;
+		got = CACHE_MISS;
+		if (cachedir) {
+			key_of(&c, i, &key);
+			got = cache_get(cachedir, &key, &outs[i]);
+		}
 		if (got == CACHE_CORRUPT && !ncorrupt++)
 			warn("%s: a corrupt entry (%s): compiling it again and replacing it", cachedir,
 			     jobs[i].name);
@@ -132,13 +162,13 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 		if (stop && *stop)
 			fail_out(&outs[j], &jobs[j], COMPILE_INTERRUPTED);
 		else {
-			nv_compile(jobs[j].src, jobs[j].name, jobs[j].entry, arch, opts, nopts, &outs[j]);
+			nv_compile(text(&jobs[j], &b), jobs[j].name, jobs[j].entry, arch, opts, nopts,
+			           &outs[j]);
 			store(&c, j);
 		}
 	}
-	for (i = 0; i < n; i++)
-		buf_free(&keys[i]);
-	free(keys);
+	buf_free(&key);
+	buf_free(&b);
 	free(todo);
 	return nmiss;
 }

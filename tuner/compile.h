@@ -4,9 +4,12 @@
 
 #include <signal.h>
 #include "nvrtc.h"
+#include "util.h"
 
 struct job {
-	const char *src;      /* full source text */
+	const char *src;      /* full source text, or NULL: make(arg, b) appends it to b */
+	void (*make)(const void *arg, struct buf *b);
+	const void *arg;
 	const char *name;     /* file name for messages */
 	const char *entry;
 };
@@ -14,7 +17,8 @@ struct job {
 /* the log of a job that was not compiled because *stop was set */
 #define COMPILE_INTERRUPTED "not compiled: interrupted"
 
-/* compile jobs[0..n) for arch with opts using up to `workers` processes; cachedir NULL means
+/* compile jobs[0..n) for arch (the text of a job made by its make() exists only while that
+   job is looked up, compiled or stored: memory does not grow with source size x jobs) with opts using up to `workers` processes; cachedir NULL means
    no persistent cache. outs[i] gets each result; hits[i] is 1 where it came from the cache.
    Once *stop is set (stop may be NULL) the compilers are ended within 200 ms and the jobs
    not finished get log COMPILE_INTERRUPTED. Returns the number of cache misses. */

@@ -108,6 +108,22 @@ void tune_target(struct tune *t)
 	tune_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
 }
 
+/* what variant_text needs */
+struct vjob {
+	const struct tune *t;
+	const struct variant *v;
+};
+
+/* a compile job's text: a variant's source (source.h) */
+static void variant_text(const void *arg, struct buf *b)
+{
+	const struct vjob *j = arg;
+	char *src = source_variant(j->t->c, j->v, j->t->tmpl);
+
+	buf_puts(b, src);
+	free(src);
+}
+
 /* compile every kept variant, the reference and the helper kernels */
 static void compile_all(struct tune *t)
 {
@@ -115,6 +131,7 @@ static void compile_all(struct tune *t)
 	struct space *s = &t->s;
 	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX;
 	struct job *jobs = xcalloc(s->nkept + 2, sizeof *jobs);
+	struct vjob *vj = xcalloc(s->nkept + 2, sizeof *vj);
 	struct compile_out *outs = xcalloc(s->nkept + 2, sizeof *outs);
 	int *hits = xcalloc(s->nkept + 2, sizeof *hits);
 	size_t *jobof = xcalloc(s->n, sizeof *jobof);
@@ -128,11 +145,13 @@ static void compile_all(struct tune *t)
 			continue;
 		}
 		jobof[i] = n;
-		jobs[n++] = (struct job){source_variant(c, &s->v[i], t->tmpl), c->kernel.source,
-		                         c->kernel.entry};
+		vj[n] = (struct vjob){t, &s->v[i]};
+		jobs[n] = (struct job){NULL, variant_text, &vj[n], c->kernel.source, c->kernel.entry};
+		n++;
 	}
-	jobs[n++] = (struct job){t->refsrc, c->reference.source, c->reference.entry};
-	jobs[n++] = (struct job){bench_helpers_source(), "tuner_helpers.cu", "tuner_copy"};
+	jobs[n++] = (struct job){t->refsrc, NULL, NULL, c->reference.source, c->reference.entry};
+	jobs[n++] = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu",
+	                         "tuner_copy"};
 	if (!t->o.no_cache && !(cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
 	                                                 : cache_default_dir()))
 		warn("no compile cache: neither TUNER_CACHE, XDG_CACHE_HOME nor an existing home "
@@ -152,7 +171,6 @@ static void compile_all(struct tune *t)
 			continue;
 		x->co = outs[jobof[i]];
 		x->cache_hit = hits[jobof[i]];
-		free((char *)jobs[jobof[i]].src);
 		if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
 			x->status = ST_NOTRUN;
 			x->reason = xstrdup("interrupted while compiling");
@@ -177,6 +195,7 @@ static void compile_all(struct tune *t)
 	free(outs); /* before any fatal(): what is left is reachable from t */
 	free(hits);
 	free(jobs);
+	free(vj);
 	free(jobof);
 	free(cachedir);
 	if (!tune_stop && !t->ref.ok)
