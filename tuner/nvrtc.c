@@ -119,6 +119,11 @@ int nv_compile(const char *src, const char *name, const char *entry, const char 
 	size_t i, n = 0, sz;
 	const char *low = NULL;
 
+	/* NVRTC's own cache (CUDA 12.9+, where a driver is installed) skips ptxas on a hit, and with
+	   it the -v report that registers, spills and shared memory are read from: the tuner keeps
+	   its own cache, so NVRTC's is off in every process that compiles */
+	if (!getenv("CUDA_CACHE_DISABLE") || strcmp(getenv("CUDA_CACHE_DISABLE"), "1"))
+		setenv("CUDA_CACHE_DISABLE", "1", 1);
 	memset(out, 0, sizeof *out);
 	out->regs = -1;
 	out->log = xstrdup("");
