@@ -172,3 +172,98 @@ TEST(report_counters_json_and_table)
 	CHECK(strstr(text, "1 variants not counted; the first: cuptiRangeProfilerStart: busy") != NULL);
 	free(text);
 }
+
+/* n verified results with medians ms[] and spreads sp[] (shared memory smem[]) */
+static void timed_results(struct result *r, struct variant *v, size_t n, const double *ms,
+                          const double *sp, const int *smem)
+{
+	size_t i;
+
+	memset(r, 0, n * sizeof *r);
+	memset(v, 0, n * sizeof *v);
+	for (i = 0; i < n; i++) {
+		r[i].status = ST_OK;
+		r[i].twin = -1;
+		r[i].run.t.median_ms = ms[i];
+		r[i].run.t.spread = sp[i];
+		r[i].co.regs = 32;
+		r[i].co.smem_static = smem[i];
+		snprintf(v[i].id, sizeof v[i].id, "v%zu", i);
+	}
+}
+
+TEST(report_ties_rule)
+{
+	/* 0 is fastest; 1 overlaps it (1.00 +- 0.01 vs 1.015 +- 0.02); 2 does not; 3 is a
+	   twin-free straggler. Among 0 and 1 the rule takes the one with less shared memory. */
+	const double ms[] = {1.0, 1.015, 1.05, 2.0}, sp[] = {0.02, 0.04, 0.01, 0.01};
+	const int smem[] = {4096, 1024, 0, 0};
+	struct result r[4];
+	struct variant v[4];
+	struct space s = {v, 4, 4};
+	size_t *order, i;
+
+	timed_results(r, v, 4, ms, sp, smem);
+	order = report_rank(r, 4);
+	CHECK_EQ(order[0], 0);
+	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(order[0], 1);
+	CHECK_EQ(order[1], 0);
+	CHECK_EQ(order[2], 2);
+	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
+	free(order);
+
+	/* the same timings in another order of arrival give the same winner */
+	timed_results(r, v, 4, ms, sp, smem);
+	r[0].run.t.median_ms = 1.016;
+	r[1].run.t.median_ms = 1.0;
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(order[0], 1);
+	free(order);
+
+	/* equal shared memory: the fewest registers, then the first in the config's order */
+	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(order[0], 0);
+	free(order);
+	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
+	r[1].co.regs = 30;
+	order = report_rank(r, 4);
+	report_ties(r, 4, &s, order);
+	CHECK_EQ(order[0], 1);
+	free(order);
+
+	/* no overlap: no tie marked, the fastest wins */
+	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, &s, order), 1);
+	CHECK_EQ(order[0], 0);
+	for (i = 0; i < 4; i++)
+		CHECK(!r[i].tie);
+	free(order);
+}
+
+TEST(report_edges_of_space)
+{
+	int64_t bv[] = {256, 64, 128}, ov[] = {1, 2, 4}, one[] = {7};
+	struct param p[3] = {{"BLOCK", bv, 3, {0, 0}}, {"OUT", ov, 3, {0, 0}}, {"K", one, 1, {0, 0}}};
+	struct config c;
+	struct variant v;
+	int64_t vals[3] = {64, 4, 7};
+	struct buf b = {0};
+
+	memset(&c, 0, sizeof c);
+	memset(&v, 0, sizeof v);
+	c.params = p;
+	c.nparams = 3;
+	v.vals = vals;
+	CHECK_EQ(report_edges(&b, &c, &v), 2);
+	CHECK_STR(b.s, "BLOCK=64 is the smallest value tried\nOUT=4 is the largest value tried\n");
+	vals[0] = 128;
+	vals[1] = 2;
+	b.len = 0;
+	CHECK_EQ(report_edges(&b, &c, &v), 0);
+	buf_free(&b);
+}

@@ -49,6 +49,68 @@ size_t *report_rank(const struct result *r, size_t n)
 	return o;
 }
 
+/* 1 if the tie rule prefers x to y */
+static int tie_better(const struct space *s, const struct result *r, size_t x, size_t y)
+{
+	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
+
+	if (mx != my)
+		return mx < my;
+	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0)
+		return r[x].co.regs < r[y].co.regs;
+	return x < y;
+}
+
+size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order)
+{
+	size_t k, nt = 0, best = 0, f = n ? order[0] : 0;
+	double mf, wf;
+
+	if (!n || !timed(&r[f]))
+		return 0;
+	mf = r[f].run.t.median_ms;
+	wf = r[f].run.t.spread * mf;
+	for (k = 0; k < n && timed(&r[order[k]]); k++) {
+		const struct stats *t = &r[order[k]].run.t;
+		r[order[k]].tie = t->median_ms - mf <= (wf + t->spread * t->median_ms) / 2;
+		if (!r[order[k]].tie)
+			break;
+		nt++;
+		if (tie_better(s, r, order[k], order[best]))
+			best = k;
+	}
+	if (nt < 2) {
+		r[f].tie = 0;
+		return nt;
+	}
+	f = order[best]; /* to the front, the others keep their order */
+	memmove(order + 1, order, best * sizeof *order);
+	order[0] = f;
+	return nt;
+}
+
+size_t report_edges(struct buf *b, const struct config *c, const struct variant *v)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->nparams; i++) {
+		const struct param *p = &c->params[i];
+		int64_t lo = p->vals[0], hi = p->vals[0];
+		if (p->nvals < 2)
+			continue;
+		for (j = 1; j < p->nvals; j++) {
+			lo = p->vals[j] < lo ? p->vals[j] : lo;
+			hi = p->vals[j] > hi ? p->vals[j] : hi;
+		}
+		if (lo == hi || (v->vals[i] != lo && v->vals[i] != hi))
+			continue;
+		buf_printf(b, "%s=%lld is the %s value tried\n", p->name, (long long)v->vals[i],
+		           v->vals[i] == lo ? "smallest" : "largest");
+		n++;
+	}
+	return n;
+}
+
 const char *report_status(enum status s)
 {
 	static const char *const names[] = {
@@ -236,7 +298,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		if (x->status == ST_DROPPED && verbosity < 2)
 			continue;
 		if (timed(x)) {
-			snprintf(rk, sizeof rk, "%zu", ++rank);
+			snprintf(rk, sizeof rk, "%zu%s", ++rank, x->tie ? "=" : "");
 			snprintf(t, sizeof t, "%.4f", x->run.t.median_ms);
 			snprintf(g, sizeof g, "%.1f", x->gbs);
 			snprintf(pc, sizeof pc, "%.1f", x->pct_copy);
@@ -270,6 +332,24 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	else
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
+	for (k = rank = 0; ri->timed && k < s->n; k++)
+		rank += r[k].tie;
+	if (rank)
+		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their 10-90 %% "
+		           "sample intervals overlap); the winner among them has %s\n", rank,
+		        REPORT_TIE_RULE);
+	if (ri->timed && s->n && timed(&r[order[0]])) {
+		struct buf e = {0};
+		if (report_edges(&e, c, &s->v[order[0]])) {
+			char *q;
+			for (q = e.s; (q = strchr(q, '\n')) && q[1]; q++)
+				*q = ';';
+			fprintf(f, "edge of the space: the winner's %s; a better variant may lie beyond",
+			        e.s);
+			fputc('\n', f);
+		}
+		buf_free(&e);
+	}
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += timed(&r[k]) && r[k].run.t.n < c->samples;
 	if (rank)
@@ -369,6 +449,28 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	buf_puts(b, "}");
 }
 
+/* results.json's ties and the winner's edges of the space */
+static void json_winner(struct buf *b, const struct config *c, const struct space *s,
+                        const struct result *r, const size_t *order)
+{
+	struct buf e = {0};
+	size_t k, nt = 0;
+	char *p, *q;
+
+	for (k = 0; k < s->n; k++)
+		nt += r[k].tie;
+	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"edge\": [", nt,
+	           REPORT_TIE_RULE);
+	if (s->n && timed(&r[order[0]]) && report_edges(&e, c, &s->v[order[0]]))
+		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
+			*q = '\0';
+			buf_puts(b, k ? ", " : "");
+			buf_json_str(b, p);
+		}
+	buf_puts(b, "],\n");
+	buf_free(&e);
+}
+
 void report_json(struct buf *b, const struct config *c, const struct space *s,
                  const struct result *r, const size_t *order, const struct runinfo *ri)
 {
@@ -391,6 +493,7 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		buf_puts(b, ",\n  \"read_gbs\": ");
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+		json_winner(b, c, s, r, order);
 		if (ri->counters > 0) {
 			int set = ri->counters - 1, j, n = counters_set_len(set);
 			buf_puts(b, "  \"counters\": {\"metrics\": [");
@@ -442,6 +545,8 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
 		if (x->resumed)
 			buf_puts(b, ", \"resumed\": true");
+		if (x->tie)
+			buf_puts(b, ", \"tie\": true");
 		buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
 		           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
 		           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);

@@ -13,6 +13,16 @@ void report_variants(FILE *f, const struct config *c, const struct space *s);
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
 size_t *report_rank(const struct result *r, size_t n);
+/* the variants whose timings cannot be told apart from the fastest's: verified ones whose
+   10-90 % sample interval (median +- spread / 2) overlaps the fastest's. When there are two
+   or more, marks them (r[i].tie) and moves the winner among them to order[0] by the tie rule
+   REPORT_TIE_RULE; returns how many there are (0 when nothing was verified) */
+size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order);
+#define REPORT_TIE_RULE "the least shared memory, then the fewest registers, then the first " \
+                        "in the config's order"
+/* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
+   value tried"), one per line into b; returns how many (parameters with one value do not count) */
+size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);
 /* the status as a short word ("ok", "compile-error", ...) */
 const char *report_status(enum status s);
 /* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's

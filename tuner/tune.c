@@ -348,6 +348,8 @@ int tune_finish(struct tune *t)
 	size_t *order = report_rank(r, s->n), i, nok = 0;
 	int lock;
 
+	if (t->ri.timed)
+		report_ties(r, s->n, s, order);
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	if (verbosity >= 1)

@@ -40,6 +40,8 @@ struct result {
 	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
 	const struct bank_rules *bank_rules;
 	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
+	int tie;                  /* verified, and not to be told apart from the fastest
+	                             (report_ties); the winner is chosen among these */
 };
 
 /* facts about the run, for the report and the provenance comment */
