@@ -43,6 +43,7 @@ static const struct sym syms[] = {
 	{SLOT(ModuleGetGlobal), {"cuModuleGetGlobal_v2"}, 0},
 	{SLOT(FuncSetAttribute), {"cuFuncSetAttribute"}, 0},
 	{SLOT(FuncGetAttribute), {"cuFuncGetAttribute"}, 0},
+	{SLOT(FuncGetParamInfo), {"cuFuncGetParamInfo"}, 1}, /* CUDA 12.4 */
 	{SLOT(FuncSetSharedMemConfig), {"cuFuncSetSharedMemConfig"}, 1},
 	{SLOT(CtxSetSharedMemConfig), {"cuCtxSetSharedMemConfig"}, 1},
 	{SLOT(CtxGetSharedMemConfig), {"cuCtxGetSharedMemConfig"}, 1},

@@ -51,6 +51,7 @@ struct gpu_api {
 	CUresult (*ModuleGetGlobal)(CUdeviceptr *dptr, size_t *bytes, CUmodule mod, const char *name);
 	CUresult (*FuncSetAttribute)(CUfunction fn, CUfunction_attribute attrib, int value);
 	CUresult (*FuncGetAttribute)(int *pi, CUfunction_attribute attrib, CUfunction fn);
+	CUresult (*FuncGetParamInfo)(CUfunction fn, size_t i, size_t *offset, size_t *size); /* optional */
 	CUresult (*FuncSetSharedMemConfig)(CUfunction fn, CUsharedconfig config); /* optional */
 	CUresult (*CtxSetSharedMemConfig)(CUsharedconfig config);                 /* optional */
 	CUresult (*CtxGetSharedMemConfig)(CUsharedconfig *config);                /* optional */

@@ -24,6 +24,50 @@ int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_
 	return 0;
 }
 
+/* argument i as the config names it: its buffer, or its expression */
+static const char *arg_name(const struct devbufs *bufs, const struct arg *a)
+{
+	return a->buffer >= 0 ? bufs->c->buffers[a->buffer].name : expr_src(a->value);
+}
+
+/* the kernel's parameters (as the driver reports them) against the arguments: their count and
+   each one's size. 0, or -1 with why; 0 also where the driver cannot tell (before CUDA 12.4) */
+static int check_params(const struct devbufs *bufs, CUfunction f, const struct arg *args,
+                        size_t nargs, char *why, size_t whylen)
+{
+	size_t i, n, off, size;
+	CUresult r;
+
+	if (!cu.FuncGetParamInfo)
+		return 0;
+	for (i = 0; i < nargs; i++) {
+		size_t want = args[i].buffer >= 0 ? sizeof(CUdeviceptr) : elem_size(args[i].type);
+		if ((r = cu.FuncGetParamInfo(f, i, &off, &size)) == CUDA_ERROR_NOT_SUPPORTED)
+			return 0;
+		if (r != CUDA_SUCCESS) {
+			say(why, whylen, "the kernel takes %zu parameters; the config's args pass %zu "
+			    "(from argument %zu, '%s', on there is no parameter)", i, nargs, i + 1,
+			    arg_name(bufs, &args[i]));
+			return -1;
+		}
+		if (size != want) {
+			say(why, whylen, "argument %zu ('%s') is %zu bytes (%s), the kernel's parameter %zu "
+			    "is %zu bytes: check the config's args against the kernel", i + 1,
+			    arg_name(bufs, &args[i]), want, args[i].buffer >= 0 ? "a pointer"
+			    : elem_name(args[i].type), i + 1, size);
+			return -1;
+		}
+	}
+	for (n = nargs; cu.FuncGetParamInfo(f, n, &off, &size) == CUDA_SUCCESS; n++)
+		;
+	if (n != nargs) {
+		say(why, whylen, "the kernel takes %zu parameters; the config's args pass %zu", n,
+		    nargs);
+		return -1;
+	}
+	return 0;
+}
+
 int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu_info *gpu,
                 CUfunction f, const struct arg *args, size_t nargs, const struct vars *v,
                 const int64_t block[3], const int64_t grid[3], int64_t shared, CUresult *rc,
@@ -103,6 +147,8 @@ range:
 		    elem_name(a->type));
 		goto fail;
 	}
+	if (check_params(bufs, f, args, nargs, why, whylen) < 0)
+		goto fail;
 	if (shared < 0 || shared > INT32_MAX) {
 		say(why, whylen, "dynamic shared memory %" PRId64 " bytes out of range", shared);
 		goto fail;

@@ -33,6 +33,26 @@ print("faults: %s (want %s): %s" % (got, want, "PASS" if got == want else "FAIL"
 sys.exit(got != want)
 PY
 
+# arguments that do not match the kernel's parameters: every variant a launch-error naming
+# the argument, nothing launched (the worker does not die)
+for k in count size; do
+	echo "== tests/gpu/args/$k.yaml"
+	rc=0
+	out/bin/tuner --out "$outdir/args-out" tests/gpu/args/$k.yaml >"$outdir/args-$k.log" 2>&1 || rc=$?
+	python3 - "$rc" "$k" "$outdir"/args-out/args_$k/*/results.json <<'PY' || status=1
+import json, sys
+rc, k, d = int(sys.argv[1]), sys.argv[2], json.load(open(sys.argv[3]))
+want = {"count": "the kernel takes 3 parameters; the config's args pass 2",
+        "size": "argument 3 ('n') is 8 bytes (long), the kernel's parameter 3 is 4 bytes"}[k]
+kept = [v for v in d["variants"] if v["status"] != "dropped"]
+ok = rc == 1 and kept and all(v["status"] == "launch-error" and want in v.get("reason", "")
+                              for v in kept)
+print("args %s: exit %d, %s: %s" % (k, rc, sorted({v["status"] + ": " + v.get("reason", "")[:90]
+                                                    for v in kept}), "PASS" if ok else "FAIL"))
+sys.exit(not ok)
+PY
+done
+
 # resume: SIGKILL a run part-way through its timing, run again: nothing finished is re-timed
 echo "== resume after SIGKILL (configs/filter21.yaml)"
 rm -rf "$outdir/resume-out"
