@@ -49,6 +49,13 @@ size_t *report_rank(const struct result *r, size_t n)
 	return o;
 }
 
+/* the standard error of t's median: sigma from the 10-90 % spread (2.563 sigma for a normal
+   distribution), times sqrt(pi / 2) / sqrt(samples) */
+static double median_se(const struct stats *t)
+{
+	return 1.2533 * (t->spread * t->median_ms / 2.563) / sqrt(t->n > 0 ? t->n : 1);
+}
+
 /* 1 if the tie rule prefers x to y */
 static int tie_better(const struct space *s, const struct result *r, size_t x, size_t y)
 {
@@ -64,15 +71,15 @@ static int tie_better(const struct space *s, const struct result *r, size_t x, s
 size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order)
 {
 	size_t k, nt = 0, best = 0, f = n ? order[0] : 0;
-	double mf, wf;
+	double hf;
 
 	if (!n || !timed(&r[f]))
 		return 0;
-	mf = r[f].run.t.median_ms;
-	wf = r[f].run.t.spread * mf;
+	hf = median_se(&r[f].run.t);
 	for (k = 0; k < n && timed(&r[order[k]]); k++) {
 		const struct stats *t = &r[order[k]].run.t;
-		r[order[k]].tie = t->median_ms - mf <= (wf + t->spread * t->median_ms) / 2;
+		double h = median_se(t);
+		r[order[k]].tie = t->median_ms - r[f].run.t.median_ms <= 2 * sqrt(h * h + hf * hf);
 		if (!r[order[k]].tie)
 			break;
 		nt++;
@@ -335,8 +342,9 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (rank)
-		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their 10-90 %% "
-		           "sample intervals overlap); the winner among them has %s\n", rank,
+		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
+		           "differ by less than twice their standard error); the winner among them has "
+		           "%s\n", rank,
 		        REPORT_TIE_RULE);
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};

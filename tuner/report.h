@@ -14,7 +14,8 @@ void report_variants(FILE *f, const struct config *c, const struct space *s);
    returns a malloc'd array of n indices */
 size_t *report_rank(const struct result *r, size_t n);
 /* the variants whose timings cannot be told apart from the fastest's: verified ones whose
-   10-90 % sample interval (median +- spread / 2) overlaps the fastest's. When there are two
+   median exceeds the fastest's by at most twice the standard error of the difference (each
+   median's estimated from its samples' 10-90 % spread and count). When there are two
    or more, marks them (r[i].tie) and moves the winner among them to order[0] by the tie rule
    REPORT_TIE_RULE; returns how many there are (0 when nothing was verified) */
 size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order);
