@@ -121,5 +121,25 @@ id=$($T --dry-run tests/kernels/ids.yaml | awk 'length($1) == 17 { print $1; exi
 $T -j 1 --arch sm_90 --out "$tmp/e" --emit "$id" tests/kernels/ids.yaml >/dev/null 2>"$tmp/e.err" &&
 	[ -f "$tmp/e/ids/untimed-sm_90/$id.cu" ] && ok "emit_long_id" || bad "emit_long_id" "$(cat "$tmp/e.err")"
 
+# memory does not grow with template size x variants: a 3 MiB template (a comment in front of
+# scale.cu) in 64 variants compiles in well under the 200 MiB its sources would take at once
+mkdir -p "$tmp/big"
+cp tests/kernels/scale_ref.cu "$tmp/big/"
+python3 -c '
+import sys
+pad = "/*" + ("x" * 78 + "\n") * 40000 + "*/\n"
+open(sys.argv[2], "w").write(pad + open(sys.argv[1]).read())
+' tests/kernels/scale.cu "$tmp/big/big.cu"
+sed -e 's/^template: scale.cu/template: big.cu/' \
+	-e 's/^  BLOCK: \[64, 128, 256\]/  BLOCK: [64]\n  A: [1, 2, 3, 4, 5, 6, 7, 8]/' \
+	-e 's/^  UNROLL: \[1, 2\]/  UNROLL: [1]\n  B: [1, 2, 3, 4, 5, 6, 7, 8]/' tests/kernels/scale.yaml >"$tmp/big/big.yaml"
+rss=$(python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024 if r.returncode == 0 else -1)
+' $T -q -j 2 --no-cache --arch sm_90 --out "$tmp/big/o" "$tmp/big/big.yaml")
+[ "$rss" -ge 0 ] && [ "$rss" -lt 150 ] && ok "big_template_memory_bounded" ||
+	bad "big_template_memory_bounded" "peak resident memory $rss MiB (-1: the run failed)"
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
