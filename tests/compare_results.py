@@ -46,8 +46,10 @@ def main():
         rb = [v["id"] for v in b["variants"]]
         pa = vb.get(wa, {}).get("pct_copy")
         pa = "%.1f" % pa if pa is not None else "-"
-        note = "; winners differ: %s (rank %d in B, %s %% of copy there), %s (rank %d in A)" % (
-            wa, rb.index(wa) + 1 if wa in rb else -1, pa, wb, ra.index(wb) + 1 if wb in ra else -1)
+        note = "; winners differ: %s (rank %d in B, %s %% of copy there%s), %s (rank %d in A)" % (
+            wa, rb.index(wa) + 1 if wa in rb else -1, pa,
+            ", a tie there" if vb.get(wa, {}).get("tie") else "", wb,
+            ra.index(wb) + 1 if wb in ra else -1)
     if unknown:
         note += "; %d resource figures unknown (-1) in one run only" % unknown
     print("%s: %d variants, %s%s%s" % (sys.argv[2], len(vb), "same variants and statuses"
