@@ -659,10 +659,16 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 
 void report_variants(FILE *f, const struct config *c, const struct space *s)
 {
-	size_t k;
+	size_t k, wi = 9, wp = 6;
 
-	fprintf(f, "%-9s  %-40s  %-16s  %-16s  %8s  %s\n", "id", "params", "block", "grid", "shared",
-	       "status");
+	for (k = 0; k < s->n; k++) { /* columns as wide as their widest entry */
+		char *p = space_params_str(c, &s->v[k]);
+		wi = strlen(s->v[k].id) > wi ? strlen(s->v[k].id) : wi;
+		wp = strlen(p) > wp ? strlen(p) : wp;
+		free(p);
+	}
+	fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8s  %s\n", (int)wi, "id", (int)wp, "params", "block",
+	        "grid", "shared", "status");
 	for (k = 0; k < s->n; k++) {
 		const struct variant *v = &s->v[k];
 		char *p = space_params_str(c, v), bl[48], gr[48];
@@ -671,9 +677,9 @@ void report_variants(FILE *f, const struct config *c, const struct space *s)
 		         (long long)v->block[1], (long long)v->block[2]);
 		snprintf(gr, sizeof gr, "%lldx%lldx%lld", (long long)v->grid[0],
 		         (long long)v->grid[1], (long long)v->grid[2]);
-		fprintf(f, "%-9s  %-40s  %-16s  %-16s  %8lld  %s%s\n", v->id, p, v->drop ? "-" : bl,
-		       v->drop ? "-" : gr, (long long)v->shared, v->drop ? "dropped: " : "kept",
-		       v->drop ? v->drop : "");
+		fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8lld  %s%s\n", (int)wi, v->id, (int)wp, p,
+		        v->drop ? "-" : bl, v->drop ? "-" : gr, (long long)v->shared,
+		        v->drop ? "dropped: " : "kept", v->drop ? v->drop : "");
 		free(p);
 	}
 	fprintf(f, "%zu variants: %zu kept, %zu dropped\n", s->n, s->nkept, s->n - s->nkept);
