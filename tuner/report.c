@@ -336,9 +336,12 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	}
 	if (!ri->timed)
 		fprintf(f, "nothing was timed: %s; compiled for %s only\n", ri->why_untimed, ri->arch);
-	else
+	else if (ri->copy.median_ms > 0)
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
+	else /* every result came from the journal: no worker timed the rooflines this time */
+		fprintf(f, "rooflines on %s: not timed in this run (every result is an earlier run's); "
+		           "copy %.1f GB/s then\n", ri->gpu.name, ri->copy_gbs);
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (rank)
@@ -373,7 +376,9 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		           "between prediction and measurement\n");
 		counters_summary(f, c, s, r, order, ri);
 	}
-	if (ri->bank_ignored)
+	for (k = rank = 0; k < s->n; k++)
+		rank += s->v[k].bank_bytes == 8;
+	if (ri->bank_ignored && rank)
 		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
 }
