@@ -68,6 +68,10 @@ kept=$(sed -n 's/^tuner: \([0-9]*\) results kept from an earlier run.*/\1/p' "$o
 timing=$(sed -n 's/^tuner: verifying and timing \([0-9]*\) variants.*/\1/p' "$outdir/resume2.log")
 echo "resume: killed with $before results in the journal; the re-run kept ${kept:-0} and timed ${timing:-0}: $([ "${kept:-0}" -ge "$before" ] && [ "$before" -ge 10 ] && echo PASS || echo FAIL)"
 [ "${kept:-0}" -ge "$before" ] && [ "$before" -ge 10 ] || status=1
+# a third run has every result from the journal: it says its rooflines were not timed
+out/bin/tuner --out "$outdir/resume-out" configs/filter21.yaml >"$outdir/resume3.log" 2>&1 || status=1
+grep -q "rooflines on .*: not timed in this run" "$outdir/resume3.log" && echo "resumed rooflines: PASS" ||
+	{ echo "resumed rooflines: FAIL"; grep rooflines "$outdir/resume3.log"; status=1; }
 
 # Ctrl-C while timing: the worker is gone within a second, the results so far are written, 130
 echo "== SIGINT while timing (configs/transpose.yaml)"
