@@ -84,6 +84,14 @@ struct size {
 	struct loc loc;
 };
 
+/* limits a config is checked against (configs/README.md lists them) */
+#define CFG_NAME_MAX 64            /* characters of the config's name */
+#define CFG_SAMPLES_MAX 10000      /* timing.samples: 1 .. this */
+#define CFG_WARMUP_MAX 10000       /* timing.warmup: 0 .. this */
+#define CFG_SOURCE_MAX (4 << 20)   /* bytes of a template or reference source */
+#define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
+#define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
+
 struct config {
 	char *path;           /* as given */
 	char *name;
