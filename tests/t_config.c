@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* evaluate e with the config's sizes and the given parameter values bound */
@@ -24,40 +23,6 @@ static int64_t eval(const struct config *c, const struct expr *e, const int64_t 
 	if (!e || expr_eval(e, &v, &r, &err))
 		return -12345;
 	return r;
-}
-
-/* run fn(arg) in a child with stderr captured into out; the exit status, or -1 */
-static int in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap)
-{
-	int fd[2], st;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(NULL);
-	if (pipe(fd) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(fd[0]);
-		dup2(fd[1], 2);
-		close(fd[1]);
-		fn(arg);
-		exit(0);
-	}
-	close(fd[1]);
-	while (len + 1 < cap && (n = read(fd[0], out + len, cap - 1 - len)) != 0) {
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = '\0';
-	close(fd[0]);
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
 }
 
 static void load_free(const void *path)
@@ -342,13 +307,13 @@ TEST(config_set_size)
 	CHECK_EQ(eval(c, c->buffers[0].count, NULL), 143);
 	cfg_free(c);
 
-	CHECK_EQ(in_child(set_size, "q=5", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "q=5", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: unknown size 'q'\n");
-	CHECK_EQ(in_child(set_size, "n=12x", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=12x", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: size 'n': '12x' is not a non-negative integer\n");
-	CHECK_EQ(in_child(set_size, "n=-1", err, sizeof err), 2);
-	CHECK_EQ(in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
-	CHECK_EQ(in_child(set_size, "n", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=-1", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: size 'n' must be name=value\n");
 }
 
@@ -375,10 +340,10 @@ TEST(config_unreadable)
 	char *want = xasprintf("tuner: %s: cannot read config: Is a directory\n", dir);
 	static const char *const nofile = "/nonexistent/t_config.yaml";
 
-	CHECK_EQ(in_child(load_free, nofile, err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, nofile, err, sizeof err), 2);
 	CHECK_STR(err, "tuner: /nonexistent/t_config.yaml: cannot read config: "
 	               "No such file or directory\n");
-	CHECK_EQ(in_child(load_free, dir, err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, dir, err, sizeof err), 2);
 	CHECK_STR(err, want);
 	free(want);
 	free(dir);
@@ -401,7 +366,7 @@ TEST(config_too_large)
 	errno = 0;
 	CHECK(file_read_max(test_path("tests/data"), 100, &len) == NULL);
 	CHECK_EQ(errno, EISDIR);
-	CHECK_EQ(in_child(load_free, "/dev/zero", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, "/dev/zero", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: /dev/zero: more than 1048576 bytes: too large for a config\n");
 }
 
@@ -473,7 +438,7 @@ TEST(config_errors)
 		snprintf(rel, sizeof rel, "tests/bad/%s.err", names[i]);
 		want = file_read(test_path(rel), NULL);
 		snprintf(rel, sizeof rel, "tests/bad/%s.yaml", names[i]);
-		st = in_child(load_bad, rel, err, sizeof err);
+		st = test_in_child(load_bad, rel, err, sizeof err);
 		if (!want || st != 2 || strcmp(want, err)) {
 			if (!want)
 				fprintf(stderr, "  %s: no .err file\n", rel);
