@@ -801,3 +801,49 @@ TEST(config_accesses_absent)
 	cfg_free(c);
 	tmpcfg_remove(&t);
 }
+
+/* minimal with extra appended: its error ("" when it loads) in err */
+static void parse_extra(const char *extra, char *err, size_t errlen)
+{
+	char *body = xasprintf("%s%s", minimal, extra);
+
+	cfg_free(parse_body(body, err, errlen));
+	free(body);
+}
+
+/* the bounds checked at load: at the limit loads, one past it is an error at the value */
+TEST(config_limits)
+{
+	static const struct {
+		const char *extra, *err;
+	} t[] = {
+		{"timing: {samples: 10000, warmup: 10000}\n", ""},
+		{"timing: {samples: 10001}\n", "mem.yaml:11:19: 'samples' must be at most 10000"},
+		{"timing: {warmup: 10001}\n", "mem.yaml:11:18: 'warmup' must be at most 10000"},
+		{"timing: {samples: 2147483647}\n", "mem.yaml:11:19: 'samples' must be at most 10000"},
+		{"timing: {warmup: -1}\n", "mem.yaml:11:18: 'warmup' must be at least 0"},
+	};
+	char err[512], name[CFG_NAME_MAX + 2], *line;
+	size_t i;
+
+	for (i = 0; i < LEN(t); i++) {
+		parse_extra(t[i].extra, err, sizeof err);
+		CHECK_STR(err, t[i].err);
+	}
+	memset(name, 'n', sizeof name - 1);
+	for (i = CFG_NAME_MAX; i <= CFG_NAME_MAX + 1; i++) { /* the longest name, one more */
+		char *body;
+		name[i] = '\0';
+		line = xasprintf("name: %s\n", name);
+		body = minimal_with(2, line);
+		cfg_free(parse_body(body, err, sizeof err));
+		if (i == CFG_NAME_MAX)
+			CHECK_STR(err, "");
+		else
+			CHECK(strstr(err, "mem.yaml:2:7: name 'nnn") &&
+			      strstr(err, "' has 65 characters: at most 64"));
+		name[i] = 'n';
+		free(body);
+		free(line);
+	}
+}

@@ -523,6 +523,20 @@ static const char *get_str(struct ctx *x, const struct node *n, const char *what
 	return n->s;
 }
 
+/* a string that names something: neither empty nor only white space */
+static const char *get_text(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what), *p;
+
+	if (!*s)
+		err_node(x, n, "'%s' must not be empty", show(x, what));
+	for (p = s; *p && isspace((unsigned char)*p); p++)
+		;
+	if (!*p)
+		err_node(x, n, "'%s' must not be blank", show(x, what));
+	return s;
+}
+
 static int is_ident(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -535,7 +549,7 @@ static int is_ident(const char *s)
 
 static const char *get_ident(struct ctx *x, const struct node *n, const char *what)
 {
-	const char *s = get_str(x, n, what);
+	const char *s = get_text(x, n, what);
 
 	if (!is_ident(s))
 		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
@@ -684,13 +698,11 @@ static struct expr *const_expr(const char *src)
 /* resolve a path relative to the config and check that it exists */
 static char *get_source(struct ctx *x, const struct field *f, const char *label)
 {
-	const char *rel = get_str(x, f->v, f->key);
+	const char *rel = get_text(x, f->v, f->key);
 	char *p;
 	struct stat st;
 	int e;
 
-	if (!*rel)
-		err_node(x, f->v, "'%s' must not be empty", f->key);
 	p = path_join(x->dir, rel);
 	if (stat(p, &st) < 0) {
 		e = errno;
@@ -1226,10 +1238,10 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		const char *name, *s;
 
 		fields(x, seq->kid[i], "accesses", f, LEN(f));
-		name = get_str(x, f[NAME].v, "name");
+		name = get_text(x, f[NAME].v, "name");
 		for (s = name; *s && (isalnum((unsigned char)*s) || *s == '_'); s++)
 			;
-		if (!*name || *s)
+		if (*s)
 			err_node(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
 			         show(x, name));
 		for (j = 0; j < c->naccesses; j++)
@@ -1238,7 +1250,7 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		c->access_loc[c->naccesses] = loc_of(seq->kid[i]);
 		a->name = xstrdup(name);
 		c->naccesses++;
-		s = get_str(x, f[ARRAY].v, "array");
+		s = get_text(x, f[ARRAY].v, "array");
 		if (!is_ident(s))
 			err_node(x, f[ARRAY].v, "'%s' is not a valid identifier", show(x, s));
 		a->array = xstrdup(s);
@@ -1354,13 +1366,19 @@ static void walk(struct ctx *x)
 
 	fields(x, x->root, "root", f, LEN(f));
 
-	s = get_str(x, f[NAME].v, "name");
+	s = get_text(x, f[NAME].v, "name");
 	for (i = 0; s[i]; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			break;
-	if (!*s || s[i])
+	if (s[i])
 		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
 		         show(x, s));
+	if (isdigit((unsigned char)s[0]))
+		err_node(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
+		         "begins C identifiers in the launch header)", show(x, s));
+	if (i > CFG_NAME_MAX)
+		err_node(x, f[NAME].v, "name '%s' has %zu characters: at most %d", show(x, s), i,
+		         CFG_NAME_MAX);
 	c->name = xstrdup(s);
 	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
 	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
@@ -1370,9 +1388,7 @@ static void walk(struct ctx *x)
 		want(x, n, N_SEQ, "options");
 		c->options = xcalloc(n->n, sizeof *c->options);
 		for (i = 0; i < n->n; i++) {
-			s = get_str(x, n->kid[i], "options");
-			if (!*s)
-				err_node(x, n->kid[i], "empty option");
+			s = get_text(x, n->kid[i], "options");
 			c->options[c->noptions++] = xstrdup(s);
 		}
 	}
@@ -1423,9 +1439,9 @@ static void walk(struct ctx *x)
 		                    OPT("flush_l2", D_RESULT)};
 		fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
-			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, INT_MAX);
+			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
 		if (t[1].v)
-			c->samples = (int)get_int(x, t[1].v, "samples", 1, INT_MAX);
+			c->samples = (int)get_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
 		if (t[2].v)
 			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
 	}
