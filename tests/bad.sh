@@ -137,6 +137,11 @@ run gen_big_name "$limit" "$g/big_name.yaml" &&
 gen big_template 2 "template: $big"
 run gen_big_template "$limit" "$g/big_template.yaml" &&
 	want gen_big_template "tuner: $g/big_template.yaml:2:1: template '$(rep a 60)...': File name too long"
+# a template one byte over the size limit (4 MiB) is refused where the config names it
+awk 'BEGIN { for (i = 0; i < 65536; i++) printf "%063d\n", 0; printf "x" }' >"$tmp/gen/data/big.cu"
+gen big_source 2 "template: ../data/big.cu"
+run gen_big_source "$limit" "$g/big_source.yaml" &&
+	want gen_big_source "tuner: $g/big_source.yaml:2:1: template '../data/big.cu' has more than 4194304 bytes: too large for a source file"
 gen huge_scalar 1 "name: $big$big$big"
 run gen_huge_scalar "$limit" "$g/huge_scalar.yaml" &&
 	want gen_huge_scalar "tuner: $g/huge_scalar.yaml: more than 1048576 bytes: too large for a config"

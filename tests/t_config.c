@@ -847,3 +847,60 @@ TEST(config_limits)
 		free(line);
 	}
 }
+
+/* child: cfg_read_source of path for a config named c.yaml */
+static void read_source(const void *path)
+{
+	struct config c = {0};
+
+	c.path = "c.yaml";
+	free(cfg_read_source(&c, path));
+}
+
+/* a template or reference the loader checked may have changed since: reading it checks again */
+TEST(config_read_source)
+{
+	char dir[] = "/tmp/t_config_src.XXXXXX", *p, err[512], *want, *big;
+	struct config c = {0};
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	p = xasprintf("%s/k.cu", dir);
+	c.path = "c.yaml";
+	f = fopen(p, "w");
+	fputs("__global__ void k() {}\n", f);
+	fclose(f);
+	big = cfg_read_source(&c, p);
+	CHECK_STR(big, "__global__ void k() {}\n");
+	free(big);
+	f = fopen(p, "w");
+	fputs("a\nb", f);
+	fputc('\0', f);
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: '%s' has a NUL byte on line 2: not a source file\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	big = xmalloc(CFG_SOURCE_MAX + 1);
+	memset(big, 'a', CFG_SOURCE_MAX + 1);
+	f = fopen(p, "w");
+	CHECK(fwrite(big, 1, CFG_SOURCE_MAX, f) == CFG_SOURCE_MAX); /* the largest source */
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 0);
+	f = fopen(p, "a");
+	fputc('a', f);
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: '%s' has more than 4194304 bytes: too large for a source "
+	                 "file\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	free(big);
+	unlink(p);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: cannot read '%s': No such file or directory\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	free(p);
+	rmdir(dir);
+}

@@ -695,13 +695,63 @@ static struct expr *const_expr(const char *src)
 	return r;
 }
 
-/* resolve a path relative to the config and check that it exists */
+/* how source_read went */
+enum src { SRC_OK, SRC_ERRNO, SRC_BIG, SRC_NUL };
+
+/* read the source file at path into *text (malloc'd; NULL unless SRC_OK): SRC_ERRNO (errno
+   set) if it cannot be read, SRC_BIG if it has more than CFG_SOURCE_MAX bytes, SRC_NUL if it
+   has a NUL byte (*line: the 1-based line of the first) */
+static enum src source_read(const char *path, char **text, int *line)
+{
+	size_t len, i;
+	char *t = file_read_max(path, CFG_SOURCE_MAX, &len);
+	const char *z;
+
+	*text = NULL;
+	if (!t)
+		return SRC_ERRNO;
+	if (len > CFG_SOURCE_MAX) {
+		free(t);
+		return SRC_BIG;
+	}
+	if ((z = memchr(t, '\0', len))) {
+		*line = 1;
+		for (i = 0; i < (size_t)(z - t); i++)
+			*line += t[i] == '\n';
+		free(t);
+		return SRC_NUL;
+	}
+	*text = t;
+	return SRC_OK;
+}
+
+char *cfg_read_source(const struct config *c, const char *path)
+{
+	char *t;
+	int line = 0;
+
+	switch (source_read(path, &t, &line)) {
+	case SRC_OK:
+		break;
+	case SRC_ERRNO:
+		fatal("%s: cannot read '%s':", c->path, path);
+	case SRC_BIG:
+		fatal("%s: '%s' has more than %d bytes: too large for a source file", c->path, path,
+		      CFG_SOURCE_MAX);
+	case SRC_NUL:
+		fatal("%s: '%s' has a NUL byte on line %d: not a source file", c->path, path, line);
+	}
+	return t;
+}
+
+/* resolve a path relative to the config and check that it names a source file the tuner can
+   read (a regular file of at most CFG_SOURCE_MAX bytes without a NUL byte) */
 static char *get_source(struct ctx *x, const struct field *f, const char *label)
 {
 	const char *rel = get_text(x, f->v, f->key);
-	char *p;
+	char *p, *text;
 	struct stat st;
-	int e;
+	int e, line = 0;
 
 	p = path_join(x->dir, rel);
 	if (stat(p, &st) < 0) {
@@ -719,7 +769,24 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 		free(p);
 		err_node(x, f->k, "%s '%s' is not a regular file", label, show(x, rel));
 	}
-	return p;
+	switch (source_read(p, &text, &line)) {
+	case SRC_OK:
+		free(text);
+		return p;
+	case SRC_ERRNO:
+		e = errno;
+		free(p);
+		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+	case SRC_BIG:
+		free(p);
+		err_node(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
+		         show(x, rel), CFG_SOURCE_MAX);
+	case SRC_NUL:
+		free(p);
+		err_node(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
+		         show(x, rel), line);
+	}
+	die("source_read: unknown result");
 }
 
 /* ---- sections ---- */

@@ -130,6 +130,9 @@ struct config *cfg_load(const char *path);
    NULL on error with "path:line:col: msg" in err (cfg_load's message without "tuner: ") */
 struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
                          size_t errlen);
+/* read the template or reference source at path (one c names) into a malloc'd string; exit 2
+   naming c and path if it cannot be read, has more than CFG_SOURCE_MAX bytes or a NUL byte */
+char *cfg_read_source(const struct config *c, const char *path);
 /* where byte col (0-based) of expression e is in the config file; 0 if e is not from the file */
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value */
