@@ -848,6 +848,102 @@ TEST(config_limits)
 	}
 }
 
+/* NVRTC options: those that read and write no file load, in both spellings; the others are
+   refused at the option */
+TEST(config_options)
+{
+	static const char *const good[] = {
+		"-G", "--device-debug", "-lineinfo", "--generate-line-info", "-dopt=on", "--dopt=on",
+		"-Ofc=max", "--Ofast-compile=0", "-maxrregcount=32", "--maxrregcount=64",
+		"-ftz=true", "--ftz=false", "-prec-sqrt=true", "--prec-sqrt=false",
+		"-prec-div=true", "--prec-div=false", "-fmad=false", "--fmad=true",
+		"-use_fast_math", "--use_fast_math", "-extra-device-vectorization",
+		"--extra-device-vectorization", "-modify-stack-limit=false",
+		"--modify-stack-limit=true", "-jtd=50", "--jump-table-density=0", "-DX", "-DX=1",
+		"-D_x=a/b \"c\"", "--define-macro=Y", "--define-macro=Y=2", "-UX",
+		"--undefine-macro=X", "-std=c++17", "--std=c++20", "-builtin-move-forward=true",
+		"--builtin-move-forward=false", "-builtin-initializer-list=false",
+		"--builtin-initializer-list=true", "-restrict", "--restrict", "-default-device",
+		"--device-as-default-execution-space", "-device-int128", "--device-int128",
+		"-opt-info=inline", "--optimization-info=inline", "-w", "--disable-warnings",
+		"-err-no", "--display-error-number", "-no-err-no", "--no-display-error-number",
+		"-diag-error=20012", "--diag-error=1,2", "-diag-suppress=177",
+		"--diag-suppress=177,550", "-diag-warn=3", "--diag-warn=3", "-brief-diag=true",
+		"--brief-diagnostics=false", "-no-source-include", "--no-source-include",
+		"-Xptxas=-v", "--ptxas-options=--verbose", "-Xptxas=-O0", "-Xptxas=-O3",
+		"-Xptxas=--opt-level=2", "-Xptxas=-maxrregcount=32", "-Xptxas=--maxrregcount=32",
+		"-Xptxas=-warn-spills", "-Xptxas=--warn-on-spills", "-Xptxas=-warn-lmem-usage",
+		"-Xptxas=--warn-on-local-memory-usage", "-Xptxas=-warn-double-usage",
+		"-Xptxas=--warn-on-double-precision-use",
+		"-Xptxas=-allow-expensive-optimizations=true",
+		"-Xptxas=--allow-expensive-optimizations=false", "-Xptxas=-dlcm=ca",
+		"-Xptxas=--def-load-cache=cg", "-Xptxas=-dscm=wt", "-Xptxas=--def-store-cache=cs",
+		"-Xptxas=-fmad=true", "-Xptxas=--fmad=false", "-Xptxas=-disable-optimizer-consts",
+		"-Xptxas=--disable-optimizer-constants", "-Xptxas=-suppress-stack-size-warning",
+		"-Xptxas=--suppress-stack-size-warning",
+	};
+	static const struct {
+		const char *opt, *err; /* err: what the message says after the option */
+	} bad[] = {
+		{"--pre-include=/etc/passwd", "is not allowed: a config may pass only the options that "
+		                              "read and write no file (configs/README.md lists them)"},
+		{"-include", "is not allowed"},
+		{"/etc/passwd", "is not allowed"},
+		{"-I/etc", "is not allowed"},
+		{"-I", "is not allowed"},
+		{"--include-path=/etc", "is not allowed"},
+		{"--time=t.csv", "is not allowed"},
+		{"--fdevice-time-trace=t.json", "is not allowed"},
+		{"--create-pch=x.pch", "is not allowed"},
+		{"--use-pch=x.pch", "is not allowed"},
+		{"--pch-dir=/tmp", "is not allowed"},
+		{"-pch", "is not allowed"},
+		{"-dlto", "is not allowed"},
+		{"--device-c", "is not allowed"},
+		{"-use_fast_mathx", "is not allowed"},
+		{"-lineinfo=1", "takes no value"},
+		{"-std=c++99", ": the value must be one of: c++03 c++11 c++14 c++17 c++20"},
+		{"-maxrregcount", ": the value must be a number"},
+		{"-maxrregcount=1e3", ": the value must be a number"},
+		{"--diag-suppress=1,", ": the value must be numbers separated by ','"},
+		{"-D", ": give a macro name: '-DNAME' or '-DNAME=VALUE'"},
+		{"-D=1", ": give a macro name"},
+		{"-D1X", ": give a macro name"},
+		{"--define-macro", ": give a macro name"},
+		{"-UX=1", ": give a macro name: '-UNAME'"},
+		{"-Xptxas", "needs its value in the same string: '-Xptxas=OPTION'"},
+		{"-Xptxas=-o=x.cubin", "is not allowed"},
+		{"-Xptxas=-v,-O3", "is not allowed"},
+		{"-arch=sm_80", "is not allowed: the tuner sets the architecture"},
+		{"--gpu-architecture=sm_90", "is not allowed: the tuner sets the architecture"},
+	};
+	char err[512], *extra, *want;
+	size_t i;
+
+	for (i = 0; i < LEN(good); i++) {
+		extra = xasprintf("options: ['%s']\n", good[i]);
+		parse_extra(extra, err, sizeof err);
+		if (err[0])
+			fprintf(stderr, "  %s: %s\n", good[i], err);
+		CHECK(err[0] == '\0');
+		free(extra);
+	}
+	for (i = 0; i < LEN(bad); i++) {
+		extra = xasprintf("options: [-lineinfo, '%s']\n", bad[i].opt);
+		parse_extra(extra, err, sizeof err);
+		want = xasprintf("mem.yaml:11:22: %s option '%s'%s%s",
+		                 !strncmp(bad[i].opt, "-Xptxas=", 8) ? "ptxas" : "NVRTC",
+		                 !strncmp(bad[i].opt, "-Xptxas=", 8) ? bad[i].opt + 8 : bad[i].opt,
+		                 bad[i].err[0] == ':' ? "" : " ", bad[i].err);
+		if (strncmp(err, want, strlen(want))) {
+			fprintf(stderr, "  %s:\n    want %s...\n    got  %s\n", bad[i].opt, want, err);
+			CHECK(!"the option is refused at its place");
+		}
+		free(want);
+		free(extra);
+	}
+}
+
 /* child: cfg_read_source of path for a config named c.yaml */
 static void read_source(const void *path)
 {
