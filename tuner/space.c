@@ -148,8 +148,11 @@ static void reference_check(const struct config *c, const struct vars *sizes,
 		if (x < 1)
 			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld is not positive",
 			          (long long)x);
-		threads = x > lim->max_threads ? x : threads * x;
-		if (x > bmax[d] || threads > lim->max_threads)
+		if (x > bmax[d])
+			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld exceeds the limit of "
+			          "%lld for dimension %d", (long long)x, (long long)bmax[d], d);
+		threads *= x;
+		if (threads > lim->max_threads)
 			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld threads per block "
 			          "exceed the limit of %d", (long long)threads, lim->max_threads);
 		x = eval_at(c, L->grid[d], sizes, NULL, "reference grid");
