@@ -430,7 +430,7 @@ static struct bank_stats run(const struct bank_access *a, int64_t bx, int64_t by
 	struct bank_err err;
 	int64_t block[3] = {bx, by, 1};
 
-	if (bank_eval(a, block, v, r, &s, &err) < 0) {
+	if (bank_eval(a, block, v, r, &s, &err, NULL) < 0) {
 		char m[400];
 		snprintf(m, sizeof m, "line %d: %s (col %d): %s", line, err.what, err.col, err.msg);
 		test_fail(__FILE__, line, m);
@@ -681,46 +681,73 @@ TEST(bank_eval_errors)
 	memset(&v, 0, sizeof v);
 	vars_set(&v, "N", 0);
 	acc_init(&a, "4", NULL, "64 / (N + 33 - tx) + tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "index");
 	CHECK_EQ(err.col, 3);
 	CHECK_STR(err.msg, "thread (33, 0, 0): division by zero");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", "8", "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "index");
 	CHECK_STR(err.msg, "warp 0: lane 1: address 4 is not aligned to 8 bytes");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", "12", "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "width");
 	bank_access_clear(&a);
 
 	acc_init(&a, "tx", NULL, "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "elem");
 	CHECK_STR(err.msg, "unknown name 'tx'");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "tx - 1", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.msg, "thread (0, 0, 0): index -1 is outside shared memory");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "k", 0);
 	acc_for(&a, "k", "0", "k >= 0", "k + 1 - k");
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "loops[0].while");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "j", 0);
 	acc_count(&a, "k", "2");
 	acc_let(&a, "j", "k / (k - 1)");
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err), -1);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "let[0]");
 	bank_access_clear(&a);
+
+	/* the work of a variant is bounded: 1024 threads x 4000 iterations x 3 expressions is
+	   over BANK_WORK_MAX steps, and stops with an error for the access as a whole */
+	block[0] = 1024;
+	acc_init(&a, "4", NULL, "tid + j", 0);
+	acc_count(&a, "k", "4000");
+	acc_let(&a, "j", "k % 32");
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.what, "");
+	CHECK(strstr(err.msg, "steps of the bank model for this variant") != NULL);
+	bank_access_clear(&a);
+	/* shared by the calls of one variant: what is left passes from one to the next */
+	{
+		int64_t work = BANK_WORK_MAX, before;
+		block[0] = 256;
+		acc_init(&a, "4", NULL, "tid", 0);
+		acc_count(&a, "k", "100");
+		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, &work), 0);
+		CHECK(work < BANK_WORK_MAX && work > BANK_WORK_MAX - 256 * 100 * 4);
+		before = work;
+		CHECK_EQ(bank_eval(&a, block, &v, &bank_kepler8, &s, &err, &work), 0);
+		CHECK_EQ(before - work, BANK_WORK_MAX - before);
+		work = 1000;
+		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, &work), -1);
+		CHECK_STR(err.what, "");
+		bank_access_clear(&a);
+	}
 
 	CHECK(bank_reserved("tx"));
 	CHECK(bank_reserved("lane"));

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* evaluate e with the config's sizes and the given parameter values bound */
@@ -24,40 +23,6 @@ static int64_t eval(const struct config *c, const struct expr *e, const int64_t 
 	if (!e || expr_eval(e, &v, &r, &err))
 		return -12345;
 	return r;
-}
-
-/* run fn(arg) in a child with stderr captured into out; the exit status, or -1 */
-static int in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap)
-{
-	int fd[2], st;
-	size_t len = 0;
-	ssize_t n;
-	pid_t pid;
-
-	fflush(NULL);
-	if (pipe(fd) < 0)
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(fd[0]);
-		dup2(fd[1], 2);
-		close(fd[1]);
-		fn(arg);
-		exit(0);
-	}
-	close(fd[1]);
-	while (len + 1 < cap && (n = read(fd[0], out + len, cap - 1 - len)) != 0) {
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	out[len] = '\0';
-	close(fd[0]);
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st);
 }
 
 static void load_free(const void *path)
@@ -342,13 +307,13 @@ TEST(config_set_size)
 	CHECK_EQ(eval(c, c->buffers[0].count, NULL), 143);
 	cfg_free(c);
 
-	CHECK_EQ(in_child(set_size, "q=5", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "q=5", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: unknown size 'q'\n");
-	CHECK_EQ(in_child(set_size, "n=12x", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=12x", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: size 'n': '12x' is not a non-negative integer\n");
-	CHECK_EQ(in_child(set_size, "n=-1", err, sizeof err), 2);
-	CHECK_EQ(in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
-	CHECK_EQ(in_child(set_size, "n", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=-1", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(set_size, "n", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: size 'n' must be name=value\n");
 }
 
@@ -375,10 +340,10 @@ TEST(config_unreadable)
 	char *want = xasprintf("tuner: %s: cannot read config: Is a directory\n", dir);
 	static const char *const nofile = "/nonexistent/t_config.yaml";
 
-	CHECK_EQ(in_child(load_free, nofile, err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, nofile, err, sizeof err), 2);
 	CHECK_STR(err, "tuner: /nonexistent/t_config.yaml: cannot read config: "
 	               "No such file or directory\n");
-	CHECK_EQ(in_child(load_free, dir, err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, dir, err, sizeof err), 2);
 	CHECK_STR(err, want);
 	free(want);
 	free(dir);
@@ -401,7 +366,7 @@ TEST(config_too_large)
 	errno = 0;
 	CHECK(file_read_max(test_path("tests/data"), 100, &len) == NULL);
 	CHECK_EQ(errno, EISDIR);
-	CHECK_EQ(in_child(load_free, "/dev/zero", err, sizeof err), 2);
+	CHECK_EQ(test_in_child(load_free, "/dev/zero", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: /dev/zero: more than 1048576 bytes: too large for a config\n");
 }
 
@@ -473,7 +438,7 @@ TEST(config_errors)
 		snprintf(rel, sizeof rel, "tests/bad/%s.err", names[i]);
 		want = file_read(test_path(rel), NULL);
 		snprintf(rel, sizeof rel, "tests/bad/%s.yaml", names[i]);
-		st = in_child(load_bad, rel, err, sizeof err);
+		st = test_in_child(load_bad, rel, err, sizeof err);
 		if (!want || st != 2 || strcmp(want, err)) {
 			if (!want)
 				fprintf(stderr, "  %s: no .err file\n", rel);
@@ -779,12 +744,12 @@ TEST(config_accesses)
 	cfg_size_vars(c, 1, &v);
 	vars_set(&v, "W", 4);
 	vars_set(&v, "PAD", 0);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.requests, 32);
 	CHECK_EQ(st.wavefronts, 32 * 32);
 	CHECK_EQ(st.degree, 32);
 	vars_set(&v, "PAD", 1);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.wavefronts, 32);
 	CHECK_EQ(st.degree, 1);
 
@@ -802,10 +767,10 @@ TEST(config_accesses)
 	CHECK(!a->loops[0].count && a->loops[0].from && a->loops[0].cond && a->loops[0].next);
 	CHECK_STR(expr_src(a->loops[0].cond), "d < nthreads");
 	/* PAD 1: not in this variant */
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.present, 0);
 	vars_set(&v, "PAD", 0);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e), 0);
+	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.present, 1);
 	CHECK(st.requests > 0 && st.degree >= 2);
 out:
@@ -835,4 +800,203 @@ TEST(config_accesses_absent)
 	CHECK(c->accesses == NULL && c->access_loc == NULL);
 	cfg_free(c);
 	tmpcfg_remove(&t);
+}
+
+/* minimal with extra appended: its error ("" when it loads) in err */
+static void parse_extra(const char *extra, char *err, size_t errlen)
+{
+	char *body = xasprintf("%s%s", minimal, extra);
+
+	cfg_free(parse_body(body, err, errlen));
+	free(body);
+}
+
+/* the bounds checked at load: at the limit loads, one past it is an error at the value */
+TEST(config_limits)
+{
+	static const struct {
+		const char *extra, *err;
+	} t[] = {
+		{"timing: {samples: 10000, warmup: 10000}\n", ""},
+		{"timing: {samples: 10001}\n", "mem.yaml:11:19: 'samples' must be at most 10000"},
+		{"timing: {warmup: 10001}\n", "mem.yaml:11:18: 'warmup' must be at most 10000"},
+		{"timing: {samples: 2147483647}\n", "mem.yaml:11:19: 'samples' must be at most 10000"},
+		{"timing: {warmup: -1}\n", "mem.yaml:11:18: 'warmup' must be at least 0"},
+	};
+	char err[512], name[CFG_NAME_MAX + 2], *line;
+	size_t i;
+
+	for (i = 0; i < LEN(t); i++) {
+		parse_extra(t[i].extra, err, sizeof err);
+		CHECK_STR(err, t[i].err);
+	}
+	memset(name, 'n', sizeof name - 1);
+	for (i = CFG_NAME_MAX; i <= CFG_NAME_MAX + 1; i++) { /* the longest name, one more */
+		char *body;
+		name[i] = '\0';
+		line = xasprintf("name: %s\n", name);
+		body = minimal_with(2, line);
+		cfg_free(parse_body(body, err, sizeof err));
+		if (i == CFG_NAME_MAX)
+			CHECK_STR(err, "");
+		else
+			CHECK(strstr(err, "mem.yaml:2:7: name 'nnn") &&
+			      strstr(err, "' has 65 characters: at most 64"));
+		name[i] = 'n';
+		free(body);
+		free(line);
+	}
+}
+
+/* NVRTC options: those that read and write no file load, in both spellings; the others are
+   refused at the option */
+TEST(config_options)
+{
+	static const char *const good[] = {
+		"-G", "--device-debug", "-lineinfo", "--generate-line-info", "-dopt=on", "--dopt=on",
+		"-Ofc=max", "--Ofast-compile=0", "-maxrregcount=32", "--maxrregcount=64",
+		"-ftz=true", "--ftz=false", "-prec-sqrt=true", "--prec-sqrt=false",
+		"-prec-div=true", "--prec-div=false", "-fmad=false", "--fmad=true",
+		"-use_fast_math", "--use_fast_math", "-extra-device-vectorization",
+		"--extra-device-vectorization", "-modify-stack-limit=false",
+		"--modify-stack-limit=true", "-jtd=50", "--jump-table-density=0", "-DX", "-DX=1",
+		"-D_x=a/b \"c\"", "--define-macro=Y", "--define-macro=Y=2", "-UX",
+		"--undefine-macro=X", "-std=c++17", "--std=c++20", "-builtin-move-forward=true",
+		"--builtin-move-forward=false", "-builtin-initializer-list=false",
+		"--builtin-initializer-list=true", "-restrict", "--restrict", "-default-device",
+		"--device-as-default-execution-space", "-device-int128", "--device-int128",
+		"-opt-info=inline", "--optimization-info=inline", "-w", "--disable-warnings",
+		"-err-no", "--display-error-number", "-no-err-no", "--no-display-error-number",
+		"-diag-error=20012", "--diag-error=1,2", "-diag-suppress=177",
+		"--diag-suppress=177,550", "-diag-warn=3", "--diag-warn=3", "-brief-diag=true",
+		"--brief-diagnostics=false", "-no-source-include", "--no-source-include",
+		"-Xptxas=-v", "--ptxas-options=--verbose", "-Xptxas=-O0", "-Xptxas=-O3",
+		"-Xptxas=--opt-level=2", "-Xptxas=-maxrregcount=32", "-Xptxas=--maxrregcount=32",
+		"-Xptxas=-warn-spills", "-Xptxas=--warn-on-spills", "-Xptxas=-warn-lmem-usage",
+		"-Xptxas=--warn-on-local-memory-usage", "-Xptxas=-warn-double-usage",
+		"-Xptxas=--warn-on-double-precision-use",
+		"-Xptxas=-allow-expensive-optimizations=true",
+		"-Xptxas=--allow-expensive-optimizations=false", "-Xptxas=-dlcm=ca",
+		"-Xptxas=--def-load-cache=cg", "-Xptxas=-dscm=wt", "-Xptxas=--def-store-cache=cs",
+		"-Xptxas=-fmad=true", "-Xptxas=--fmad=false", "-Xptxas=-disable-optimizer-consts",
+		"-Xptxas=--disable-optimizer-constants", "-Xptxas=-suppress-stack-size-warning",
+		"-Xptxas=--suppress-stack-size-warning",
+	};
+	static const struct {
+		const char *opt, *err; /* err: what the message says after the option */
+	} bad[] = {
+		{"--pre-include=/etc/passwd", "is not allowed: a config may pass only the options that "
+		                              "read and write no file (configs/README.md lists them)"},
+		{"-include", "is not allowed"},
+		{"/etc/passwd", "is not allowed"},
+		{"-I/etc", "is not allowed"},
+		{"-I", "is not allowed"},
+		{"--include-path=/etc", "is not allowed"},
+		{"--time=t.csv", "is not allowed"},
+		{"--fdevice-time-trace=t.json", "is not allowed"},
+		{"--create-pch=x.pch", "is not allowed"},
+		{"--use-pch=x.pch", "is not allowed"},
+		{"--pch-dir=/tmp", "is not allowed"},
+		{"-pch", "is not allowed"},
+		{"-dlto", "is not allowed"},
+		{"--device-c", "is not allowed"},
+		{"-use_fast_mathx", "is not allowed"},
+		{"-lineinfo=1", "takes no value"},
+		{"-std=c++99", ": the value must be one of: c++03 c++11 c++14 c++17 c++20"},
+		{"-maxrregcount", ": the value must be a number"},
+		{"-maxrregcount=1e3", ": the value must be a number"},
+		{"--diag-suppress=1,", ": the value must be numbers separated by ','"},
+		{"-D", ": give a macro name: '-DNAME' or '-DNAME=VALUE'"},
+		{"-D=1", ": give a macro name"},
+		{"-D1X", ": give a macro name"},
+		{"--define-macro", ": give a macro name"},
+		{"-UX=1", ": give a macro name: '-UNAME'"},
+		{"-Xptxas", "needs its value in the same string: '-Xptxas=OPTION'"},
+		{"-Xptxas=-o=x.cubin", "is not allowed"},
+		{"-Xptxas=-v,-O3", "is not allowed"},
+		{"-arch=sm_80", "is not allowed: the tuner sets the architecture"},
+		{"--gpu-architecture=sm_90", "is not allowed: the tuner sets the architecture"},
+	};
+	char err[512], *extra, *want;
+	size_t i;
+
+	for (i = 0; i < LEN(good); i++) {
+		extra = xasprintf("options: ['%s']\n", good[i]);
+		parse_extra(extra, err, sizeof err);
+		if (err[0])
+			fprintf(stderr, "  %s: %s\n", good[i], err);
+		CHECK(err[0] == '\0');
+		free(extra);
+	}
+	for (i = 0; i < LEN(bad); i++) {
+		extra = xasprintf("options: [-lineinfo, '%s']\n", bad[i].opt);
+		parse_extra(extra, err, sizeof err);
+		want = xasprintf("mem.yaml:11:22: %s option '%s'%s%s",
+		                 !strncmp(bad[i].opt, "-Xptxas=", 8) ? "ptxas" : "NVRTC",
+		                 !strncmp(bad[i].opt, "-Xptxas=", 8) ? bad[i].opt + 8 : bad[i].opt,
+		                 bad[i].err[0] == ':' ? "" : " ", bad[i].err);
+		if (strncmp(err, want, strlen(want))) {
+			fprintf(stderr, "  %s:\n    want %s...\n    got  %s\n", bad[i].opt, want, err);
+			CHECK(!"the option is refused at its place");
+		}
+		free(want);
+		free(extra);
+	}
+}
+
+/* child: cfg_read_source of path for a config named c.yaml */
+static void read_source(const void *path)
+{
+	struct config c = {0};
+
+	c.path = "c.yaml";
+	free(cfg_read_source(&c, path));
+}
+
+/* a template or reference the loader checked may have changed since: reading it checks again */
+TEST(config_read_source)
+{
+	char dir[] = "/tmp/t_config_src.XXXXXX", *p, err[512], *want, *big;
+	struct config c = {0};
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	p = xasprintf("%s/k.cu", dir);
+	c.path = "c.yaml";
+	f = fopen(p, "w");
+	fputs("__global__ void k() {}\n", f);
+	fclose(f);
+	big = cfg_read_source(&c, p);
+	CHECK_STR(big, "__global__ void k() {}\n");
+	free(big);
+	f = fopen(p, "w");
+	fputs("a\nb", f);
+	fputc('\0', f);
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: '%s' has a NUL byte on line 2: not a source file\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	big = xmalloc(CFG_SOURCE_MAX + 1);
+	memset(big, 'a', CFG_SOURCE_MAX + 1);
+	f = fopen(p, "w");
+	CHECK(fwrite(big, 1, CFG_SOURCE_MAX, f) == CFG_SOURCE_MAX); /* the largest source */
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 0);
+	f = fopen(p, "a");
+	fputc('a', f);
+	fclose(f);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: '%s' has more than 4194304 bytes: too large for a source "
+	                 "file\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	free(big);
+	unlink(p);
+	CHECK_EQ(test_in_child(read_source, p, err, sizeof err), 2);
+	want = xasprintf("tuner: c.yaml: cannot read '%s': No such file or directory\n", p);
+	CHECK_STR(err, want);
+	free(want);
+	free(p);
+	rmdir(dir);
 }

@@ -1,8 +1,10 @@
 /* Tests for journal: records survive a round trip; torn and corrupt lines are skipped. */
 #include "test.h"
 #include "journal.h"
+#include "tune.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -39,7 +41,8 @@ TEST(journal_roundtrip)
 	a.run.probe[0] = 1310720;
 	a.run.probe[1] = 5242880.5;
 	a.run.probe[5] = 1e-300;
-	b.key = 42; /* empty reason, no probe */
+	b.key = 42; /* a timeout: empty reason, no probe */
+	b.status = ST_TIMEOUT;
 	CHECK_EQ(journal_append(path, &a), 0);
 	CHECK_EQ(journal_append(path, &b), 0);
 	n = journal_load(path, &got);
@@ -79,6 +82,7 @@ TEST(journal_torn_and_corrupt)
 	int fd;
 
 	a.key = 7;
+	a.run.t.n = 5;
 	a.run.t.median_ms = 1.5;
 	CHECK_EQ(journal_append(path, &a), 0);
 	a.key = 8;
@@ -99,6 +103,142 @@ TEST(journal_torn_and_corrupt)
 	unlink(path);
 	free(path);
 	CHECK_EQ(journal_load("/nonexistent/journal", &got), 0);
+}
+
+/* a run killed while appending leaves a torn last line: the next record still reads */
+TEST(journal_torn_then_append)
+{
+	char *path = tmpfile_path(), *text, *one;
+	struct jrec a = {0}, *got;
+	size_t n, len;
+	int fd;
+
+	a.key = 1;
+	a.status = ST_OK;
+	a.run.t.n = 3;
+	a.run.t.median_ms = 0.5;
+	CHECK_EQ(journal_append(path, &a), 0);
+	text = file_read(path, &len);
+	one = xstrndup(text, len);
+	fd = open(path, O_WRONLY | O_APPEND);
+	CHECK(write(fd, one, len / 2) == (ssize_t)(len / 2)); /* half a record, no newline */
+	close(fd);
+	a.key = 2;
+	CHECK_EQ(journal_append(path, &a), 0);
+	n = journal_load(path, &got);
+	CHECK_EQ(n, 2);
+	if (n == 2) {
+		CHECK(got[0].key == 1);
+		CHECK(got[1].key == 2);
+	}
+	free(got);
+	free(text);
+	text = file_read(path, NULL); /* the new record is on a line of its own */
+	CHECK(text && strlen(text) > len && text[len + len / 2] == '\n' &&
+	      !strncmp(text + len + len / 2 + 1, one, 16));
+	free(text);
+	/* a journal whose record follows a torn one on the same line (as appends before fresh
+	   lines wrote it) still gives the record */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	CHECK(write(fd, one, len / 2) == (ssize_t)(len / 2));
+	CHECK(write(fd, one, len) == (ssize_t)len);
+	close(fd);
+	n = journal_load(path, &got);
+	CHECK_EQ(n, 1);
+	if (n == 1)
+		CHECK(got[0].key == 1);
+	free(got);
+	free(one);
+	unlink(path);
+	free(path);
+}
+
+/* the record of line (one, with its newline) with its space-separated field k replaced by
+   val and the checksum made to match, malloc'd */
+static char *reseal(const char *line, int k, const char *val)
+{
+	struct buf b = {0};
+	const char *p = line, *e;
+	int i;
+
+	for (i = 0; i < k; i++)
+		p = strchr(p, ' ') + 1;
+	e = strchr(p, ' ');
+	buf_add(&b, line, (size_t)(p - line));
+	buf_puts(&b, val);
+	buf_add(&b, e, (size_t)(strrchr(line, ' ') + 1 - e));
+	buf_printf(&b, "%016llx\n", (unsigned long long)hash_bytes(HASH_INIT, b.s, b.len));
+	return b.s;
+}
+
+/* a record whose checksum matches but whose fields no run can have written is skipped */
+TEST(journal_out_of_range)
+{
+	/* fields: 2 status, 3 run status, 4 elements, 7 samples, 17 reason */
+	static const struct { int k; const char *val; } edits[] = {
+		{2, "99"}, {3, "-1"}, {4, "-1"}, {7, "-5"}, {17, "r4100"}, {17, "rzz"}, {2, "4"},
+	};
+	struct jrec good = {0}, bad[13], *got;
+	char *path = tmpfile_path(), *text, *line;
+	size_t n, i, len;
+	int fd;
+
+	good.key = 1;
+	good.status = ST_MISMATCH;
+	good.run.status = RUN_MISMATCH;
+	good.run.bad = 3;
+	good.run.max_abs_err = INFINITY; /* a NaN output */
+	good.run.max_rel_err = INFINITY;
+	for (i = 0; i < LEN(bad); i++) {
+		bad[i] = good;
+		bad[i].key = 100 + i;
+	}
+	bad[0].status = 99;             /* the report uses it as an index */
+	bad[1].status = -1;
+	bad[2].status = ST_DROPPED;     /* statuses no GPU run records */
+	bad[3].status = ST_TWIN;
+	bad[4].run.status = 7;
+	bad[5].run.t.n = CFG_SAMPLES_MAX + 1;
+	bad[6].run.t.median_ms = NAN;
+	bad[7].run.t.min_ms = -1;
+	bad[8].gbs = INFINITY;
+	bad[9].run.max_abs_err = NAN;
+	bad[10].run.bank_applied = 3;
+	bad[11].status = ST_OK;         /* timed without a sample */
+	bad[11].run.status = RUN_OK;
+	bad[12].run.nprobe = 1;         /* a probe value that is not a number */
+	bad[12].run.probe[0] = NAN;
+	for (i = 0; i < LEN(bad); i++)
+		CHECK_EQ(journal_append(path, &bad[i]), 0);
+	CHECK_EQ(journal_append(path, &good), 0);
+	n = journal_load(path, &got);
+	CHECK_EQ(n, 1);
+	if (n == 1) {
+		CHECK(got[0].key == 1);
+		CHECK(isinf(got[0].run.max_abs_err));
+	}
+	free(got);
+	/* fields the writer never writes, sealed with a matching checksum */
+	text = file_read(path, &len);
+	line = strrchr(text, '\n');
+	*line = '\0';
+	line = strrchr(text, '\n') + 1; /* the good record, without its newline */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	for (i = 0; i < LEN(edits); i++) {
+		char *one = xasprintf("%s\n", line), *r = reseal(one, edits[i].k, edits[i].val);
+		CHECK(write(fd, r, strlen(r)) == (ssize_t)strlen(r));
+		free(r);
+		free(one);
+	}
+	close(fd);
+	n = journal_load(path, &got);
+	CHECK_EQ(n, 1); /* the last edit leaves the record as it was */
+	if (n == 1)
+		CHECK_EQ(got[0].status, ST_MISMATCH);
+	free(got);
+	free(text);
+	unlink(path);
+	free(path);
 }
 
 /* a config with every section that counts for the journal's context, in flow style */

@@ -74,12 +74,12 @@ TEST(space_size_override)
 TEST(space_device_limits)
 {
 	struct config *c = load("tests/kernels/scale.yaml");
-	struct limits lim = {64, 48 * 1024, 227 * 1024};
+	struct limits lim = {128, 48 * 1024, 227 * 1024}; /* the reference's block is 128 */
 	struct space s;
 
 	expand(c, &lim, &s);
-	CHECK_EQ(s.nkept, 2);
-	CHECK(s.v[2].drop && strstr(s.v[2].drop, "128 threads per block exceed the limit of 64"));
+	CHECK_EQ(s.nkept, 4);
+	CHECK(s.v[4].drop && strstr(s.v[4].drop, "256 threads per block exceed the limit of 128"));
 	space_free(&s);
 	cfg_free(c);
 
@@ -162,4 +162,45 @@ TEST(space_ids_unique)
 	CHECK_EQ(strlen(s.v[2].id), 17);
 	space_free(&s);
 	cfg_free(c);
+}
+
+/* child: expand scale.yaml with the size override size */
+static void expand_sized(const void *size)
+{
+	struct config *c = load("tests/kernels/scale.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+
+	cfg_set_size(c, size);
+	expand(c, &lim, &s);
+	space_free(&s);
+	cfg_free(c);
+}
+
+/* without a GPU, expansion checks what the GPU path would refuse to allocate or launch */
+TEST(space_checks_what_the_gpu_checks)
+{
+	static const struct { const char *size, *err; } t[] = {
+		{"n=0", "scale.yaml:19:12: buffer 'in' count 'n': 0 elements: a buffer needs at "
+		        "least one\n"},
+		{"n=1099511627776", "scale.yaml:19:12: buffer 'in' count 'n': 1099511627776 elements "
+		        "of 4 bytes: more than the 1099511627776 bytes a buffer may have\n"},
+		{"n=2147483648", "scale.yaml:33:17: argument 3 'n' for BLOCK=64 UNROLL=1: 2147483648 "
+		        "does not fit int\n"},
+		{"n=9223372036854775807", "scale.yaml:19:12: buffer 'in' count 'n': "
+		        "9223372036854775807 elements of 4 bytes: more than the 1099511627776 bytes a "
+		        "buffer may have\n"},
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < LEN(t); i++) {
+		CHECK_EQ(test_in_child(expand_sized, t[i].size, err, sizeof err), 2);
+		if (!strstr(err, t[i].err)) {
+			fprintf(stderr, "  --size %s: %s", t[i].size, err);
+			CHECK(!"the expected error");
+		}
+	}
+	CHECK_EQ(test_in_child(expand_sized, "n=2147483647", err, sizeof err), 0); /* the largest int */
+	CHECK(err[0] == '\0');
 }

@@ -14,6 +14,8 @@ struct test {
 void test_register(struct test *t);
 /* record a failed check; used by the macros */
 void test_fail(const char *file, int line, const char *what);
+/* run fn(arg) in a child with stderr captured into out (size cap); its exit status, or -1 */
+int test_in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap);
 /* "tests/data" etc. resolved against the source root (TUNER_SRCDIR, default ".") */
 const char *test_path(const char *rel);
 

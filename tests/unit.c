@@ -2,6 +2,8 @@
 #include "test.h"
 
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static struct test *tests;
 static int failed_checks;
@@ -25,6 +27,39 @@ const char *test_path(const char *rel)
 
 	snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", rel);
 	return buf;
+}
+
+int test_in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap)
+{
+	int fd[2], st;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(fd) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(fd[0]);
+		dup2(fd[1], 2);
+		close(fd[1]);
+		fn(arg);
+		exit(0);
+	}
+	close(fd[1]);
+	while (len + 1 < cap && (n = read(fd[0], out + len, cap - 1 - len)) != 0) {
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	out[len] = '\0';
+	close(fd[0]);
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
 }
 
 int main(int argc, char **argv)

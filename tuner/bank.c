@@ -119,6 +119,7 @@ struct ev {
 	int64_t block[3];
 	int64_t elem, width, base;
 	int64_t iters;            /* loop iterations of the current warp */
+	int64_t *work;            /* steps left (bank_eval) */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -156,6 +157,16 @@ static const char *thread_str(const struct ev *e, int l, char *b, size_t n)
 	return b;
 }
 
+/* take n steps of the variant's work; 0, or -1 (with e->err) when none are left */
+static int work(struct ev *e, int64_t n)
+{
+	if ((*e->work -= n) >= 0)
+		return 0;
+	return fail(e->err, "", -1, "more than %lld steps of the bank model for this variant (an "
+	            "expression for a thread, a thread of a request): declare fewer loop "
+	            "iterations", (long long)BANK_WORK_MAX);
+}
+
 /* evaluate a per-lane expression for lane l; errors name the thread and the field, whose
    name is the format what with idx (formatted only then: this is the model's inner loop) */
 static int lane_eval(struct ev *e, const struct expr *x, int l, const char *what, size_t idx,
@@ -164,6 +175,8 @@ static int lane_eval(struct ev *e, const struct expr *x, int l, const char *what
 	struct expr_err xe = {0};
 	char b[80], w[32];
 
+	if (work(e, 1) < 0)
+		return -1;
 	if (expr_eval(x, &e->lv[l], out, &xe) < 0) {
 		snprintf(w, sizeof w, what, idx);
 		return fail(e->err, w, xe.col, "%s: %s", thread_str(e, l, b, sizeof b), xe.msg);
@@ -211,6 +224,8 @@ static int emit(struct ev *e, uint32_t mask)
 	}
 	if (!q.active)
 		return 0;
+	if (work(e, BANK_LANES) < 0)
+		return -1;
 	if (bank_cost(e->r, &q, &c, msg, sizeof msg) < 0)
 		return fail(e->err, "index", -1, "warp %lld: %s", (long long)(e->tid[0] / BANK_LANES),
 		            msg);
@@ -288,10 +303,11 @@ static int loop(struct ev *e, size_t level, uint32_t mask)
 }
 
 int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
-              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err)
+              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
+              int64_t *work_left)
 {
 	struct ev e;
-	int64_t x, nthreads, w;
+	int64_t x, nthreads, w, own = BANK_WORK_MAX;
 	int l, rc = 0;
 	size_t i;
 
@@ -310,6 +326,7 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	e.r = r;
 	e.s = s;
 	e.err = err;
+	e.work = work_left ? work_left : &own;
 	if (uniform(a->elem, v, "elem", err, &e.elem) < 0)
 		return -1;
 	if (e.elem <= 0 || e.elem > 1 << 20)
@@ -357,7 +374,9 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 			vars_set(&e.lv[l], "nthreads", nthreads);
 		}
 		e.iters = 0;
-		rc = loop(&e, 0, mask);
+		rc = work(&e, BANK_LANES);
+		if (rc == 0)
+			rc = loop(&e, 0, mask);
 	}
 	free(e.lv);
 	return rc;

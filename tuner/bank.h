@@ -113,10 +113,17 @@ struct bank_err {
 	char msg[240];
 };
 
+/* the work bank_eval may do for one variant (all its accesses, under both rule sets): steps,
+   each the evaluation of one expression for one lane, or one lane of a request's cost */
+#define BANK_WORK_MAX ((int64_t)1 << 22)
+
 /* evaluate a for every warp of a block of block[0] x block[1] x block[2] threads under the
-   variant's bindings v (sizes and parameters); 0, or -1 with *err */
+   variant's bindings v (sizes and parameters); 0, or -1 with *err. *work is the steps left to
+   the variant, decreased by those taken; running out is an error (err->what empty: the access
+   as a whole). work NULL: BANK_WORK_MAX steps for this call. */
 int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
-              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err);
+              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
+              int64_t *work);
 /* mean wavefronts per request (0 without requests) */
 double bank_mean(const struct bank_stats *s);
 /* mean conflict-free wavefronts per request (0 without requests) */

@@ -523,6 +523,20 @@ static const char *get_str(struct ctx *x, const struct node *n, const char *what
 	return n->s;
 }
 
+/* a string that names something: neither empty nor only white space */
+static const char *get_text(struct ctx *x, const struct node *n, const char *what)
+{
+	const char *s = get_str(x, n, what), *p;
+
+	if (!*s)
+		err_node(x, n, "'%s' must not be empty", show(x, what));
+	for (p = s; *p && isspace((unsigned char)*p); p++)
+		;
+	if (!*p)
+		err_node(x, n, "'%s' must not be blank", show(x, what));
+	return s;
+}
+
 static int is_ident(const char *s)
 {
 	if (!isalpha((unsigned char)*s) && *s != '_')
@@ -535,7 +549,7 @@ static int is_ident(const char *s)
 
 static const char *get_ident(struct ctx *x, const struct node *n, const char *what)
 {
-	const char *s = get_str(x, n, what);
+	const char *s = get_text(x, n, what);
 
 	if (!is_ident(s))
 		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
@@ -681,16 +695,64 @@ static struct expr *const_expr(const char *src)
 	return r;
 }
 
-/* resolve a path relative to the config and check that it exists */
+/* how source_read went */
+enum src { SRC_OK, SRC_ERRNO, SRC_BIG, SRC_NUL };
+
+/* read the source file at path into *text (malloc'd; NULL unless SRC_OK): SRC_ERRNO (errno
+   set) if it cannot be read, SRC_BIG if it has more than CFG_SOURCE_MAX bytes, SRC_NUL if it
+   has a NUL byte (*line: the 1-based line of the first) */
+static enum src source_read(const char *path, char **text, int *line)
+{
+	size_t len, i;
+	char *t = file_read_max(path, CFG_SOURCE_MAX, &len);
+	const char *z;
+
+	*text = NULL;
+	if (!t)
+		return SRC_ERRNO;
+	if (len > CFG_SOURCE_MAX) {
+		free(t);
+		return SRC_BIG;
+	}
+	if ((z = memchr(t, '\0', len))) {
+		*line = 1;
+		for (i = 0; i < (size_t)(z - t); i++)
+			*line += t[i] == '\n';
+		free(t);
+		return SRC_NUL;
+	}
+	*text = t;
+	return SRC_OK;
+}
+
+char *cfg_read_source(const struct config *c, const char *path)
+{
+	char *t;
+	int line = 0;
+
+	switch (source_read(path, &t, &line)) {
+	case SRC_OK:
+		break;
+	case SRC_ERRNO:
+		fatal("%s: cannot read '%s':", c->path, path);
+	case SRC_BIG:
+		fatal("%s: '%s' has more than %d bytes: too large for a source file", c->path, path,
+		      CFG_SOURCE_MAX);
+	case SRC_NUL:
+		fatal("%s: '%s' has a NUL byte on line %d: not a source file", c->path, path, line);
+	}
+	return t;
+}
+
+/* resolve a path relative to the config and check that it names a source file the tuner can
+   read (a regular file of at most CFG_SOURCE_MAX bytes without a NUL byte) */
 static char *get_source(struct ctx *x, const struct field *f, const char *label)
 {
-	const char *rel = get_str(x, f->v, f->key);
-	char *p;
+	const char *rel = get_text(x, f->v, f->key);
+	char *p, *text;
 	struct stat st;
-	int e;
+	int e, line = 0;
 
-	if (!*rel)
-		err_node(x, f->v, "'%s' must not be empty", f->key);
 	p = path_join(x->dir, rel);
 	if (stat(p, &st) < 0) {
 		e = errno;
@@ -707,7 +769,24 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 		free(p);
 		err_node(x, f->k, "%s '%s' is not a regular file", label, show(x, rel));
 	}
-	return p;
+	switch (source_read(p, &text, &line)) {
+	case SRC_OK:
+		free(text);
+		return p;
+	case SRC_ERRNO:
+		e = errno;
+		free(p);
+		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+	case SRC_BIG:
+		free(p);
+		err_node(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
+		         show(x, rel), CFG_SOURCE_MAX);
+	case SRC_NUL:
+		free(p);
+		err_node(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
+		         show(x, rel), line);
+	}
+	die("source_read: unknown result");
 }
 
 /* ---- sections ---- */
@@ -1226,10 +1305,10 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		const char *name, *s;
 
 		fields(x, seq->kid[i], "accesses", f, LEN(f));
-		name = get_str(x, f[NAME].v, "name");
+		name = get_text(x, f[NAME].v, "name");
 		for (s = name; *s && (isalnum((unsigned char)*s) || *s == '_'); s++)
 			;
-		if (!*name || *s)
+		if (*s)
 			err_node(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
 			         show(x, name));
 		for (j = 0; j < c->naccesses; j++)
@@ -1238,7 +1317,7 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		c->access_loc[c->naccesses] = loc_of(seq->kid[i]);
 		a->name = xstrdup(name);
 		c->naccesses++;
-		s = get_str(x, f[ARRAY].v, "array");
+		s = get_text(x, f[ARRAY].v, "array");
 		if (!is_ident(s))
 			err_node(x, f[ARRAY].v, "'%s' is not a valid identifier", show(x, s));
 		a->array = xstrdup(s);
@@ -1333,6 +1412,196 @@ static uint64_t result_digest(const struct node *root)
 	return h;
 }
 
+/* ---- NVRTC options ---- */
+
+/* what an option takes after its name */
+enum optval {
+	OV_NONE,  /* nothing */
+	OV_WORD,  /* "=VALUE", VALUE one of the words of vals */
+	OV_NUM,   /* "=N", a decimal number */
+	OV_NUMS,  /* "=N,N,...", decimal numbers */
+	OV_MACRO, /* a macro: -DNAME[=VALUE], --define-macro=NAME[=VALUE]; -U and its long
+	             spelling take NAME alone */
+	OV_PTXAS, /* "=OPTION", one of ptxas_opts */
+};
+
+/* an option a config may pass; none of them reads or writes a file */
+struct nvopt {
+	const char *s, *l;    /* the short and long spellings (either may be NULL) */
+	enum optval val;
+	const char *vals;     /* OV_WORD: the values, separated by spaces */
+};
+
+/* NVRTC's options that read or write no file: the include paths and pre-includes, the
+   precompiled headers and --time are left out (a config names the files the tuner reads in
+   template and reference, where the journal and the cache see them), and so are the options
+   that make no cubin or that the tuner sets itself (the architecture) */
+static const struct nvopt nvrtc_opts[] = {
+	{"-G", "--device-debug", OV_NONE, NULL},
+	{"-lineinfo", "--generate-line-info", OV_NONE, NULL},
+	{"-dopt", "--dopt", OV_WORD, "on"},
+	{"-Ofc", "--Ofast-compile", OV_WORD, "0 min mid max"},
+	{"-maxrregcount", "--maxrregcount", OV_NUM, NULL},
+	{"-ftz", "--ftz", OV_WORD, "true false"},
+	{"-prec-sqrt", "--prec-sqrt", OV_WORD, "true false"},
+	{"-prec-div", "--prec-div", OV_WORD, "true false"},
+	{"-fmad", "--fmad", OV_WORD, "true false"},
+	{"-use_fast_math", "--use_fast_math", OV_NONE, NULL},
+	{"-extra-device-vectorization", "--extra-device-vectorization", OV_NONE, NULL},
+	{"-modify-stack-limit", "--modify-stack-limit", OV_WORD, "true false"},
+	{"-jtd", "--jump-table-density", OV_NUM, NULL},
+	{"-D", "--define-macro", OV_MACRO, NULL},
+	{"-U", "--undefine-macro", OV_MACRO, NULL},
+	{"-std", "--std", OV_WORD, "c++03 c++11 c++14 c++17 c++20"},
+	{"-builtin-move-forward", "--builtin-move-forward", OV_WORD, "true false"},
+	{"-builtin-initializer-list", "--builtin-initializer-list", OV_WORD, "true false"},
+	{"-restrict", "--restrict", OV_NONE, NULL},
+	{"-default-device", "--device-as-default-execution-space", OV_NONE, NULL},
+	{"-device-int128", "--device-int128", OV_NONE, NULL},
+	{"-opt-info", "--optimization-info", OV_WORD, "inline"},
+	{"-w", "--disable-warnings", OV_NONE, NULL},
+	{"-err-no", "--display-error-number", OV_NONE, NULL},
+	{"-no-err-no", "--no-display-error-number", OV_NONE, NULL},
+	{"-diag-error", "--diag-error", OV_NUMS, NULL},
+	{"-diag-suppress", "--diag-suppress", OV_NUMS, NULL},
+	{"-diag-warn", "--diag-warn", OV_NUMS, NULL},
+	{"-brief-diag", "--brief-diagnostics", OV_WORD, "true false"},
+	{"-no-source-include", "--no-source-include", OV_NONE, NULL},
+	{"-Xptxas", "--ptxas-options", OV_PTXAS, NULL},
+};
+
+/* the ptxas options -Xptxas may pass, one per -Xptxas */
+static const struct nvopt ptxas_opts[] = {
+	{"-v", "--verbose", OV_NONE, NULL},
+	{"-O0", NULL, OV_NONE, NULL},
+	{"-O1", NULL, OV_NONE, NULL},
+	{"-O2", NULL, OV_NONE, NULL},
+	{"-O3", NULL, OV_NONE, NULL},
+	{NULL, "--opt-level", OV_WORD, "0 1 2 3"},
+	{"-maxrregcount", "--maxrregcount", OV_NUM, NULL},
+	{"-warn-spills", "--warn-on-spills", OV_NONE, NULL},
+	{"-warn-lmem-usage", "--warn-on-local-memory-usage", OV_NONE, NULL},
+	{"-warn-double-usage", "--warn-on-double-precision-use", OV_NONE, NULL},
+	{"-allow-expensive-optimizations", "--allow-expensive-optimizations", OV_WORD,
+	 "true false"},
+	{"-dlcm", "--def-load-cache", OV_WORD, "ca cg cs lu cv"},
+	{"-dscm", "--def-store-cache", OV_WORD, "wb cg cs wt"},
+	{"-fmad", "--fmad", OV_WORD, "true false"},
+	{"-disable-optimizer-consts", "--disable-optimizer-constants", OV_NONE, NULL},
+	{"-suppress-stack-size-warning", "--suppress-stack-size-warning", OV_NONE, NULL},
+};
+
+/* 1 if s is one or more decimal digits (at most 9), and with list, more such separated by ',' */
+static int is_nums(const char *s, int list)
+{
+	size_t n;
+
+	for (;;) {
+		n = strspn(s, "0123456789");
+		if (n == 0 || n > 9)
+			return 0;
+		s += n;
+		if (!*s)
+			return 1;
+		if (!list || *s++ != ',')
+			return 0;
+	}
+}
+
+/* 1 if w is one of the space-separated words of list */
+static int is_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*list) {
+		size_t k = strcspn(list, " ");
+		if (k == n && !strncmp(list, w, n))
+			return 1;
+		list += k + (list[k] == ' ');
+	}
+	return 0;
+}
+
+/* the entry of t (n entries) that option o spells, or NULL; *val: its value (what follows
+   the spelling and its '=', or a short macro option's spelling), NULL for none */
+static const struct nvopt *opt_find(const struct nvopt *t, size_t n, const char *o,
+                                    const char **val)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const char *sp[2] = {t[i].s, t[i].l};
+		for (k = 0; k < 2; k++) {
+			size_t len = sp[k] ? strlen(sp[k]) : 0;
+			if (!len || strncmp(o, sp[k], len))
+				continue;
+			if (t[i].val == OV_MACRO && k == 0) { /* -DNAME */
+				*val = o[len] ? o + len : NULL;
+				return &t[i];
+			}
+			if (!o[len] || o[len] == '=') {
+				*val = o[len] ? o + len + 1 : NULL;
+				return &t[i];
+			}
+		}
+	}
+	return NULL;
+}
+
+/* refuse option o at node at (err_node) unless t (n entries) allows it; kind names the tool */
+static void opt_check(struct ctx *x, const struct node *at, const struct nvopt *t, size_t n,
+                      const char *o, const char *kind)
+{
+	const struct nvopt *e;
+	const char *v = NULL, *p;
+
+	e = opt_find(t, n, o, &v);
+	if (!e)
+		err_node(x, at, "%s option '%s' is not allowed: a config may pass only the options "
+		         "that read and write no file (configs/README.md lists them)", kind, show(x, o));
+	switch (e->val) {
+	case OV_NONE:
+		if (v)
+			err_node(x, at, "%s option '%s' takes no value", kind, show(x, o));
+		return;
+	case OV_MACRO:
+		p = v;
+		if (p && (isalpha((unsigned char)*p) || *p == '_'))
+			for (p++; isalnum((unsigned char)*p) || *p == '_'; p++)
+				;
+		if (!v || p == v || (*p && (*p != '=' || e->s[1] == 'U')))
+			err_node(x, at, "%s option '%s': give a macro name: '%sNAME'%s", kind, show(x, o),
+			         e->s, e->s[1] == 'U' ? "" : " or '-DNAME=VALUE'");
+		return;
+	case OV_PTXAS:
+		if (!v || !*v)
+			err_node(x, at, "%s option '%s' needs its value in the same string: '%s=OPTION'",
+			         kind, show(x, o), e->s);
+		opt_check(x, at, ptxas_opts, LEN(ptxas_opts), v, "ptxas");
+		return;
+	case OV_WORD:
+		if (!v || !is_word(e->vals, v))
+			err_node(x, at, "%s option '%s': the value must be one of: %s", kind,
+			         show(x, o), e->vals);
+		return;
+	case OV_NUM:
+	case OV_NUMS:
+		if (!v || !is_nums(v, e->val == OV_NUMS))
+			err_node(x, at, "%s option '%s': the value must be %s", kind, show(x, o),
+			         e->val == OV_NUMS ? "numbers separated by ','" : "a number");
+		return;
+	}
+}
+
+/* refuse an option the config may not pass to NVRTC (nvrtc_opts lists those it may) */
+static void check_option(struct ctx *x, const struct node *at, const char *o)
+{
+	if (!strncmp(o, "-arch", 5) || !strncmp(o, "--gpu-architecture", 18))
+		err_node(x, at, "NVRTC option '%s' is not allowed: the tuner sets the architecture "
+		         "(--arch, or the GPU's)", show(x, o));
+	opt_check(x, at, nvrtc_opts, LEN(nvrtc_opts), o, "NVRTC");
+}
+
 /* ---- the root ---- */
 
 static void walk(struct ctx *x)
@@ -1354,13 +1623,19 @@ static void walk(struct ctx *x)
 
 	fields(x, x->root, "root", f, LEN(f));
 
-	s = get_str(x, f[NAME].v, "name");
+	s = get_text(x, f[NAME].v, "name");
 	for (i = 0; s[i]; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			break;
-	if (!*s || s[i])
+	if (s[i])
 		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
 		         show(x, s));
+	if (isdigit((unsigned char)s[0]))
+		err_node(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
+		         "begins C identifiers in the launch header)", show(x, s));
+	if (i > CFG_NAME_MAX)
+		err_node(x, f[NAME].v, "name '%s' has %zu characters: at most %d", show(x, s), i,
+		         CFG_NAME_MAX);
 	c->name = xstrdup(s);
 	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
 	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
@@ -1370,9 +1645,8 @@ static void walk(struct ctx *x)
 		want(x, n, N_SEQ, "options");
 		c->options = xcalloc(n->n, sizeof *c->options);
 		for (i = 0; i < n->n; i++) {
-			s = get_str(x, n->kid[i], "options");
-			if (!*s)
-				err_node(x, n->kid[i], "empty option");
+			s = get_text(x, n->kid[i], "options");
+			check_option(x, n->kid[i], s);
 			c->options[c->noptions++] = xstrdup(s);
 		}
 	}
@@ -1423,9 +1697,9 @@ static void walk(struct ctx *x)
 		                    OPT("flush_l2", D_RESULT)};
 		fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
-			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, INT_MAX);
+			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
 		if (t[1].v)
-			c->samples = (int)get_int(x, t[1].v, "samples", 1, INT_MAX);
+			c->samples = (int)get_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
 		if (t[2].v)
 			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
 	}

@@ -84,6 +84,14 @@ struct size {
 	struct loc loc;
 };
 
+/* limits a config is checked against (configs/README.md lists them) */
+#define CFG_NAME_MAX 64            /* characters of the config's name */
+#define CFG_SAMPLES_MAX 10000      /* timing.samples: 1 .. this */
+#define CFG_WARMUP_MAX 10000       /* timing.warmup: 0 .. this */
+#define CFG_SOURCE_MAX (4 << 20)   /* bytes of a template or reference source */
+#define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
+#define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
+
 struct config {
 	char *path;           /* as given */
 	char *name;
@@ -122,6 +130,9 @@ struct config *cfg_load(const char *path);
    NULL on error with "path:line:col: msg" in err (cfg_load's message without "tuner: ") */
 struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
                          size_t errlen);
+/* read the template or reference source at path (one c names) into a malloc'd string; exit 2
+   naming c and path if it cannot be read, has more than CFG_SOURCE_MAX bytes or a NUL byte */
+char *cfg_read_source(const struct config *c, const char *path);
 /* where byte col (0-based) of expression e is in the config file; 0 if e is not from the file */
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value */

@@ -1,14 +1,18 @@
 /* journal: finished GPU results on disk, so a killed run resumes without re-running them. */
 #include "journal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "tune.h" /* enum status */
 #include "util.h"
 
 /* the record format and what the keys hash; change it when either changes, a default of the
@@ -98,15 +102,57 @@ static int parse_probe(const char *p, const char *tail, struct run_result *x)
 {
 	int n, k, i;
 
-	if (sscanf(p, " %d%n", &x->nprobe, &k) != 1 || x->nprobe < 0 || x->nprobe > BENCH_PROBE_MAX)
+	if (sscanf(p, " %d%n", &x->nprobe, &k) != 1 || x->nprobe < -1 ||
+	    x->nprobe > BENCH_PROBE_MAX)
 		return -1;
 	p += k;
 	for (i = 0; i < x->nprobe; i++) {
-		if (sscanf(p, " %lg%n", &x->probe[i], &n) != 1)
+		if (sscanf(p, " %lg%n", &x->probe[i], &n) != 1 || !isfinite(x->probe[i]))
 			return -1;
 		p += n;
 	}
 	return p == tail ? 0 : -1;
+}
+
+/* 1 if x is a finite number >= 0 */
+static int nonneg(double x)
+{
+	return isfinite(x) && x >= 0;
+}
+
+/* 1 if what a record says could have come from a run: a status a GPU run records, counts and
+   times in range (a record whose checksum matches is trusted no further than this) */
+static int valid(const struct jrec *r)
+{
+	const struct run_result *x = &r->run;
+	const struct stats *t = &x->t;
+
+	switch (r->status) {
+	case ST_OK:
+		if (x->status != RUN_OK || t->n < 1)
+			return 0;
+		break;
+	case ST_MISMATCH:
+	case ST_FAULT:
+	case ST_TIMEOUT:
+	case ST_LAUNCH_ERROR:
+		break;
+	default:
+		return 0;
+	}
+	if (x->status != RUN_OK && x->status != RUN_MISMATCH && x->status != RUN_FAULT &&
+	    x->status != RUN_LAUNCH_ERROR)
+		return 0;
+	if (t->n < 0 || t->n > CFG_SAMPLES_MAX)
+		return 0;
+	if (!nonneg(t->median_ms) || !nonneg(t->min_ms) || !nonneg(t->max_ms) ||
+	    !nonneg(t->mean_ms) || !nonneg(t->spread))
+		return 0;
+	if (!(x->max_abs_err >= 0) || !(x->max_rel_err >= 0)) /* +inf: a NaN output */
+		return 0;
+	if (x->bank_applied != 0 && x->bank_applied != 4 && x->bank_applied != 8)
+		return 0;
+	return nonneg(r->gbs) && nonneg(r->pct_copy) && nonneg(r->pct_read);
 }
 
 /* parse one line (without its newline); 0 if intact */
@@ -114,6 +160,7 @@ static int parse(char *line, struct jrec *r)
 {
 	char magic[32], rs[2 * sizeof r->run.reason + 2];
 	unsigned long long key, sum;
+	long long bad;
 	int st, rst, n = 0, len;
 	char *tail = strrchr(line, ' ');
 	size_t i;
@@ -124,12 +171,13 @@ static int parse(char *line, struct jrec *r)
 	sum = strtoull(tail + 1, NULL, 16);
 	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
 		return -1;
-	if (sscanf(line, "%31s %llx %d %d %zu %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %lg %n", magic,
-	           &key, &st, &rst, &r->run.bad, &r->run.max_abs_err, &r->run.max_rel_err,
+	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %lg %n", magic,
+	           &key, &st, &rst, &bad, &r->run.max_abs_err, &r->run.max_rel_err,
 	           &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms, &r->run.t.max_ms,
 	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->gbs,
-	           &r->pct_copy, &r->pct_read, &n) != 17 || strcmp(magic, MAGIC))
+	           &r->pct_copy, &r->pct_read, &n) != 17 || strcmp(magic, MAGIC) || bad < 0)
 		return -1;
+	r->run.bad = (size_t)bad;
 	if (line[n] != 'r')
 		return -1;
 	n++;
@@ -143,14 +191,15 @@ static int parse(char *line, struct jrec *r)
 	rs[len] = '\0';
 	for (i = 0; i < (size_t)len / 2; i++) {
 		unsigned v;
-		if (sscanf(rs + 2 * i, "%2x", &v) != 1)
+		if (!isxdigit((unsigned char)rs[2 * i]) || !isxdigit((unsigned char)rs[2 * i + 1]) ||
+		    sscanf(rs + 2 * i, "%2x", &v) != 1 || v == 0)
 			return -1;
 		r->run.reason[i] = (char)v;
 	}
 	r->key = key;
 	r->status = st;
 	r->run.status = (enum run_status)rst;
-	return 0;
+	return valid(r) ? 0 : -1;
 }
 
 size_t journal_load(const char *path, struct jrec **out)
@@ -163,8 +212,13 @@ size_t journal_load(const char *path, struct jrec **out)
 		return 0;
 	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
 		struct jrec r;
+		char *p, *q;
 		*nl = '\0';
-		if (parse(line, &r) < 0)
+		/* a record starts at its magic: a torn record before it on the line (a run killed
+		   while appending, before appends began on a fresh line) is skipped */
+		for (p = line; *p && (q = strstr(p + 1, MAGIC " ")); p = q)
+			;
+		if (parse(p, &r) < 0)
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -179,15 +233,19 @@ size_t journal_load(const char *path, struct jrec **out)
 int journal_append(const char *path, const struct jrec *r)
 {
 	struct buf b = {0};
+	struct stat st;
 	int fd, rc = 0, e;
+	char last;
 	ssize_t w;
 
-	format(&b, r);
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		buf_free(&b);
+	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return -1;
-	}
+	/* after a torn last line (a run killed while appending), start on a fresh line */
+	if (fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
+	    last != '\n')
+		buf_puts(&b, "\n");
+	format(&b, r);
 	do
 		w = write(fd, b.s, b.len);
 	while (w < 0 && errno == EINTR);

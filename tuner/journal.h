@@ -23,9 +23,13 @@ uint64_t journal_context(const struct config *c, const struct vars *sizes, const
                          const char *method, const struct compile_out *ref);
 /* the key of variant v with cubin co under context ctx */
 uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co);
-/* read every intact record of path (a torn or corrupt line is skipped); count, *out malloc'd */
+/* read every intact record of path: a torn or corrupt line is skipped, and so is a record
+   whose checksum matches but whose fields are out of range (a status no GPU run records,
+   counts, times, errors); a record after a torn one on its line is read. Count, *out
+   malloc'd */
 size_t journal_load(const char *path, struct jrec **out);
-/* append one record with a single write to an O_APPEND file; 0 or -1 with errno */
+/* append one record with a single write to an O_APPEND file, on a line of its own (after a
+   newline when the file ends in a torn line); 0 or -1 with errno */
 int journal_append(const char *path, const struct jrec *r);
 /* replace path's contents with recs[0..n) atomically; 0 or -1 with errno */
 int journal_rewrite(const char *path, const struct jrec *recs, size_t n);

@@ -122,13 +122,14 @@ static int bank_one(const struct config *c, const struct space *s, struct result
                     char *msg, size_t msglen)
 {
 	const struct variant *v = &s->v[i];
+	int64_t work = BANK_WORK_MAX; /* for the variant */
 	size_t k;
 
 	for (k = 0; k < c->naccesses; k++) {
 		const struct bank_access *a = &c->accesses[k];
 		struct bank_err e;
-		if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e) == 0 &&
-		    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e) == 0)
+		if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e, &work) == 0 &&
+		    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e, &work) == 0)
 			continue;
 		const struct expr *x = bank_field(a, e.what);
 		struct loc l = c->access_loc[k];

@@ -1,27 +1,170 @@
 /* space: the variants of a config (cartesian product, constraints, device limits). */
 #include "space.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* exit 2 with "what 'e' for PARAMS: msg" (without " for PARAMS" when v is NULL: e uses sizes
+   only) at the place in c's file of byte col of e */
+__attribute__((format(printf, 6, 7)))
+static noreturn void fail_expr(const struct config *c, const struct expr *e, int col,
+                               const struct variant *v, const char *what, const char *fmt, ...)
+{
+	char msg[512], *p = v ? space_params_str(c, v) : NULL;
+	const char *f = p ? " for " : "";
+	struct loc l;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (cfg_expr_loc(c, e, col, &l))
+		fatal("%s:%d:%d: %s '%s'%s%s: %s", c->path, l.line, l.col, what, expr_src(e), f,
+		      p ? p : "", msg);
+	fatal("%s: %s '%s' at column %d%s%s: %s", c->path, what, expr_src(e), col + 1, f,
+	      p ? p : "", msg);
+}
+
+/* evaluate e under vars (v's, or the sizes when v is NULL) or exit 2 naming the config and
+   the expression */
+static int64_t eval_at(const struct config *c, const struct expr *e, const struct vars *vars,
+                       const struct variant *v, const char *what)
+{
+	struct expr_err err;
+	int64_t x;
+
+	if (expr_eval(e, vars, &x, &err) < 0)
+		fail_expr(c, e, err.col >= 0 ? err.col : 0, v, what, "%s", err.msg);
+	return x;
+}
 
 /* evaluate e for v or exit 2 naming the config and the expression */
 static int64_t eval_or_die(const struct config *c, const struct expr *e, const struct variant *v,
                            const char *what)
 {
-	struct expr_err err;
-	int64_t x;
+	return eval_at(c, e, &v->vars, v, what);
+}
 
-	if (expr_eval(e, &v->vars, &x, &err) < 0) {
-		char *p = space_params_str(c, v);
-		struct loc l;
-		if (cfg_expr_loc(c, e, err.col >= 0 ? err.col : 0, &l))
-			fatal("%s:%d:%d: %s '%s' for %s: %s", c->path, l.line, l.col, what, expr_src(e), p,
-			      err.msg);
-		fatal("%s: %s '%s' at column %d for %s: %s", c->path, what, expr_src(e), err.col + 1,
-		      p, err.msg);
+/* the element count of a buffer or constant (kind) named name, whose count is e and elements
+   es bytes, under vars (v's or the sizes): exit 2 unless at least 1 and at most max bytes */
+static int64_t count_check(const struct config *c, const char *kind, const char *name,
+                           const struct expr *e, size_t es, int64_t max, const struct vars *vars,
+                           const struct variant *v)
+{
+	char what[160];
+	int64_t n;
+
+	snprintf(what, sizeof what, "%s '%s' count", kind, name);
+	n = eval_at(c, e, vars, v, what);
+	if (n < 1)
+		fail_expr(c, e, 0, v, what, "%lld elements: a %s needs at least one", (long long)n,
+		          kind);
+	if (n > max / (int64_t)es)
+		fail_expr(c, e, 0, v, what, "%lld elements of %zu bytes: more than the %lld bytes a "
+		          "%s may have", (long long)n, es, (long long)max, kind);
+	return n;
+}
+
+/* 1 if x fits a kernel argument of type t as the launch converts it */
+static int arg_fits(int64_t x, enum elem t)
+{
+	switch (t) {
+	case EL_I32: return x >= INT32_MIN && x <= INT32_MAX;
+	case EL_U32: return x >= 0 && x <= (int64_t)UINT32_MAX;
+	case EL_U64: return x >= 0;
+	case EL_I64:
+	case EL_F32:
+	case EL_F64: return 1;
 	}
-	return x;
+	return 0;
+}
+
+/* what a launch of kernel k (kind: "argument" or "reference argument") needs of its args
+   under vars (v's, or the sizes when v is NULL), as the GPU path checks it: every scalar fits
+   its type, every scratch buffer has a valid count; else exit 2 */
+static void args_check(const struct config *c, const struct kernel *k, const char *kind,
+                       const struct vars *vars, const struct variant *v)
+{
+	size_t i;
+
+	for (i = 0; i < k->nargs; i++) {
+		const struct arg *a = &k->args[i];
+		const struct expr *at = a->value;
+		char what[64];
+		struct loc l;
+		int64_t x;
+
+		if (a->buffer >= 0) {
+			const struct buffer *b = &c->buffers[a->buffer];
+			if (b->role == ROLE_SCRATCH)
+				count_check(c, "buffer", b->name, b->count, elem_size(b->type),
+				            CFG_BUFFER_MAX, vars, v);
+			continue;
+		}
+		/* the reference's default args are copies of the kernel's: say where the text is */
+		if (k == &c->reference && !cfg_expr_loc(c, at, 0, &l) && i < c->kernel.nargs &&
+		    c->kernel.args[i].value)
+			at = c->kernel.args[i].value;
+		snprintf(what, sizeof what, "%s %zu", kind, i + 1);
+		x = eval_at(c, at, vars, v, what);
+		if (!arg_fits(x, a->type))
+			fail_expr(c, at, 0, v, what, "%lld does not fit %s", (long long)x,
+			          elem_name(a->type));
+	}
+}
+
+/* what the GPU path allocates and launches for every variant alike, under the sizes: the
+   buffers that are not scratch, the constants; exit 2 naming the first that cannot be */
+static void sizes_check(const struct config *c, const struct vars *sizes)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct buffer *b = &c->buffers[i];
+		if (b->role != ROLE_SCRATCH)
+			count_check(c, "buffer", b->name, b->count, elem_size(b->type), CFG_BUFFER_MAX,
+			            sizes, NULL);
+	}
+	for (i = 0; i < c->nconstants; i++) {
+		const struct constant *k = &c->constants[i];
+		count_check(c, "constant", k->name, k->count, elem_size(k->type), CFG_CONSTANT_MAX,
+		            sizes, NULL);
+	}
+}
+
+/* the reference's launch under the sizes within lim, and its args; else exit 2 */
+static void reference_check(const struct config *c, const struct vars *sizes,
+                            const struct limits *lim)
+{
+	static const int64_t bmax[3] = {1024, 1024, 64}, gmax[3] = {2147483647LL, 65535, 65535};
+	const struct launch *L = &c->reference.launch;
+	int64_t threads = 1, x;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		x = eval_at(c, L->block[d], sizes, NULL, "reference block");
+		if (x < 1)
+			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld is not positive",
+			          (long long)x);
+		if (x > bmax[d])
+			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld exceeds the limit of "
+			          "%lld for dimension %d", (long long)x, (long long)bmax[d], d);
+		threads *= x;
+		if (threads > lim->max_threads)
+			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld threads per block "
+			          "exceed the limit of %d", (long long)threads, lim->max_threads);
+		x = eval_at(c, L->grid[d], sizes, NULL, "reference grid");
+		if (x < 1 || x > gmax[d])
+			fail_expr(c, L->grid[d], 0, NULL, "reference grid", "%lld is %s", (long long)x,
+			          x < 1 ? "not positive" : "beyond the limit of the dimension");
+	}
+	x = eval_at(c, L->shared, sizes, NULL, "reference shared");
+	if (x < 0 || x > lim->smem_optin)
+		fail_expr(c, L->shared, 0, NULL, "reference shared", "%lld bytes of shared memory %s",
+		          (long long)x, x < 0 ? "is negative" : "exceed the limit");
+	args_check(c, &c->reference, "reference argument", sizes, NULL);
 }
 
 /* the hash of v's parameter values that its id shows */
@@ -125,6 +268,7 @@ static char *check(const struct config *c, struct variant *v, const struct limit
 		return xasprintf("bank_bytes = %d is neither 4 nor 8", v->bank_bytes);
 	if (v->bytes <= 0)
 		return xasprintf("bytes = %lld is not positive", (long long)v->bytes);
+	args_check(c, &c->kernel, "argument", &v->vars, v);
 	return NULL;
 }
 
@@ -141,6 +285,7 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 	}
 	if (total > 1000000)
 		fatal("%s: the parameter space has %zu variants (at most 1000000)", c->path, total);
+	sizes_check(c, sizes);
 	memset(s, 0, sizeof *s);
 	s->v = xcalloc(total, sizeof *s->v);
 	s->n = total;
@@ -163,6 +308,7 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 		}
 	}
 	free(idx);
+	reference_check(c, sizes, lim);
 	space_ids(c, s);
 }
 

@@ -30,7 +30,11 @@ struct space {
 };
 
 /* expand c under sizes (bound in `sizes`) and lim; order is the parameters' lexicographic
-   order, last parameter fastest. Expression errors in evaluation exit 2 with the location. */
+   order, last parameter fastest. Expression errors in evaluation exit 2 with the location; so
+   does what the GPU path could not allocate or launch, with or without a GPU: a buffer of
+   fewer than 1 element or more than CFG_BUFFER_MAX bytes, a constant of more than
+   CFG_CONSTANT_MAX bytes, a kept variant's or the reference's scalar argument that does not
+   fit its type, a reference launch beyond lim. */
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
                   struct space *s);
 /* "BLOCK=256 PAD=1" (malloc'd) */
