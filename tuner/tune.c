@@ -60,15 +60,6 @@ void tune_load(struct tune *t)
 	t->ri.nvrtc = nv_version();
 }
 
-static char *read_source(const struct config *c, const char *path)
-{
-	char *t = file_read(path, NULL);
-
-	if (!t)
-		fatal("%s: cannot read '%s':", c->path, path);
-	return t;
-}
-
 void tune_target(struct tune *t)
 {
 	static char gpuarch[16];
@@ -291,8 +282,8 @@ void tune_expand(struct tune *t)
 		if (t->s.v[i].drop)
 			fatal("--emit: variant '%s' was dropped: %s", t->o.emit, t->s.v[i].drop);
 	}
-	t->tmpl = read_source(t->c, t->c->kernel.source);
-	t->refsrc = read_source(t->c, t->c->reference.source);
+	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
+	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
 	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
 	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
 	tune_phase(t, "bank model evaluated");
