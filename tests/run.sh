@@ -71,11 +71,21 @@ for cfg in configs/*.yaml tests/kernels/*.yaml; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["timed"] is False and d["arch"] == "sm_90" and d["variants"], "header"
+s = d["sources"]
+assert s["config"]["copy"] == "config.yaml" and len(s["config"]["fnv1a64"]) == 16, s
+assert s["template"]["copy"] == "template.cu" and s["template"]["path"], s
 for v in d["variants"]:
     assert set(v) >= {"id", "params", "status"}, v
     if v["status"] == "untimed":
         assert v["registers"] > 0 and v["spill_stores"] >= 0 and "shared_static" in v, v
 ' "$j" 2>"$tmp/py"; then ok "results_json_$k"; else bad "results_json_$k" "$j $(cat "$tmp/py")"; fi
+	# the config and template as tuned, beside the results (tuner bundle regenerates from them)
+	if [ -n "$j" ] && cmp -s "$cfg" "$(dirname "$j")/config.yaml" &&
+		cmp -s "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sources"]["template"]["path"])' "$j")" "$(dirname "$j")/template.cu"; then
+		ok "sources_copied_$k"
+	else
+		bad "sources_copied_$k" "$(ls "$(dirname "$j")")"
+	fi
 	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 --out "$tmp/out" "$cfg"
 	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
 done
