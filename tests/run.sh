@@ -97,7 +97,7 @@ src="$tmp/e/scale/untimed-sm_90/$id.cu"
 hdr="$tmp/e/scale/untimed-sm_90/$id.h"
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	expect emit_nvcc_compiles 0 "$NVCC" -arch=sm_90 -cubin -o "$tmp/e.cubin" "$src"
-	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,b,g,&s);return !(b[0]*g[0]>=4099);}\n' "$hdr" >"$tmp/h.cu"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,1,b,g,&s);return !(b[0]*g[0]>=4099 && scale_in_count(4099,1)==4099 && SCALE_OUT_ROLE==TUNER_ROLE_OUT && !SCALE_IN_ZERO);}\n' "$hdr" >"$tmp/h.cu"
 	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
 	expect emit_header_geometry 0 "$tmp/h"
 	# the README's embedding: the source and the header in one application file
@@ -112,7 +112,7 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 		cudaMalloc(&in, n * sizeof *in);
 		cudaMalloc(&out, n * sizeof *out);
 		cudaMemcpyToSymbol(bias, scale_bias_values, sizeof scale_bias_values);
-		scale_launch(n, block, grid, &smem);
+		scale_launch(n, tuner_device_sms(), block, grid, &smem);
 		scale<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), smem>>>(out, in, n);
 		return cudaDeviceSynchronize() != cudaSuccess;
 	}
@@ -126,13 +126,15 @@ for f in "$src" "$hdr"; do
 	if diff -u "$g" "$f" >"$tmp/diff" 2>&1; then ok "golden_$(basename "$g")"; else bad "golden_$(basename "$g")" "$(head -n 40 "$tmp/diff")"; fi
 done
 
-# SMS in an emitted launch header: the count the variant was tuned with (here --sms 7), and the
-# header gives the geometry the tuner used: 4 blocks per SM, 28 in all
+# SMS in an emitted launch header: not the count the variant was tuned with (here --sms 7) but
+# the one the launch is given: 4 blocks per SM, 28 in all on 7 SMs and 528 on 132; the scratch
+# buffers' element counts and that they must be zero before the first launch
 id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
 expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/reduction.yaml
-has emit_sms_header "4LL \* 7LL" "$tmp/s/reduction/untimed-sm_90/$id.h"
+has emit_sms_header "4LL \* SMS" "$tmp/s/reduction/untimed-sm_90/$id.h"
+has emit_scratch_zero "#define REDUCTION_PARTIALS_ZERO 1" "$tmp/s/reduction/untimed-sm_90/$id.h"
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
-	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;reduction_launch(1 << 26,b,g,&s);return g[0] != 28;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 32768 + 256 || reduction_counter_count(1 << 26,7) != 257 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
 	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
 	expect emit_sms_geometry 0 "$tmp/hs"
 fi
