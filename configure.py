@@ -300,6 +300,17 @@ def main():
         w.rule("nofuzz", "echo %s >&2; false" % shlex.quote("configure.py: " + fuzz_why),
                description="FUZZ")
         w.build(["fuzz"], "nofuzz")
+    # ninja examples: the example application and the bundles it embeds (examples/build.sh),
+    # never part of 'all'
+    exdir = os.path.join(bdir, "examples")
+    w.rule("examples", "examples/build.sh %s %s $nvcc" % (tuner, exdir), pool="console",
+           description="EXAMPLES %s/app" % exdir)
+    w.build([os.path.join(exdir, "app")], "examples",
+            implicit=[tuner, "examples/build.sh", "examples/app.cu", "tests/bundle/fake_gpus.py",
+                      "configs/filter21.yaml", "configs/reduction.yaml",
+                      "templates/filter21.cu", "templates/reduction.cu",
+                      "tests/ref/filter21.c", "tests/ref/sum.c", "tests/ref/ref.h"])
+    w.build(["examples"], "phony", [os.path.join(exdir, "app")])
     w.lines.append("build all: phony %s %s" % (tuner, unit))
     w.lines.append("default all")
 

@@ -225,6 +225,14 @@ for v in d["variants"]:
 assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
+# tuner bundle: the example application, the selection, the test kernel's bundle, bad input
+tests/bundle/run.sh "$T" "$tmp/out" "$NVCC" >"$tmp/bundle.log" 2>&1
+cat "$tmp/bundle.log"
+line=$(tail -n 1 "$tmp/bundle.log")
+bp=$(echo "$line" | sed -n 's/^bundle: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+bf=$(echo "$line" | sed -n 's/^bundle: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ -z "$bp" ]; then bad "tests/bundle/run.sh finished" "$line"; else pass=$((pass + bp)); fail=$((fail + bf)); fi
+
 # bad input through the real binary: exit 2, the message, within the time limit, nothing written
 tests/bad.sh "$T" >"$tmp/bad.log" 2>&1
 cat "$tmp/bad.log"
