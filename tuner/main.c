@@ -2,9 +2,11 @@
    The driver: the command line, the subcommands and the order of a run's phases (tune.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdnoreturn.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -52,6 +54,19 @@ static void usage(FILE *f)
 	        "  -V, --version   print the version\n\n"
 	        "exit status: 0 success, 1 no variant compiled (or verified, on a GPU),\n"
 	        "2 usage or config error\n");
+}
+
+/* a command-line error: the message, the usage, exit status 2 */
+static noreturn void bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static noreturn void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	usage(stderr);
+	exit(EXIT_USAGE);
 }
 
 /* optarg of option opt, refused when it is empty or blank */
@@ -131,20 +146,13 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 				fatal("--timeout: '%s' is not a number of seconds from 0.01 to 86400", optarg);
 			break;
 		case ':':
-			fprintf(stderr, "tuner: option '%s' needs a value\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
 		default:
-			fprintf(stderr, "tuner: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: unknown option '%s'\n", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
-		usage(stderr);
-		exit(EXIT_USAGE);
-	}
+	if (optind != argc - 1)
+		bad_usage(optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
 	o->config = argv[optind];
 	if (o->arch && !nv_arch_supported(o->arch))
 		fatal("--arch: '%s' is not an architecture NVRTC %s supports (newest: %s)", o->arch,
@@ -169,21 +177,14 @@ static int bundle(int argc, char **argv)
 		case 'v': verbosity = 2; break;
 		case 'h': usage(stdout); exit(0);
 		case ':':
-			fprintf(stderr, "tuner: option '%s' needs a value\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
 		default:
-			fprintf(stderr, "tuner: bundle: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: bundle: unknown option '%s'\n", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, optind < argc ? "tuner: bundle: one RESULTS directory at a time\n"
-		                              : "tuner: bundle: no RESULTS directory given\n");
-		usage(stderr);
-		exit(EXIT_USAGE);
-	}
+	if (optind != argc - 1)
+		bad_usage(optind < argc ? "tuner: bundle: one RESULTS directory at a time\n"
+		                        : "tuner: bundle: no RESULTS directory given\n");
 	bundle_make(argv[optind], out);
 	return 0;
 }
