@@ -153,6 +153,15 @@ def main():
     if not ok:
         fail("libyaml not found (yaml.h / -lyaml): apt-get install libyaml-dev")
 
+    jcflags, jlibs = pkg("jansson", "jansson")
+    jlibs = jlibs or "-ljansson"
+    ok, out = try_compile(cc, jcflags, jlibs,
+                          "#include <jansson.h>\nint main(void){json_t *j = json_object();"
+                          "return !j;}\n")
+    if not ok:
+        fail("jansson not found (jansson.h / -ljansson; tuner bundle reads results.json with "
+             "it): apt-get install libjansson-dev")
+
     cflags = "-std=c11 -D_POSIX_C_SOURCE=200809L " + WARN
     ldflags = ""
     if args.debug or args.sanitize:
@@ -198,11 +207,11 @@ def main():
     if not cupti:
         sys.stderr.write("configure.py: warning: no cupti_range_profiler.h in %s: --counters "
                          "will be unavailable (install the CUDA Toolkit's CUPTI)\n" % cuinc)
-    w.var("cflags", cflags + " -I%s %s %s%s" % (cuinc, ycflags,
+    w.var("cflags", cflags + " -I%s %s %s %s%s" % (cuinc, ycflags, jcflags,
                                                  shlex.quote('-DTUNER_CUDA_LIB="%s"' % culib),
                                                  "" if cupti else " -DTUNER_NO_CUPTI"))
     w.var("ldflags", ldflags + " -L%s -Wl,-rpath,%s" % (culib, culib))
-    w.var("libs", "-lnvrtc %s -ldl -lm" % ylibs)
+    w.var("libs", "-lnvrtc %s %s -ldl -lm" % (ylibs, jlibs))
     w.var("nvcc", nvcc)
     w.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", depfile="$out.d", deps="gcc",
            description="CC $out")
@@ -291,6 +300,17 @@ def main():
         w.rule("nofuzz", "echo %s >&2; false" % shlex.quote("configure.py: " + fuzz_why),
                description="FUZZ")
         w.build(["fuzz"], "nofuzz")
+    # ninja examples: the example application and the bundles it embeds (examples/build.sh),
+    # never part of 'all'
+    exdir = os.path.join(bdir, "examples")
+    w.rule("examples", "examples/build.sh %s %s $nvcc" % (tuner, exdir), pool="console",
+           description="EXAMPLES %s/app" % exdir)
+    w.build([os.path.join(exdir, "app")], "examples",
+            implicit=[tuner, "examples/build.sh", "examples/app.cu", "tests/bundle/fake_gpus.py",
+                      "configs/filter21.yaml", "configs/reduction.yaml",
+                      "templates/filter21.cu", "templates/reduction.cu",
+                      "tests/ref/filter21.c", "tests/ref/sum.c", "tests/ref/ref.h"])
+    w.build(["examples"], "phony", [os.path.join(exdir, "app")])
     w.lines.append("build all: phony %s %s" % (tuner, unit))
     w.lines.append("default all")
 

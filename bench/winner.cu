@@ -3,7 +3,8 @@
  * bench/compare.cu can time it in the same process as its baselines. Built once per kernel:
  *   nvcc -c -DWIN_FILTER21 -DWIN_SRC='"out/.../best.cu"' -DWIN_HDR='"out/.../best.h"' winner.cu
  * (or WIN_TRANSPOSE, WIN_REDUCTION). best.cu defines the kernel, its parameter macros and its
- * __constant__ symbols; best.h the launch geometry; each lives in its own translation unit
+ * __constant__ symbols; best.h the launch geometry (for the multiprocessor count of the GPU it
+ * runs on) and the buffers' sizes; each lives in its own translation unit
  * because the three kernels' macros (BLOCK, VEC, ...) clash.
  */
 #include <cuda_runtime.h>
@@ -32,7 +33,7 @@ extern "C" cudaError_t win_filter21(float *out, const float *in, int n, cudaStre
 			return e;
 		coef_set = 1;
 	}
-	filter21_launch(n, b, g, &smem);
+	filter21_launch(n, tuner_device_sms(), b, g, &smem);
 	if ((e = allow_smem((const void *)filter21, smem)) != cudaSuccess)
 		return e;
 	filter21<<<dim3(g[0], g[1], g[2]), dim3(b[0], b[1], b[2]), smem, st>>>(out, in, n);
@@ -44,7 +45,7 @@ extern "C" cudaError_t win_transpose(float *out, const float *in, int rows, int 
 	unsigned b[3], g[3], smem;
 	cudaError_t e;
 
-	transpose_launch(rows, cols, b, g, &smem);
+	transpose_launch(rows, cols, tuner_device_sms(), b, g, &smem);
 	if ((e = allow_smem((const void *)transpose, smem)) != cudaSuccess)
 		return e;
 	transpose<<<dim3(g[0], g[1], g[2]), dim3(b[0], b[1], b[2]), smem, st>>>(out, in, rows, cols);
@@ -55,16 +56,16 @@ extern "C" unsigned win_reduction_blocks(int n)
 {
 	unsigned b[3], g[3], smem;
 
-	reduction_launch(n, b, g, &smem);
+	reduction_launch(n, tuner_device_sms(), b, g, &smem);
 	return g[0];
 }
 
 extern "C" void win_reduction_scratch(int n, size_t *partials, size_t *counters)
 {
-	const size_t nb = win_reduction_blocks(n), ng = (nb + BLOCK - 1) / BLOCK;
+	const long long sms = tuner_device_sms();
 
-	*partials = nb + ng; /* templates/reduction.cu: two levels of partials */
-	*counters = ng + 1;
+	*partials = (size_t)reduction_partials_count(n, sms); /* as best.h says: both zeroed */
+	*counters = (size_t)reduction_counter_count(n, sms);
 }
 
 extern "C" cudaError_t win_reduction(float *out, const float *in, float *partials,
@@ -73,7 +74,7 @@ extern "C" cudaError_t win_reduction(float *out, const float *in, float *partial
 	unsigned b[3], g[3], smem;
 	cudaError_t e;
 
-	reduction_launch(n, b, g, &smem);
+	reduction_launch(n, tuner_device_sms(), b, g, &smem);
 	if ((e = allow_smem((const void *)reduction, smem)) != cudaSuccess)
 		return e;
 	reduction<<<dim3(g[0], g[1], g[2]), dim3(b[0], b[1], b[2]), smem, st>>>(out, in, partials,

@@ -71,11 +71,21 @@ for cfg in configs/*.yaml tests/kernels/*.yaml; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["timed"] is False and d["arch"] == "sm_90" and d["variants"], "header"
+s = d["sources"]
+assert s["config"]["copy"] == "config.yaml" and len(s["config"]["fnv1a64"]) == 16, s
+assert s["template"]["copy"] == "template.cu" and s["template"]["path"], s
 for v in d["variants"]:
     assert set(v) >= {"id", "params", "status"}, v
     if v["status"] == "untimed":
         assert v["registers"] > 0 and v["spill_stores"] >= 0 and "shared_static" in v, v
 ' "$j" 2>"$tmp/py"; then ok "results_json_$k"; else bad "results_json_$k" "$j $(cat "$tmp/py")"; fi
+	# the config and template as tuned, beside the results (tuner bundle regenerates from them)
+	if [ -n "$j" ] && cmp -s "$cfg" "$(dirname "$j")/config.yaml" &&
+		cmp -s "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sources"]["template"]["path"])' "$j")" "$(dirname "$j")/template.cu"; then
+		ok "sources_copied_$k"
+	else
+		bad "sources_copied_$k" "$(ls "$(dirname "$j")")"
+	fi
 	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 --out "$tmp/out" "$cfg"
 	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
 done
@@ -87,7 +97,7 @@ src="$tmp/e/scale/untimed-sm_90/$id.cu"
 hdr="$tmp/e/scale/untimed-sm_90/$id.h"
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	expect emit_nvcc_compiles 0 "$NVCC" -arch=sm_90 -cubin -o "$tmp/e.cubin" "$src"
-	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,b,g,&s);return !(b[0]*g[0]>=4099);}\n' "$hdr" >"$tmp/h.cu"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,1,b,g,&s);return !(b[0]*g[0]>=4099 && scale_in_count(4099,1)==4099 && SCALE_OUT_ROLE==TUNER_ROLE_OUT && !SCALE_IN_ZERO);}\n' "$hdr" >"$tmp/h.cu"
 	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
 	expect emit_header_geometry 0 "$tmp/h"
 	# the README's embedding: the source and the header in one application file
@@ -102,7 +112,7 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 		cudaMalloc(&in, n * sizeof *in);
 		cudaMalloc(&out, n * sizeof *out);
 		cudaMemcpyToSymbol(bias, scale_bias_values, sizeof scale_bias_values);
-		scale_launch(n, block, grid, &smem);
+		scale_launch(n, tuner_device_sms(), block, grid, &smem);
 		scale<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), smem>>>(out, in, n);
 		return cudaDeviceSynchronize() != cudaSuccess;
 	}
@@ -116,13 +126,15 @@ for f in "$src" "$hdr"; do
 	if diff -u "$g" "$f" >"$tmp/diff" 2>&1; then ok "golden_$(basename "$g")"; else bad "golden_$(basename "$g")" "$(head -n 40 "$tmp/diff")"; fi
 done
 
-# SMS in an emitted launch header: the count the variant was tuned with (here --sms 7), and the
-# header gives the geometry the tuner used: 4 blocks per SM, 28 in all
+# SMS in an emitted launch header: not the count the variant was tuned with (here --sms 7) but
+# the one the launch is given: 4 blocks per SM, 28 in all on 7 SMs and 528 on 132; the scratch
+# buffers' element counts and that they must be zero before the first launch
 id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
 expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/reduction.yaml
-has emit_sms_header "4LL \* 7LL" "$tmp/s/reduction/untimed-sm_90/$id.h"
+has emit_sms_header "4LL \* SMS" "$tmp/s/reduction/untimed-sm_90/$id.h"
+has emit_scratch_zero "#define REDUCTION_PARTIALS_ZERO 1" "$tmp/s/reduction/untimed-sm_90/$id.h"
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
-	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;reduction_launch(1 << 26,b,g,&s);return g[0] != 28;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 32768 + 256 || reduction_counter_count(1 << 26,7) != 257 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
 	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
 	expect emit_sms_geometry 0 "$tmp/hs"
 fi
@@ -198,19 +210,23 @@ for v in d["variants"]:
 assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
-# sub-suites through the real binary, each ending "NAME: N passed, N failed": bad input (exit 2,
+# sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
+# selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
 # the message, within the time limit, nothing written) and hostile runs (interrupts, corrupt
-# cache, concurrent writers)
+# cache, concurrent writers). suite NAME SCRIPT ARGS...
 suite() {
-	"tests/$1.sh" "$T" >"$tmp/$1.log" 2>&1
-	cat "$tmp/$1.log"
-	line=$(tail -n 1 "$tmp/$1.log")
-	sp=$(echo "$line" | sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
-	sf=$(echo "$line" | sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
-	if [ -z "$sp" ]; then bad "tests/$1.sh finished" "$line"; else pass=$((pass + sp)); fail=$((fail + sf)); fi
+	name=$1
+	shift
+	"$@" >"$tmp/$name.log" 2>&1
+	cat "$tmp/$name.log"
+	line=$(tail -n 1 "$tmp/$name.log")
+	sp=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
+	sf=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
+	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else pass=$((pass + sp)); fail=$((fail + sf)); fi
 }
-suite bad
-suite hostile
+suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
+suite bad tests/bad.sh "$T"
+suite hostile tests/hostile.sh "$T"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

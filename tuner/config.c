@@ -78,6 +78,7 @@ struct ctx {
 	struct config *c;       /* under construction; freed on error */
 	struct vars sizes;      /* every size bound to 0 */
 	struct vars all;        /* every size and parameter bound to 0 */
+	int detached;           /* cfg_parse_detached: source paths are not checked */
 };
 
 /* an expression's place in the file: exact for text on one line */
@@ -754,6 +755,8 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 	int e, line = 0;
 
 	p = path_join(x->dir, rel);
+	if (x->detached)
+		return p;
 	if (stat(p, &st) < 0) {
 		e = errno;
 		free(p);
@@ -1710,12 +1713,14 @@ static void walk(struct ctx *x)
 
 /* ---- interface ---- */
 
-struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
-                         size_t errlen)
+/* cfg_parse, with the source paths checked unless detached */
+static struct config *parse_text(const char *path, const char *text, size_t len, int detached,
+                                 char *err, size_t errlen)
 {
 	struct ctx *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
 	struct config *c = NULL;
 
+	x->detached = detached;
 	x->path = path;
 	x->text = text;
 	x->len = len;
@@ -1736,6 +1741,18 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 	free(x->err);
 	free(x);
 	return c;
+}
+
+struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,
+                         size_t errlen)
+{
+	return parse_text(path, text, len, 0, err, errlen);
+}
+
+struct config *cfg_parse_detached(const char *path, const char *text, size_t len, char *err,
+                                  size_t errlen)
+{
+	return parse_text(path, text, len, 1, err, errlen);
 }
 
 struct config *cfg_load(const char *path)

@@ -133,6 +133,10 @@ struct config *cfg_parse(const char *path, const char *text, size_t len, char *e
 /* read the template or reference source at path (one c names) into a malloc'd string; exit 2
    naming c and path if it cannot be read, has more than CFG_SOURCE_MAX bytes or a NUL byte */
 char *cfg_read_source(const struct config *c, const char *path);
+/* cfg_parse for a copy of a config kept apart from its sources (tuner bundle): the template
+   and reference paths are resolved but not required to exist */
+struct config *cfg_parse_detached(const char *path, const char *text, size_t len, char *err,
+                                  size_t errlen);
 /* where byte col (0-based) of expression e is in the config file; 0 if e is not from the file */
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value */

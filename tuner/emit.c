@@ -2,9 +2,11 @@
 #include "emit.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "devbuf.h"
 #include "source.h"
 #include "version.h"
 
@@ -44,7 +46,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 	free(p);
 }
 
-static char *upper(const char *s)
+char *emit_upper(const char *s)
 {
 	char *u = xstrdup(s), *p;
 
@@ -53,25 +55,9 @@ static char *upper(const char *s)
 	return u;
 }
 
-static void header(struct buf *b, const char *base, const struct config *c,
-                   const struct variant *v)
+void emit_helpers(struct buf *b)
 {
-	char *uname = upper(c->name), *ubase = upper(base);
-	struct vars pv = {0};
-	size_t i;
-	int64_t sms;
-	int d;
-
-	for (i = 0; i < c->nparams; i++)
-		vars_set(&pv, c->params[i].name, v->vals[i]);
-	if (vars_get(&v->vars, CFG_SMS, &sms)) /* the GPU it was tuned on */
-		vars_set(&pv, CFG_SMS, sms);
-	buf_printf(b, "#ifndef TUNER_%s_%s_H\n#define TUNER_%s_%s_H\n\n", uname, ubase, uname,
-	           ubase);
-	buf_puts(b, "/* parameters of this variant */\n");
-	for (i = 0; i < c->nparams; i++)
-		buf_printf(b, "#define %s_%s %lld\n", uname, c->params[i].name, (long long)v->vals[i]);
-	buf_puts(b, "\n#ifndef TUNER_HELPERS\n#define TUNER_HELPERS\n"
+	buf_puts(b, "#ifndef TUNER_HELPERS\n#define TUNER_HELPERS\n"
 	            "static inline long long tuner_ceil_div(long long a, long long b)\n"
 	            "{\n\treturn a / b + ((a % b != 0) && ((a < 0) == (b < 0)));\n}\n"
 	            "static inline long long tuner_min(long long a, long long b) "
@@ -80,8 +66,248 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	            "{ return a > b ? a : b; }\n"
 	            "static inline long long tuner_log2(long long a)\n"
 	            "{\n\tlong long r = -1;\n\twhile (a > 0) {\n\t\ta >>= 1;\n\t\tr++;\n\t}\n"
-	            "\treturn r;\n}\n#endif\n\n");
-	buf_printf(b, "/* launch geometry of %s for the given problem size:\n"
+	            "\treturn r;\n}\n"
+	            "/* what a buffer is to the kernel */\n"
+	            "enum tuner_role {\n"
+	            "\tTUNER_ROLE_IN,      /* its input: the application's data */\n"
+	            "\tTUNER_ROLE_OUT,     /* written by the kernel */\n"
+	            "\tTUNER_ROLE_SCRATCH  /* the kernel's own: it must hold given values before "
+	            "the first launch */\n};\n"
+	            "#endif\n"
+	            "#if defined(__CUDACC__) && !defined(TUNER_HELPERS_CUDA)\n"
+	            "#define TUNER_HELPERS_CUDA\n"
+	            "/* the multiprocessor count of the current device (0 if the runtime cannot "
+	            "tell) */\n"
+	            "static inline long long tuner_device_sms(void)\n"
+	            "{\n\tint d = 0, n = 0;\n\n"
+	            "\tif (cudaGetDevice(&d) != cudaSuccess ||\n"
+	            "\t    cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d) != "
+	            "cudaSuccess)\n\t\treturn 0;\n\treturn n;\n}\n#endif\n");
+}
+
+void emit_size_params(struct buf *b, const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsizes; i++)
+		buf_printf(b, "long long %s, ", c->sizes[i].name);
+	buf_puts(b, "long long sms");
+}
+
+void emit_size_prelude(struct buf *b, const struct config *c, const char *indent)
+{
+	size_t i;
+
+	buf_printf(b, "%sconst long long %s = sms;\n\n", indent, CFG_SMS);
+	for (i = 0; i < c->nsizes; i++)
+		buf_printf(b, "%s(void)%s;\n", indent, c->sizes[i].name);
+	buf_printf(b, "%s(void)%s;\n", indent, CFG_SMS);
+}
+
+void emit_geometry(struct buf *b, const struct config *c, const struct vars *subst,
+                   const char *indent)
+{
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		buf_printf(b, "%sblock[%d] = (unsigned)", indent, d);
+		expr_print_c(c->kernel.launch.block[d], subst, b);
+		buf_puts(b, ";\n");
+	}
+	for (d = 0; d < 3; d++) {
+		buf_printf(b, "%sgrid[%d] = (unsigned)", indent, d);
+		expr_print_c(c->kernel.launch.grid[d], subst, b);
+		buf_puts(b, ";\n");
+	}
+	buf_printf(b, "%s*shared_bytes = (unsigned)", indent);
+	if (c->kernel.launch.shared)
+		expr_print_c(c->kernel.launch.shared, subst, b);
+	else
+		buf_puts(b, "0");
+	buf_puts(b, ";\n");
+}
+
+int emit_uses_params(const struct config *c, const struct expr *e)
+{
+	size_t p;
+
+	for (p = 0; p < c->nparams; p++)
+		if (expr_uses(e, c->params[p].name))
+			return 1;
+	return 0;
+}
+
+/* 1 if every element of fill f is zero */
+static int fill_zero(const struct fill *f)
+{
+	size_t i;
+
+	switch (f->kind) {
+	case FILL_RANDOM: return f->lo == 0 && f->hi == 0;
+	case FILL_RANGE: return f->start == 0 && f->step == 0;
+	case FILL_CONST: return f->value == 0;
+	case FILL_LIST:
+		for (i = 0; i < f->nlist; i++)
+			if (f->list[i] != 0)
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* a double as a C literal */
+static void put_double(struct buf *b, double x, const char *suffix)
+{
+	char s[64];
+	int prec;
+
+	if (x != x) {
+		buf_printf(b, "(0.0%s / 0.0%s)", suffix, suffix);
+		return;
+	}
+	if (x > 1e308 || x < -1e308) {
+		buf_printf(b, "(%s1.0%s / 0.0%s)", x < 0 ? "-" : "", suffix, suffix);
+		return;
+	}
+	for (prec = *suffix ? 6 : 15; prec <= 17; prec++) { /* the shortest that reads back */
+		snprintf(s, sizeof s, "%.*g", prec, x);
+		if (*suffix ? (float)strtod(s, NULL) == (float)x : strtod(s, NULL) == x)
+			break;
+	}
+	buf_puts(b, s);
+	if (!strpbrk(s, ".e"))
+		buf_puts(b, ".0");
+	buf_puts(b, suffix);
+}
+
+void emit_buffer_doc(struct buf *b, const struct config *c, size_t i, const char *prefix)
+{
+	const struct buffer *bf = &c->buffers[i];
+	const struct fill *f = &bf->fill;
+	char *up = emit_upper(prefix), *ub = emit_upper(bf->name);
+	int zero = bf->role == ROLE_SCRATCH && fill_zero(f), init;
+	size_t a, j;
+
+	init = bf->role == ROLE_SCRATCH && !zero && f->kind != FILL_RANDOM;
+	buf_printf(b, "\n/* %s (%s", bf->name, elem_name(bf->type));
+	for (a = 0; a < c->kernel.nargs; a++)
+		if (c->kernel.args[a].buffer == (int)i)
+			buf_printf(b, ", argument %zu", a + 1);
+	switch (bf->role) {
+	case ROLE_IN:
+		buf_puts(b, "): in, the kernel's input: the application's data");
+		break;
+	case ROLE_OUT:
+		buf_puts(b, "): out, written by the kernel");
+		break;
+	case ROLE_SCRATCH:
+		buf_puts(b, "): scratch, the kernel's own: ");
+		if (zero)
+			buf_puts(b, "it must be all zero before the first launch");
+		else if (init)
+			buf_printf(b, "element i must hold %s_%s_init(i) before the first launch",
+			           prefix, bf->name);
+		else
+			buf_puts(b, "any values before the first launch (the tuner filled it with "
+			            "random ones)");
+		buf_puts(b, "\n   (the tuner filled it once per variant, before that variant's first "
+		            "launch)");
+		break;
+	}
+	buf_puts(b, " */\n");
+	buf_printf(b, "#define %s_%s_ROLE TUNER_ROLE_%s\n", up, ub,
+	           bf->role == ROLE_IN ? "IN" : bf->role == ROLE_OUT ? "OUT" : "SCRATCH");
+	buf_printf(b, "#define %s_%s_ZERO %d\n", up, ub, zero);
+	if (init) {
+		buf_printf(b, "static inline double %s_%s_init(long long i)\n{\n", prefix, bf->name);
+		switch (f->kind) {
+		case FILL_RANGE:
+			buf_puts(b, "\treturn ");
+			put_double(b, f->start, "");
+			buf_puts(b, " + (double)i * ");
+			put_double(b, f->step, "");
+			buf_puts(b, ";\n");
+			break;
+		case FILL_CONST:
+			buf_puts(b, "\t(void)i;\n\treturn ");
+			put_double(b, f->value, "");
+			buf_puts(b, ";\n");
+			break;
+		default:
+			buf_printf(b, "\tstatic const double v[%zu] = {", f->nlist);
+			for (j = 0; j < f->nlist; j++) {
+				buf_puts(b, j ? ", " : "");
+				put_double(b, f->list[j], "");
+			}
+			buf_printf(b, "};\n\n\treturn v[i %% %zu];\n", f->nlist);
+			break;
+		}
+		buf_puts(b, "}\n");
+	}
+	free(up);
+	free(ub);
+}
+
+/* element i of the typed array p as a C literal of type t */
+static void put_elem(struct buf *b, const void *p, size_t i, enum elem t)
+{
+	switch (t) {
+	case EL_F32: put_double(b, ((const float *)p)[i], "f"); break;
+	case EL_F64: put_double(b, ((const double *)p)[i], ""); break;
+	case EL_I32: buf_printf(b, "%" PRId32, ((const int32_t *)p)[i]); break;
+	case EL_U32: buf_printf(b, "%" PRIu32 "u", ((const uint32_t *)p)[i]); break;
+	case EL_I64:
+		if (((const int64_t *)p)[i] == INT64_MIN)
+			buf_puts(b, "(-9223372036854775807LL - 1)");
+		else
+			buf_printf(b, "%" PRId64 "LL", ((const int64_t *)p)[i]);
+		break;
+	case EL_U64: buf_printf(b, "%" PRIu64 "ULL", ((const uint64_t *)p)[i]); break;
+	}
+}
+
+int emit_constant_values(struct buf *b, const struct config *c, size_t k, const struct vars *v,
+                         const char *name)
+{
+	const struct constant *kc = &c->constants[k];
+	struct expr_err err;
+	int64_t n, j;
+	void *p;
+
+	if (expr_eval(kc->count, v, &n, &err) < 0 || n < 1 || n > (1 << 20))
+		return -1;
+	p = xcalloc((size_t)n, elem_size(kc->type));
+	bench_fill_host(p, 0, (size_t)n, kc->type, &kc->fill);
+	buf_printf(b, "static const %s %s[%lld] = {", elem_name(kc->type), name, (long long)n);
+	for (j = 0; j < n; j++) {
+		buf_puts(b, j ? "," : "");
+		buf_puts(b, j % 6 ? " " : "\n\t");
+		put_elem(b, p, (size_t)j, kc->type);
+	}
+	buf_puts(b, "\n};\n");
+	free(p);
+	return 0;
+}
+
+static void header(struct buf *b, const char *base, const struct config *c,
+                   const struct variant *v)
+{
+	char *uname = emit_upper(c->name), *ubase = emit_upper(base), *cname;
+	struct vars pv = {0};
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		vars_set(&pv, c->params[i].name, v->vals[i]);
+	buf_printf(b, "#ifndef TUNER_%s_%s_H\n#define TUNER_%s_%s_H\n\n", uname, ubase, uname,
+	           ubase);
+	buf_puts(b, "/* parameters of this variant */\n");
+	for (i = 0; i < c->nparams; i++)
+		buf_printf(b, "#define %s_%s %lld\n", uname, c->params[i].name, (long long)v->vals[i]);
+	buf_puts(b, "\n");
+	emit_helpers(b);
+	buf_printf(b, "\n/* launch geometry of %s for the given problem size on a GPU with sms "
+	              "multiprocessors\n   (cudaDevAttrMultiProcessorCount; tuner_device_sms() "
+	              "reads the current device's):\n"
 	              "     %s<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], block[2]), "
 	              "shared_bytes>>>(",
 	           c->kernel.entry, c->kernel.entry);
@@ -93,46 +319,40 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	buf_puts(b, ");\n   above 48 KiB of dynamic shared memory, first call cudaFuncSetAttribute("
 	            "kernel,\n   cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes). */\n");
 	buf_printf(b, "static inline void %s_launch(", c->name);
-	for (i = 0; i < c->nsizes; i++)
-		buf_printf(b, "long long %s, ", c->sizes[i].name);
-	buf_puts(b, "unsigned block[3], unsigned grid[3], unsigned *shared_bytes)\n{\n");
-	for (i = 0; i < c->nsizes; i++)
-		buf_printf(b, "\t(void)%s;\n", c->sizes[i].name);
-	for (d = 0; d < 3; d++) {
-		buf_printf(b, "\tblock[%d] = (unsigned)", d);
-		expr_print_c(c->kernel.launch.block[d], &pv, b);
-		buf_puts(b, ";\n");
-	}
-	for (d = 0; d < 3; d++) {
-		buf_printf(b, "\tgrid[%d] = (unsigned)", d);
-		expr_print_c(c->kernel.launch.grid[d], &pv, b);
-		buf_puts(b, ";\n");
-	}
-	buf_puts(b, "\t*shared_bytes = (unsigned)");
-	if (c->kernel.launch.shared)
-		expr_print_c(c->kernel.launch.shared, &pv, b);
-	else
-		buf_puts(b, "0");
-	buf_puts(b, ";\n}\n");
+	emit_size_params(b, c);
+	buf_puts(b, ", unsigned block[3], unsigned grid[3], unsigned *shared_bytes)\n{\n");
+	emit_size_prelude(b, c, "\t");
+	emit_geometry(b, c, &pv, "\t");
+	buf_puts(b, "}\n");
 	if (v->bank_bytes)
 		buf_printf(b, "\n/* shared-memory bank size the variant was tuned with "
 		              "(cudaDeviceSetSharedMemConfig; a no-op on sm_75 and newer) */\n"
 		              "#define %s_BANK_BYTES_MODE %d\n", uname, v->bank_bytes);
+	buf_printf(b, "\n/* the buffers, in the config's order: for each buffer BUF, %s_BUF_count() "
+	              "is its element count\n   for the problem size and the multiprocessor count, "
+	              "%s_BUF_ROLE its role (enum tuner_role)\n   and %s_BUF_ZERO 1 when it must be "
+	              "all zero before the first launch */\n", c->name, uname, uname);
+	for (i = 0; i < c->nbuffers; i++) {
+		emit_buffer_doc(b, c, i, c->name);
+		buf_printf(b, "static inline long long %s_%s_count(", c->name, c->buffers[i].name);
+		emit_size_params(b, c);
+		buf_puts(b, ")\n{\n");
+		emit_size_prelude(b, c, "\t");
+		buf_puts(b, "\treturn ");
+		expr_print_c(c->buffers[i].count, &pv, b);
+		buf_puts(b, ";\n}\n");
+	}
 	for (i = 0; i < c->nconstants; i++) {
 		const struct constant *k = &c->constants[i];
-		int64_t n;
-		struct expr_err err;
 
-		if (k->fill.kind != FILL_LIST || expr_eval(k->count, &v->vars, &n, &err) < 0)
-			continue;
-		buf_printf(b, "\n/* values of __constant__ %s (cudaMemcpyToSymbol) */\n", k->name);
-		buf_printf(b, "static const %s %s_%s_values[%lld] = {", elem_name(k->type), c->name,
-		           k->name, (long long)n);
-		for (int64_t j = 0; j < n; j++)
-			buf_printf(b, "%s%s%.9g%s", j ? "," : "", j % 6 ? " " : "\n\t",
-			           k->fill.list[j % (int64_t)k->fill.nlist],
-			           k->type == EL_F32 ? "f" : "");
-		buf_puts(b, "\n};\n");
+		cname = xasprintf("%s_%s_values", c->name, k->name);
+		buf_printf(b, "\n/* values of __constant__ %s, to set before the first launch:\n"
+		              "   cudaMemcpyToSymbol(%s, %s, sizeof %s) */\n", k->name, k->name, cname,
+		           cname);
+		if (emit_constant_values(b, c, i, &v->vars, cname) < 0)
+			buf_printf(b, "/* (its count, %s, has no value for this variant) */\n",
+			           expr_src(k->count));
+		free(cname);
 	}
 	buf_puts(b, "\n#endif\n");
 	free(uname);

@@ -2,11 +2,14 @@
    The driver: the command line, the subcommands and the order of a run's phases (tune.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdnoreturn.h>
 #include <unistd.h>
 
+#include "bundle.h"
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
@@ -19,10 +22,15 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: tuner [options] CONFIG\n"
 	        "       tuner explain [options] CONFIG\n"
+	        "       tuner bundle [--out DIR] [-q|-v] RESULTS\n"
 	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
 	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
 	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
-	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU.\n\n"
+	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU.\n"
+	        "bundle: from the GPU directories of RESULTS (OUT/<kernel>), write one CUDA source and\n"
+	        "one header holding every tuned GPU's winner and a portable default, with a function\n"
+	        "that picks the entry for the GPU an application runs on (to RESULTS/bundle, or the\n"
+	        "--out DIR); needs no GPU.\n\n"
 	        "  -j N            compile with N worker processes (default: number of cores)\n"
 	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
@@ -46,6 +54,19 @@ static void usage(FILE *f)
 	        "  -V, --version   print the version\n\n"
 	        "exit status: 0 success, 1 no variant compiled (or verified, on a GPU),\n"
 	        "2 usage or config error\n");
+}
+
+/* a command-line error: the message, the usage, exit status 2 */
+static noreturn void bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static noreturn void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	usage(stderr);
+	exit(EXIT_USAGE);
 }
 
 /* optarg of option opt, refused when it is empty or blank */
@@ -125,24 +146,47 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 				fatal("--timeout: '%s' is not a number of seconds from 0.01 to 86400", optarg);
 			break;
 		case ':':
-			fprintf(stderr, "tuner: option '%s' needs a value\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
 		default:
-			fprintf(stderr, "tuner: unknown option '%s'\n", argv[optind - 1]);
-			usage(stderr);
-			exit(EXIT_USAGE);
+			bad_usage("tuner: unknown option '%s'\n", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
-		usage(stderr);
-		exit(EXIT_USAGE);
-	}
+	if (optind != argc - 1)
+		bad_usage(optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
 	o->config = argv[optind];
 	if (o->arch && !nv_arch_supported(o->arch))
 		fatal("--arch: '%s' is not an architecture NVRTC %s supports (newest: %s)", o->arch,
 		      nv_version(), nv_newest_arch());
+}
+
+/* tuner bundle [--out DIR] [-q|-v] RESULTS */
+static int bundle(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"out", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
+		{"verbose", no_argument, 0, 'v'},   {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+	};
+	const char *out = NULL;
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":qvh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'o': out = value("--out"); break;
+		case 'q': verbosity = 0; break;
+		case 'v': verbosity = 2; break;
+		case 'h': usage(stdout); exit(0);
+		case ':':
+			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
+		default:
+			bad_usage("tuner: bundle: unknown option '%s'\n", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		bad_usage(optind < argc ? "tuner: bundle: one RESULTS directory at a time\n"
+		                        : "tuner: bundle: no RESULTS directory given\n");
+	bundle_make(argv[optind], out);
+	return 0;
 }
 
 /* tuner explain: the bank model's prediction for each kept variant; nothing compiled */
@@ -165,6 +209,8 @@ int main(int argc, char **argv)
 	static struct tune t;
 	int rc, is_explain = argc > 1 && !strcmp(argv[1], "explain");
 
+	if (argc > 1 && !strcmp(argv[1], "bundle"))
+		return bundle(argc - 1, argv + 1);
 	t.t0 = now_s();
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
 	tune_catch_signals();

@@ -493,14 +493,23 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 	buf_json_str(b, c->name);
 	buf_puts(b, ",\n  \"config\": ");
 	buf_json_str(b, c->path);
+	if (ri->sources_copied) {
+		buf_printf(b, ",\n  \"sources\": {\"config\": {\"copy\": \"%s\", \"fnv1a64\": "
+		           "\"%016llx\"}, \"template\": {\"path\": ", TUNE_CONFIG_COPY,
+		           (unsigned long long)ri->config_hash);
+		buf_json_str(b, c->kernel.source);
+		buf_printf(b, ", \"copy\": \"%s\", \"fnv1a64\": \"%016llx\"}}", TUNE_TEMPLATE_COPY,
+		           (unsigned long long)ri->template_hash);
+	}
 	buf_printf(b, ",\n  \"arch\": \"%s\",\n  \"nvrtc\": \"%s\",\n  \"date\": \"%s\",\n", ri->arch,
 	           ri->nvrtc, ri->date);
 	buf_printf(b, "  \"timed\": %s,\n", ri->timed ? "true" : "false");
 	if (ri->timed) {
 		buf_puts(b, "  \"gpu\": ");
 		buf_json_str(b, ri->gpu.name);
-		buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"driver\": %d,\n",
-		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version);
+		buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"sms\": %d,\n"
+		           "  \"driver\": %d,\n", ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.sms,
+		           ri->gpu.driver_version);
 		buf_puts(b, "  \"copy_gbs\": ");
 		json_num(b, ri->copy_gbs);
 		buf_puts(b, ",\n  \"read_gbs\": ");

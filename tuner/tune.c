@@ -52,6 +52,8 @@ void tune_load(struct tune *t)
 	size_t i;
 
 	t->c = cfg_load(t->o.config);
+	if (!(t->cfgtext = file_read(t->o.config, &t->cfglen)))
+		fatal("%s: cannot read config:", t->o.config);
 	for (i = 0; i < t->o.nsizes; i++)
 		cfg_set_size(t->c, t->o.sizes[i]);
 	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
@@ -330,6 +332,20 @@ static int lock_dir(const char *dir)
 	return fd;
 }
 
+/* the config and the template as tuned, beside the results, with their hashes */
+static void copy_sources(struct tune *t)
+{
+	struct buf b = {t->cfgtext, t->cfglen, 0};
+	size_t n = strlen(t->tmpl);
+
+	write_out(t->dir, TUNE_CONFIG_COPY, &b);
+	b = (struct buf){t->tmpl, n, 0};
+	write_out(t->dir, TUNE_TEMPLATE_COPY, &b);
+	t->ri.config_hash = hash_bytes(HASH_INIT, t->cfgtext, t->cfglen);
+	t->ri.template_hash = hash_bytes(HASH_INIT, t->tmpl, n);
+	t->ri.sources_copied = 1;
+}
+
 int tune_finish(struct tune *t)
 {
 	struct config *c = t->c;
@@ -348,6 +364,7 @@ int tune_finish(struct tune *t)
 	if (mkdirs(t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	lock = lock_dir(t->dir);
+	copy_sources(t);
 	report_json(&b, c, s, r, order, &t->ri);
 	write_out(t->dir, "results.json", &b);
 	if (getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window between files */
@@ -400,6 +417,7 @@ void tune_free(struct tune *t)
 	free(t->r);
 	free(t->tmpl);
 	free(t->refsrc);
+	free(t->cfgtext);
 	free(t->dir);
 	free(t->o.sizes);
 	space_free(&t->s);

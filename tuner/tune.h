@@ -62,7 +62,14 @@ struct runinfo {
 	int counter_passes;       /* the profiler's passes per kernel */
 	char counters_why[240];
 	size_t compiled, cache_hits;
+	int sources_copied;       /* TUNE_CONFIG_COPY and TUNE_TEMPLATE_COPY are beside the results */
+	uint64_t config_hash, template_hash; /* hash_bytes of the texts tuned with */
 };
+
+/* the copies of the config and the template a run keeps beside its results (tuner bundle
+   regenerates the winners from them) */
+#define TUNE_CONFIG_COPY "config.yaml"
+#define TUNE_TEMPLATE_COPY "template.cu"
 
 /* what the command line asks of a run */
 struct tune_opts {
@@ -95,6 +102,8 @@ struct tune {
 	struct runinfo ri;
 	struct result *r;         /* one per variant */
 	char *tmpl, *refsrc, *dir;
+	char *cfgtext;            /* the config file's text, for its copy */
+	size_t cfglen;
 	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
 	struct measure *m;        /* the GPU side, when there is a GPU */
 	double t0;                /* when the run began (now_s) */

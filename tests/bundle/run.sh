@@ -1,0 +1,176 @@
+#!/bin/sh
+# tuner bundle, without a GPU: the example application and its bundles (examples/build.sh,
+# compiled with nvcc, not run), the selection compiled with the host's C compiler alone and
+# asked about GPUs tuned and never tuned, a bundle of the test kernel against its golden copy,
+# results.json of an older tuner, a changed template flagged, and bad input (exit 2, the file
+# named, nothing written). The GPU results are synthetic (tests/bundle/fake_gpus.py).
+# usage: tests/bundle/run.sh TUNER UNTIMED NVCC
+#   UNTIMED: the --out directory of compile-only runs of the shipped configs and
+#   tests/kernels/scale.yaml with --arch sm_90 (tests/run.sh makes it)
+# Ends with "bundle: N passed, N failed"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+T=$1 U=$2 NVCC=$3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-bundle.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+FAKE=tests/bundle/fake_gpus.py
+H100="NVIDIA H100 80GB HBM3"
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/  /'; }
+# expect NAME STATUS CMD...: run CMD, check its exit status
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr" "$tmp/stdout" | head -c 3000)"; fi
+}
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 1500 "$3")"; fi
+}
+# fake DIR UNTIMED-KERNEL-DIR [--legacy]: three synthetic GPUs' results in DIR
+fake() { mkdir -p "$(dirname "$1")" && python3 "$FAKE" ${3:-} "$2" "$1" >"$1.ids" || bad "fake $1" "$2"; }
+# run_bad DIR: tuner bundle DIR; $why says what is wrong with a refusal: an exit status other
+# than 2, anything on stdout, anything written (neither DIR/bundle nor the --out directory)
+run_bad() {
+	"$T" bundle --out "$tmp/none" "$1" >"$tmp/stdout" 2>"$tmp/stderr"
+	st=$?
+	why=""
+	[ "$st" -eq 2 ] || why="exit $st, want 2"
+	[ -s "$tmp/stdout" ] && why="$why; stdout: $(head -c 300 "$tmp/stdout")"
+	if [ -e "$tmp/none" ] || [ -e "$1/bundle" ]; then why="$why; wrote $(ls -d "$tmp/none" "$1/bundle" 2>/dev/null)"; fi
+}
+# refuse NAME DIR MESSAGE: bundling DIR is refused with MESSAGE, the last line of stderr
+refuse() {
+	run_bad "$2"
+	[ "$(tail -n 1 "$tmp/stderr")" = "$3" ] || why="$why; stderr:
+$(head -c 1000 "$tmp/stderr")
+want:
+$3"
+	if [ -z "$why" ]; then ok "$1"; else bad "$1" "$why"; fi
+}
+# refuse_like NAME DIR REGEX: as refuse, the last line of stderr matching REGEX (grep -E)
+refuse_like() {
+	run_bad "$2"
+	tail -n 1 "$tmp/stderr" | grep -qE -- "$3" || why="$why; stderr:
+$(head -c 1000 "$tmp/stderr")
+want a match of:
+$3"
+	if [ -z "$why" ]; then ok "$1"; else bad "$1" "$why"; fi
+}
+
+# the example: bundles of filter21 and reduction from synthetic GPUs, the application compiled
+expect example_builds 0 examples/build.sh "$T" "$tmp/ex" "$NVCC"
+[ -x "$tmp/ex/app" ] && ok example_app || bad example_app "no $tmp/ex/app"
+for k in filter21 reduction; do
+	h=$tmp/ex/bundle/${k}_bundle.h
+	has "bundle_${k}_gencode" "nvcc flags: -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90$" "$h"
+	has "bundle_${k}_portable" "portable default: $(sed -n 's/^portable //p' "$tmp/ex/results/$k.ids")" "$h"
+	has "bundle_${k}_exact_entry" "{\"$H100\", 9, 0, 132, 0, \"$(sed -n 's/^nvidia-h100-80gb-hbm3-sm90 //p' "$tmp/ex/results/$k.ids")\"" "$h"
+	# the selection with the host's C compiler alone, for GPUs tuned and never tuned
+	if ${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -DKERNEL=$k \
+		-DPORTABLE="\"$(sed -n 's/^portable //p' "$tmp/ex/results/$k.ids")\"" \
+		-I"$tmp/ex/bundle" tests/bundle/select.c -o "$tmp/select_$k" >"$tmp/cc.log" 2>&1; then
+		expect "bundle_${k}_select" 0 "$tmp/select_$k"
+		sed 's/^/  /' "$tmp/stdout"
+	else
+		bad "bundle_${k}_select" "$(cat "$tmp/cc.log")"
+	fi
+done
+h=$tmp/ex/bundle/reduction_bundle.h
+has bundle_scratch_zero "#define REDUCTION_BUNDLE_PARTIALS_ZERO 1" "$h"
+has bundle_scratch_role "#define REDUCTION_BUNDLE_COUNTER_ROLE TUNER_ROLE_SCRATCH" "$h"
+has bundle_scratch_count "static inline long long reduction_bundle_partials_count(int entry, long long n, long long sms)" "$h"
+has bundle_sms_at_run_time "tuner_min((4LL \* SMS)\|tuner_min((8LL \* SMS)\|(GRID\|\* SMS" "$h"
+has bundle_constants "static const float filter21_bundle_coef_values\[21\]" "$tmp/ex/bundle/filter21_bundle.h"
+has bundle_namespace "^namespace tuner_filter21_v[0-9a-f]* {" "$tmp/ex/bundle/filter21_bundle.cu"
+has bundle_linkage 'extern "C++" __global__' "$tmp/ex/bundle/filter21_bundle.cu"
+
+# any kernel: the test kernel's bundle against its golden copy, and nvcc compiles it
+fake "$tmp/scale" "$U/scale/untimed-sm_90"
+expect bundle_scale 0 "$T" bundle "$tmp/scale"
+for f in h cu; do
+	sed "s#$tmp#TMP#g" "$tmp/scale/bundle/scale_bundle.$f" >"$tmp/scale_bundle.$f"
+	if diff -u "tests/golden/scale_bundle.$f" "$tmp/scale_bundle.$f" >"$tmp/diff" 2>&1; then ok "golden_scale_bundle.$f"; else bad "golden_scale_bundle.$f" "$(head -n 40 "$tmp/diff")"; fi
+done
+expect bundle_scale_nvcc 0 "$NVCC" $(sed -n 's/^ \* nvcc flags: //p' "$tmp/scale/bundle/scale_bundle.h") \
+	-Xcompiler -Wall,-Wextra -c -o "$tmp/scale.o" "$tmp/scale/bundle/scale_bundle.cu"
+expect bundle_scale_out 0 "$T" bundle -q --out "$tmp/scale-out" "$tmp/scale"
+[ -f "$tmp/scale-out/scale_bundle.cu" ] && [ -f "$tmp/scale-out/scale_bundle.h" ] && ok bundle_out_dir || bad bundle_out_dir "$(ls "$tmp/scale-out")"
+
+# results.json of a tuner that kept no copies: regenerated from the recorded config, said so
+fake "$tmp/old/scale" "$U/scale/untimed-sm_90" --legacy
+expect bundle_legacy 0 "$T" bundle "$tmp/old/scale"
+has bundle_legacy_warns "written by an older tuner" "$tmp/stderr"
+has bundle_legacy_flagged "results without copies of the config and template" "$tmp/old/scale/bundle/scale_bundle.h"
+
+# a template changed since tuning: the bundle holds the tuned copy and says so
+mkdir -p "$tmp/k"
+cp tests/kernels/scale.yaml tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/k/"
+"$T" -q -j 2 --arch sm_90 --out "$tmp/ku" "$tmp/k/scale.yaml" >/dev/null 2>&1
+fake "$tmp/kf/scale" "$tmp/ku/scale/untimed-sm_90"
+echo "/* changed after tuning */" >>"$tmp/k/scale.cu"
+expect bundle_changed_template 0 "$T" bundle "$tmp/kf/scale"
+has bundle_changed_warns "$tmp/k/scale.cu changed since NVIDIA A100-SXM4-80GB was tuned" "$tmp/stderr"
+has bundle_changed_flagged "CHANGED since $H100 was tuned: $tmp/k/scale.cu" "$tmp/kf/scale/bundle/scale_bundle.h"
+
+# bad input: exit 2, the file named, nothing written
+refuse bad_no_dir "$tmp/nonexistent" "tuner: $tmp/nonexistent: cannot open the results directory: No such file or directory"
+mkdir "$tmp/empty"
+refuse bad_no_results "$tmp/empty" "tuner: $tmp/empty: no results: no subdirectory holds a results.json (tune first: tuner CONFIG writes OUT/<kernel>/<gpu>/results.json)"
+mkdir -p "$tmp/untimed/scale"
+cp -r "$U/scale/untimed-sm_90" "$tmp/untimed/scale/"
+refuse bad_only_untimed "$tmp/untimed/scale" "tuner: $tmp/untimed/scale: nothing timed: its 1 result directory holds compile-only results (made without a GPU); tune on a GPU first"
+# new case DIR: a fresh copy of the synthetic scale results in DIR
+case_dir() { rm -rf "$1"; mkdir -p "$(dirname "$1")"; cp -r "$tmp/scale" "$1"; rm -rf "$1/bundle"; }
+x=$tmp/x/scale
+case_dir "$x"
+fake "$x/../red" "$U/reduction/untimed-sm_90"
+cp -r "$x/../red/nvidia-h200-sm90" "$x/other-gpu"
+refuse bad_other_kernel "$x" "tuner: $x/other-gpu/results.json: results of kernel 'reduction', not 'scale': a different kernel's results in $x/other-gpu"
+case_dir "$x"
+echo '{"kernel": "scale", "timed": tr' >"$x/nvidia-h200-sm90/results.json"
+refuse bad_corrupt "$x" "tuner: $x/nvidia-h200-sm90/results.json:1:31: invalid token near 'tr'"
+case_dir "$x"
+head -c 700 "$tmp/scale/nvidia-h200-sm90/results.json" >"$x/nvidia-h200-sm90/results.json"
+refuse_like bad_truncated "$x" "^tuner: $x/nvidia-h200-sm90/results.json:[0-9]+:[0-9]+: .+"
+case_dir "$x"
+echo '[]' >"$x/nvidia-h200-sm90/results.json"
+refuse bad_not_object "$x" "tuner: $x/nvidia-h200-sm90/results.json: not a results.json: the top is not an object"
+case_dir "$x"
+sed 's/"variants"/"variant"/' "$tmp/scale/nvidia-h200-sm90/results.json" >"$x/nvidia-h200-sm90/results.json"
+refuse bad_no_variants "$x" "tuner: $x/nvidia-h200-sm90/results.json: no 'variants'"
+case_dir "$x"
+rm "$x/nvidia-a100-sxm4-80gb-sm80/config.yaml"
+refuse bad_no_config "$x" "tuner: $x/nvidia-a100-sxm4-80gb-sm80/config.yaml: cannot read the config NVIDIA A100-SXM4-80GB was tuned with (no config to regenerate from): No such file or directory"
+fake "$tmp/gone/scale" "$tmp/ku/scale/untimed-sm_90" --legacy
+mv "$tmp/k/scale.yaml" "$tmp/k/moved.yaml"
+refuse bad_no_config_legacy "$tmp/gone/scale" "tuner: $tmp/gone/scale/nvidia-a100-sxm4-80gb-sm80/results.json: no copy of the config beside it (written by an older tuner), and the config it names, '$tmp/k/scale.yaml', cannot be read: no config to regenerate from: No such file or directory"
+case_dir "$x"
+echo "// edited" >>"$x/nvidia-h200-sm90/template.cu"
+refuse_like bad_copy_changed "$x" "^tuner: $x/nvidia-h200-sm90/template.cu: changed since NVIDIA H200 was tuned with it \(fnv1a64 [0-9a-f]{16} in $x/nvidia-h200-sm90/results.json, [0-9a-f]{16} now\): re-tune there, or restore it$"
+case_dir "$x"
+# a GPU tuned with another template, its results consistent with it
+python3 - "$x/nvidia-h200-sm90" <<-'EOF'
+	import json, sys
+	d = sys.argv[1]
+	t = open(d + "/template.cu", "rb").read() + b"// another template\n"
+	open(d + "/template.cu", "wb").write(t)
+	h = 0xcbf29ce484222325
+	for c in t:
+	    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+	j = json.load(open(d + "/results.json"))
+	j["sources"]["template"]["fnv1a64"] = "%016x" % h
+	json.dump(j, open(d + "/results.json", "w"))
+EOF
+refuse bad_mixed_templates "$x" "tuner: $x/nvidia-h200-sm90/template.cu differs from $x/nvidia-h100-80gb-hbm3-sm90/template.cu: NVIDIA H200 and NVIDIA H100 80GB HBM3 were tuned with different templates; re-tune one of them (or bundle them apart)"
+case_dir "$x"
+sed 's/"BLOCK"/"BLOCKS"/g' "$tmp/scale/nvidia-h200-sm90/results.json" >"$x/nvidia-h200-sm90/results.json"
+refuse bad_other_params "$x" "tuner: $x/nvidia-h200-sm90/results.json: variant $(sed -n 's/^nvidia-h200-sm90 //p' "$tmp/scale.ids"): no integer parameter 'BLOCK' (the config $x/nvidia-h200-sm90/config.yaml has it): results of another config"
+expect bad_usage 2 "$T" bundle
+expect bad_usage_two 2 "$T" bundle "$tmp/scale" "$tmp/scale"
+
+echo "bundle: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

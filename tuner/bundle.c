@@ -1,0 +1,1151 @@
+/* bundle: the winners of every tuned GPU of one kernel in one CUDA source and one header,
+   with the selection of the entry for the GPU an application runs on (tuner bundle).
+   The only file that reads JSON (jansson). */
+#include "bundle.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "emit.h"
+#include "source.h"
+#include "space.h"
+#include "tune.h"
+#include "version.h"
+
+/* one variant as results.json lists it */
+struct row {
+	const char *id;           /* jansson's, alive as long as the GPU's document */
+	const char *status;
+	const char *twin_of;      /* twins and collapsed variants: the one timed for them */
+	json_t *params;
+	double median_ms, gbs, pct_copy; /* status "ok" */
+};
+
+/* one GPU directory's timed results */
+struct gpu {
+	char *dir, *slug, *json;  /* the directory, its name, its results.json */
+	json_t *doc;
+	const char *name;         /* the GPU */
+	int cc_major, cc_minor, sms;
+	const char *config;       /* the config's path as the tuning run was given it */
+	const char *tmplpath;     /* the template's path then; NULL in older results */
+	char *cfgfile, *cfgtext;  /* the config regenerated from: the copy, or (older results)
+	                             the recorded path */
+	size_t cfglen;
+	char *tmplfile, *tmpl;
+	int legacy;               /* no copies recorded: regenerated from the files as they are */
+	json_t *sizes;
+	struct row *rows;
+	size_t nrows, best;
+};
+
+/* one distinct kernel of the bundle */
+struct kvar {
+	const char *id;
+	int64_t *vals;            /* one per config parameter */
+	char *params;             /* "BLOCK=256 PAD=1" */
+};
+
+struct bundle {
+	const char *dir;
+	char *kernel;
+	struct gpu *g;            /* the timed GPUs, ordered by compute capability (newest first),
+	                             then name */
+	size_t ng;
+	struct config *c;         /* the first GPU's config: every GPU's is the same text */
+	struct vars sizes;        /* the sizes tuned with (the first GPU's) */
+	struct kvar *k;
+	size_t nk;
+	size_t *kof;              /* per GPU: its winner's index in k */
+	size_t kportable;
+	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
+	                             timed on every GPU) */
+	struct buf flags;         /* what the header comment must say: changed files, ... */
+};
+
+/* ---- reading results.json ---- */
+
+static const char *type_name(json_type t)
+{
+	switch (t) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "true or false";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/* member key of object o as type t (JSON_REAL: any number, JSON_TRUE: a boolean); NULL when
+   it is absent and not required. file and where name it in the message. */
+static json_t *member(const char *file, const char *where, json_t *o, const char *key,
+                      json_type t, int required)
+{
+	json_t *v = json_object_get(o, key);
+	int ok;
+
+	if (!v) {
+		if (required)
+			fatal("%s: %s%sno '%s'", file, where, *where ? ": " : "", key);
+		return NULL;
+	}
+	ok = t == JSON_REAL ? json_is_number(v) : t == JSON_TRUE ? json_is_boolean(v)
+	                                                         : json_typeof(v) == t;
+	if (!ok)
+		fatal("%s: %s%s'%s' is not %s", file, where, *where ? ": " : "", key, type_name(t));
+	return v;
+}
+
+static const char *mstr(const char *file, const char *where, json_t *o, const char *key,
+                        int required)
+{
+	json_t *v = member(file, where, o, key, JSON_STRING, required);
+
+	return v ? json_string_value(v) : NULL;
+}
+
+/* the text of file (NULL, errno set, when it cannot be read) */
+static char *slurp(const char *path, size_t *len)
+{
+	return file_read_max(path, 16 << 20, len);
+}
+
+static const char *hash_hex(uint64_t h)
+{
+	static char s[2][20];
+	static int i;
+
+	i ^= 1;
+	snprintf(s[i], sizeof s[i], "%016llx", (unsigned long long)h);
+	return s[i];
+}
+
+/* read the copy (config or template) sources.<what> names into *text; check its hash */
+static void read_copy(struct gpu *g, json_t *sources, const char *what, char **file,
+                      char **text, size_t *len)
+{
+	char where[64];
+	json_t *o;
+	const char *copy, *want, *got;
+
+	snprintf(where, sizeof where, "sources.%s", what);
+	o = member(g->json, "sources", sources, what, JSON_OBJECT, 1);
+	copy = mstr(g->json, where, o, "copy", 1);
+	want = mstr(g->json, where, o, "fnv1a64", 1);
+	if (!*copy || strchr(copy, '/') || !strcmp(copy, ".") || !strcmp(copy, ".."))
+		fatal("%s: %s: copy '%s' is not a file name in its directory", g->json, where, copy);
+	*file = xasprintf("%s/%s", g->dir, copy);
+	if (!(*text = slurp(*file, len)))
+		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
+		      what, g->name, what);
+	got = hash_hex(hash_bytes(HASH_INIT, *text, *len));
+	if (strcmp(got, want))
+		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
+		      "there, or restore it", *file, g->name, want, g->json, got);
+}
+
+/* the variants of results.json */
+static void read_rows(struct gpu *g, json_t *list)
+{
+	size_t i;
+
+	g->nrows = json_array_size(list);
+	g->rows = xcalloc(g->nrows ? g->nrows : 1, sizeof *g->rows);
+	for (i = 0; i < g->nrows; i++) {
+		json_t *v = json_array_get(list, i);
+		struct row *r = &g->rows[i];
+		char where[48];
+
+		snprintf(where, sizeof where, "variants[%zu]", i);
+		if (!json_is_object(v))
+			fatal("%s: %s is not an object", g->json, where);
+		r->id = mstr(g->json, where, v, "id", 1);
+		r->status = mstr(g->json, where, v, "status", 1);
+		r->params = member(g->json, where, v, "params", JSON_OBJECT, 1);
+		r->twin_of = mstr(g->json, where, v, "twin_of", 0);
+		if (strcmp(r->status, "ok"))
+			continue;
+		r->median_ms = json_number_value(member(g->json, where, v, "median_ms", JSON_REAL, 1));
+		if (!(r->median_ms > 0))
+			fatal("%s: %s: median_ms %g is not a positive time", g->json, where, r->median_ms);
+		if (member(g->json, where, v, "gbs", JSON_REAL, 0))
+			r->gbs = json_number_value(json_object_get(v, "gbs"));
+		if (member(g->json, where, v, "pct_copy", JSON_REAL, 0))
+			r->pct_copy = json_number_value(json_object_get(v, "pct_copy"));
+	}
+}
+
+/* the config and template g was tuned with: the copies beside its results, or where the results
+   were written by a tuner that kept none, the recorded config and its template as they are now */
+static void read_sources(struct gpu *g, json_t *sources)
+{
+	struct config *c;
+	size_t errlen, n;
+	char *err;
+
+	if (sources) {
+		read_copy(g, sources, "config", &g->cfgfile, &g->cfgtext, &g->cfglen);
+		read_copy(g, sources, "template", &g->tmplfile, &g->tmpl, &n);
+		g->tmplpath = mstr(g->json, "sources.template", json_object_get(sources, "template"),
+		                   "path", 1);
+		return;
+	}
+	g->legacy = 1;
+	g->cfgfile = xstrdup(g->config);
+	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
+		      g->config);
+	errlen = strlen(g->cfgfile) + 512;
+	err = xmalloc(errlen);
+	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
+		fatal("%s", err);
+	free(err);
+	g->tmplfile = xstrdup(c->kernel.source);
+	cfg_free(c);
+	if (!(g->tmpl = slurp(g->tmplfile, &n)))
+		fatal("%s: cannot read the template of %s:", g->tmplfile, g->cfgfile);
+	warn("%s: written by an older tuner, without a copy of its config and template: "
+	     "regenerating from '%s' as it is now (a change since tuning goes unnoticed)", g->json,
+	     g->config);
+}
+
+/* read dir/results.json; 0 when it holds timed results of *kernel (NULL: the first results
+   name it), -1 (said) when untimed */
+static int read_gpu(struct gpu *g, char **kernel)
+{
+	json_error_t e;
+	json_t *timed;
+	const char *k, *cc;
+	char extra;
+
+	if (!(g->doc = json_load_file(g->json, JSON_REJECT_DUPLICATES, &e)))
+		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
+	if (!json_is_object(g->doc))
+		fatal("%s: not a results.json: the top is not an object", g->json);
+	k = mstr(g->json, "", g->doc, "kernel", 1);
+	if (!*kernel)
+		*kernel = xstrdup(k);
+	if (strcmp(k, *kernel))
+		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
+		      g->json, k, *kernel, g->dir);
+	timed = member(g->json, "", g->doc, "timed", JSON_TRUE, 1);
+	g->config = mstr(g->json, "", g->doc, "config", 1);
+	g->sizes = member(g->json, "", g->doc, "sizes", JSON_OBJECT, 1);
+	read_rows(g, member(g->json, "", g->doc, "variants", JSON_ARRAY, 1));
+	if (!json_is_true(timed)) {
+		note(1, "tuner: %s: skipped: compile-only results (nothing timed there)\n", g->dir);
+		return -1;
+	}
+	g->name = mstr(g->json, "", g->doc, "gpu", 1);
+	cc = mstr(g->json, "", g->doc, "compute_capability", 1);
+	if (sscanf(cc, "%d.%d%c", &g->cc_major, &g->cc_minor, &extra) != 2 || g->cc_major < 1 ||
+	    g->cc_minor < 0 || g->cc_minor > 9)
+		fatal("%s: compute_capability '%s' is not MAJOR.MINOR", g->json, cc);
+	if (member(g->json, "", g->doc, "sms", JSON_INTEGER, 0))
+		g->sms = (int)json_integer_value(json_object_get(g->doc, "sms"));
+	read_sources(g, member(g->json, "", g->doc, "sources", JSON_OBJECT, 0));
+	return 0;
+}
+
+static void gpu_free(struct gpu *g)
+{
+	json_decref(g->doc);
+	free(g->dir);
+	free(g->slug);
+	free(g->json);
+	free(g->cfgfile);
+	free(g->cfgtext);
+	free(g->tmplfile);
+	free(g->tmpl);
+	free(g->rows);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int by_gpu(const void *a, const void *b)
+{
+	const struct gpu *x = a, *y = b;
+	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor;
+
+	return cx != cy ? cy - cx : strcmp(x->name, y->name);
+}
+
+/* the kernel a directory's results should be of: its own name when that is a kernel name */
+static char *dir_kernel(const char *dir)
+{
+	size_t n = strlen(dir), i;
+	const char *p;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	for (p = dir + n; p > dir && p[-1] != '/'; p--)
+		;
+	for (i = 0; p + i < dir + n; i++)
+		if (!isalnum((unsigned char)p[i]) && p[i] != '_')
+			return NULL;
+	return i ? xstrndup(p, i) : NULL;
+}
+
+/* every subdirectory of b->dir with a results.json, timed ones into b->g */
+static void scan(struct bundle *b)
+{
+	DIR *d = opendir(b->dir);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, i, found = 0;
+
+	if (!d)
+		fatal("%s: cannot open the results directory:", b->dir);
+	while ((de = readdir(d))) {
+		char *j;
+		if (de->d_name[0] == '.')
+			continue;
+		j = xasprintf("%s/%s/results.json", b->dir, de->d_name);
+		if (access(j, F_OK) == 0) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrdup(de->d_name);
+		}
+		free(j);
+	}
+	closedir(d);
+	if (!n)
+		fatal("%s: no results: no subdirectory holds a results.json (tune first: tuner "
+		      "CONFIG writes OUT/<kernel>/<gpu>/results.json)", b->dir);
+	qsort(names, n, sizeof *names, by_name);
+	b->g = xcalloc(n, sizeof *b->g);
+	for (i = 0; i < n; i++) {
+		struct gpu *g = &b->g[b->ng];
+		memset(g, 0, sizeof *g);
+		g->dir = xasprintf("%s/%s", b->dir, names[i]);
+		g->slug = names[i];
+		g->json = xasprintf("%s/results.json", g->dir);
+		found++;
+		if (read_gpu(g, &b->kernel) == 0) {
+			b->ng++;
+			continue;
+		}
+		gpu_free(g);
+	}
+	free(names);
+	if (!b->ng)
+		fatal("%s: nothing timed: its %zu result director%s hold%s compile-only results "
+		      "(made without a GPU); tune on a GPU first", b->dir, found,
+		      found == 1 ? "y" : "ies", found == 1 ? "s" : "");
+	qsort(b->g, b->ng, sizeof *b->g, by_gpu);
+}
+
+/* ---- checks across the GPUs ---- */
+
+/* the recorded file path, as it is here, against the copy g was tuned with */
+static void check_current(struct bundle *b, const struct gpu *g, const char *path,
+                          const char *copy, const char *text, size_t len)
+{
+	size_t n;
+	char *now;
+
+	if (!path || g->legacy)
+		return;
+	if (!(now = slurp(path, &n))) {
+		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", path, copy,
+		     g->name);
+		return;
+	}
+	if (n != len || memcmp(now, text, n)) {
+		warn("%s changed since %s was tuned (%s is what was tuned): the bundle holds the "
+		     "tuned copy; re-tune for the change", path, g->name, copy);
+		buf_printf(&b->flags, " * CHANGED since %s was tuned: %s (the bundle holds %s)\n",
+		           g->name, path, copy);
+	}
+	free(now);
+}
+
+/* the texts every GPU was tuned with are the same; say where the files have changed since */
+static void check_sources(struct bundle *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->ng; i++) {
+		struct gpu *g = &b->g[i], *f = &b->g[0];
+		for (j = 0; j < i; j++)
+			if (!strcmp(b->g[j].name, g->name))
+				fatal("%s: results for %s again (also in %s): one directory per GPU",
+				      g->json, g->name, b->g[j].dir);
+		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
+			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
+			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
+			      f->name);
+		if (strcmp(g->tmpl, f->tmpl))
+			fatal("%s differs from %s: %s and %s were tuned with different templates; "
+			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
+			      g->name, f->name);
+		if (!json_equal(g->sizes, f->sizes)) {
+			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
+			buf_printf(&b->flags, " * %s was tuned with other sizes than %s\n", g->name,
+			           f->name);
+		}
+		check_current(b, g, g->config, g->cfgfile, g->cfgtext, g->cfglen);
+		check_current(b, g, g->tmplpath, g->tmplfile, g->tmpl, strlen(g->tmpl));
+		if (g->legacy)
+			buf_printf(&b->flags, " * %s: results without copies of the config and template "
+			           "(an older tuner): regenerated from %s as it was at bundling\n",
+			           g->name, g->config);
+	}
+}
+
+/* the config, parsed from the first GPU's copy; the sizes it was tuned with */
+static void load_config(struct bundle *b)
+{
+	struct gpu *g = &b->g[0];
+	size_t i, errlen = strlen(g->cfgfile) + 512;
+	char *err = xmalloc(errlen);
+
+	b->c = cfg_parse_detached(g->cfgfile, g->cfgtext, g->cfglen, err, errlen);
+	if (!b->c)
+		fatal("%s", err);
+	free(err);
+	if (strcmp(b->c->name, b->kernel))
+		fatal("%s: the config of kernel '%s', not '%s'", g->cfgfile, b->c->name, b->kernel);
+	cfg_size_vars(b->c, 0, &b->sizes);
+	for (i = 0; i < b->c->nsizes; i++) {
+		json_t *v = json_object_get(g->sizes, b->c->sizes[i].name);
+		if (v && !json_is_integer(v))
+			fatal("%s: sizes: '%s' is not an integer", g->json, b->c->sizes[i].name);
+		if (v)
+			vars_set(&b->sizes, b->c->sizes[i].name, json_integer_value(v));
+	}
+}
+
+/* row r's parameter values in config order (malloc'd), checked against the config */
+static int64_t *row_vals(const struct bundle *b, const struct gpu *g, const struct row *r)
+{
+	const struct config *c = b->c;
+	int64_t *vals;
+	size_t i, j;
+
+	if (json_object_size(r->params) != c->nparams)
+		fatal("%s: variant %s has %zu parameters, the config %s has %zu: results of another "
+		      "config", g->json, r->id, json_object_size(r->params), g->cfgfile, c->nparams);
+	for (i = 0; i < c->nparams; i++) {
+		const struct param *p = &c->params[i];
+		json_t *jv = json_object_get(r->params, p->name);
+		if (!jv || !json_is_integer(jv))
+			fatal("%s: variant %s: no integer parameter '%s' (the config %s has it): "
+			      "results of another config", g->json, r->id, p->name, g->cfgfile);
+		for (j = 0; j < p->nvals && p->vals[j] != json_integer_value(jv); j++)
+			;
+		if (j == p->nvals)
+			fatal("%s: variant %s: %s=%lld is not among the config's values (%s)", g->json,
+			      r->id, p->name, (long long)json_integer_value(jv), g->cfgfile);
+	}
+	vals = xcalloc(c->nparams ? c->nparams : 1, sizeof *vals); /* after every fatal() */
+	for (i = 0; i < c->nparams; i++)
+		vals[i] = json_integer_value(json_object_get(r->params, c->params[i].name));
+	return vals;
+}
+
+/* row of id in g, or NULL */
+static const struct row *find_row(const struct gpu *g, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < g->nrows; i++)
+		if (!strcmp(g->rows[i].id, id))
+			return &g->rows[i];
+	return NULL;
+}
+
+/* id's median on g: its own, or that of the variant timed for it (0: not timed) */
+static double median_of(const struct gpu *g, const char *id)
+{
+	const struct row *r = find_row(g, id);
+
+	if (r && r->twin_of && (!strcmp(r->status, "twin") || !strcmp(r->status, "collapsed")))
+		r = find_row(g, r->twin_of);
+	return r && !strcmp(r->status, "ok") ? r->median_ms : 0;
+}
+
+long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst)
+{
+	long pick = -1;
+	double pw = 0, pmean = 0;
+	size_t v, g;
+
+	for (v = 0; v < nv; v++) {
+		double w = 1, mean = 0;
+		for (g = 0; g < ngpu; g++) {
+			double r = med[g * nv + v] > 0 ? best[g] / med[g * nv + v] : 0;
+			w = r < w ? r : w;
+			mean += r / (double)ngpu;
+		}
+		if (w > 0 && (pick < 0 || w > pw || (w == pw && mean > pmean))) {
+			pick = (long)v;
+			pw = w;
+			pmean = mean;
+		}
+	}
+	*worst = pw;
+	return pick;
+}
+
+/* index in b->k of the variant id (added with the values of row r of g when new) */
+static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct row *r)
+{
+	size_t i;
+	struct variant v = {0};
+
+	for (i = 0; i < b->nk; i++)
+		if (!strcmp(b->k[i].id, r->id))
+			return i;
+	b->k = xreallocarray(b->k, b->nk + 1, sizeof *b->k);
+	b->k[b->nk].id = r->id;
+	b->k[b->nk].vals = row_vals(b, g, r);
+	v.vals = b->k[b->nk].vals;
+	b->k[b->nk].params = space_params_str(b->c, &v);
+	return b->nk++;
+}
+
+/* every GPU's winner, and the portable default */
+static void choose(struct bundle *b)
+{
+	const struct gpu *g0 = &b->g[0];
+	double *med = xcalloc(g0->nrows * b->ng + 1, sizeof *med);
+	double *best = xcalloc(b->ng, sizeof *best);
+	size_t i, v, oldest = 0;
+	long p;
+
+	b->kof = xcalloc(b->ng, sizeof *b->kof);
+	for (i = 0; i < b->ng; i++) {
+		struct gpu *g = &b->g[i];
+		size_t w = SIZE_MAX;
+		for (v = 0; v < g->nrows; v++)
+			if (!strcmp(g->rows[v].status, "ok") &&
+			    (w == SIZE_MAX || g->rows[v].median_ms < g->rows[w].median_ms))
+				w = v;
+		if (w == SIZE_MAX)
+			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
+			      "directory aside to bundle the others)", g->json, g->name);
+		g->best = w;
+		best[i] = g->rows[w].median_ms;
+		b->kof[i] = add_kvar(b, g, &g->rows[w]);
+		if (by_gpu(g, &b->g[oldest]) > 0)
+			oldest = i;
+	}
+	for (i = 0; i < b->ng; i++)
+		for (v = 0; v < g0->nrows; v++)
+			med[i * g0->nrows + v] = median_of(&b->g[i], g0->rows[v].id);
+	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
+	if (p >= 0) {
+		b->kportable = add_kvar(b, g0, &g0->rows[p]);
+	} else {
+		b->kportable = b->kof[oldest];
+		warn("%s: no variant was timed on every GPU: the portable default is the winner of "
+		     "the oldest, %s", b->dir, b->g[oldest].name);
+		buf_printf(&b->flags, " * no variant was timed on every GPU: the portable default is "
+		           "the winner of %s\n", b->g[oldest].name);
+	}
+	free(med);
+	free(best);
+}
+
+/* ---- the template in a namespace ---- */
+
+/* 1 if p starts a word w */
+static int word_at(const char *s, const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) && (p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_')) &&
+	       !(isalnum((unsigned char)p[n]) || p[n] == '_');
+}
+
+void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
+                     struct buf *undefs)
+{
+	const char *p = tmpl, *line = tmpl;
+
+	while (*p) {
+		if (p == line) { /* a preprocessor line? */
+			const char *q = p, *n;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '#') {
+				for (q++; *q == ' ' || *q == '\t'; q++)
+					;
+				if (word_at(tmpl, q, "include")) {
+					size_t len = strcspn(p, "\n");
+					buf_add(includes, p, len);
+					buf_puts(includes, "\n");
+					buf_puts(body, "// (above the namespaces) ");
+					buf_add(body, p, len);
+					p += len;
+					line = NULL;
+					continue;
+				}
+				if (word_at(tmpl, q, "define")) {
+					for (q += 6; *q == ' ' || *q == '\t'; q++)
+						;
+					for (n = q; isalnum((unsigned char)*n) || *n == '_'; n++)
+						;
+					if (n > q)
+						buf_printf(undefs, "#undef %.*s\n", (int)(n - q), q);
+				}
+			}
+		}
+		if (word_at(tmpl, p, "extern")) {
+			const char *q = p + 6;
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			if (!strncmp(q, "\"C\"", 3)) {
+				buf_add(body, p, (size_t)(q - p));
+				buf_puts(body, "\"C++\"");
+				p = q + 3;
+				continue;
+			}
+		}
+		if (*p == '\n')
+			line = p + 1;
+		buf_add(body, p++, 1);
+	}
+}
+
+/* ---- writing ---- */
+
+/* s in a C comment */
+static void put_comment(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if ((*s == '/' && s[1] == '*') || (*s == '*' && s[1] == '/'))
+			buf_printf(b, "%c ", *s);
+		else
+			buf_add(b, *s == '\n' ? " " : s, 1);
+	}
+}
+
+/* s as a C string literal */
+static void put_cstr(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 32 || *s == 127 || *s == '?')
+			buf_printf(b, "\\%03o", (unsigned char)*s);
+		else
+			buf_add(b, s, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+/* the architectures the bundle holds, newest first ("sm_90"...), each once */
+static void gencode(const struct bundle *b, struct buf *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < b->ng; i++) {
+		int cc = b->g[i].cc_major * 10 + b->g[i].cc_minor;
+		for (j = 0; j < i && b->g[j].cc_major * 10 + b->g[j].cc_minor != cc; j++)
+			;
+		if (j == i)
+			buf_printf(out, "-gencode arch=compute_%d,code=sm_%d ", cc, cc);
+	}
+	buf_printf(out, "-gencode arch=compute_%d%d,code=compute_%d%d", b->g[0].cc_major,
+	           b->g[0].cc_minor, b->g[0].cc_major, b->g[0].cc_minor);
+}
+
+static void provenance(struct buf *o, const struct bundle *b, const char *date)
+{
+	const struct gpu *f = &b->g[0];
+	const struct gpu *old = &b->g[b->ng - 1];
+	struct buf gc = {0};
+	size_t i;
+
+	gencode(b, &gc);
+	buf_printf(o, "/*\n * %s bundle: the winners of %zu tuned GPU%s and a portable default, "
+	              "side by side, and the\n * selection of the entry for the GPU an application "
+	              "runs on. Emitted by tuner %s on %s\n * from ", b->kernel, b->ng,
+	           b->ng == 1 ? "" : "s", TUNER_VERSION, date);
+	put_comment(o, b->dir);
+	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
+	            " * config: ");
+	put_comment(o, f->config);
+	buf_printf(o, " (fnv1a64 %s), template: ",
+	           hash_hex(hash_bytes(HASH_INIT, f->cfgtext, f->cfglen)));
+	put_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
+	buf_printf(o, " (fnv1a64 %s)\n *\n", hash_hex(hash_bytes(HASH_INIT, f->tmpl,
+	                                                             strlen(f->tmpl))));
+	buf_puts(o, " * entry  GPU, compute capability, multiprocessors: variant (parameters), "
+	            "median, GB/s, % of copy\n");
+	for (i = 0; i < b->ng; i++) {
+		const struct gpu *g = &b->g[i];
+		const struct row *r = &g->rows[g->best];
+		buf_printf(o, " * %5zu  ", i);
+		put_comment(o, g->name);
+		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
+		           g->cc_minor, g->sms, r->id, b->k[b->kof[i]].params, r->median_ms, r->gbs,
+		           r->pct_copy);
+	}
+	buf_printf(o, " * %5zu  portable default: %s (%s), ", b->ng, b->k[b->kportable].id,
+	           b->k[b->kportable].params);
+	if (b->worst > 0)
+		buf_printf(o, "at least %.1f %% of each tuned GPU's best\n", 100 * b->worst);
+	else
+		buf_puts(o, "the winner of the oldest GPU (none was timed on every GPU)\n");
+	buf_printf(o, " *\n * Compile %s_bundle.cu once into the application, for every architecture "
+	              "it holds:\n * nvcc flags: %s\n * The last adds PTX that the driver compiles "
+	              "for GPUs newer than sm_%d%d; a GPU older than\n * sm_%d%d runs the portable "
+	              "default only with its own, e.g. -gencode arch=compute_75,code=sm_75.\n",
+	           b->kernel, gc.s, f->cc_major, f->cc_minor, old->cc_major, old->cc_minor);
+	buf_printf(o, " * Use: %s_bundle_select_current(&choice) picks the entry for the current "
+	              "device (%s_bundle_select\n * for a description); %s_bundle_setup(entry) once "
+	              "per device; allocate the buffers (%s_bundle_BUF_count);\n * then %s_bundle_"
+	              "launch(entry, ...).\n", b->kernel, b->kernel, b->kernel, b->kernel,
+	           b->kernel);
+	if (b->flags.len) {
+		buf_puts(o, " *\n");
+		buf_add(o, b->flags.s, b->flags.len);
+	}
+	buf_puts(o, " */\n");
+	buf_free(&gc);
+}
+
+/* the selection, shared by every bundle (guarded) */
+static const char select_text[] =
+	"#ifndef TUNER_BUNDLE_COMMON\n"
+	"#define TUNER_BUNDLE_COMMON\n"
+	"/* a GPU as the selection sees it */\n"
+	"struct tuner_gpu {\n"
+	"\tconst char *name;         /* as the runtime reports it (cudaDeviceProp.name) */\n"
+	"\tint cc_major, cc_minor;   /* compute capability */\n"
+	"\tint sms;                  /* multiprocessor count */\n"
+	"};\n"
+	"/* an entry of a bundle: a tuned GPU's winner, or (gpu NULL) the portable default */\n"
+	"struct tuner_entry {\n"
+	"\tconst char *gpu;\n"
+	"\tint cc_major, cc_minor, sms;\n"
+	"\tint variant;              /* which of the bundle's kernels it launches */\n"
+	"\tconst char *id, *params;  /* that kernel's variant and its parameters */\n"
+	"\tdouble median_ms, gbs, pct_copy; /* its timing on that GPU */\n"
+	"\tdouble worst;             /* the portable default: its lowest ratio to a tuned GPU's\n"
+	"\t                             best, in % (0: none was timed on every GPU) */\n"
+	"};\n"
+	"/* why an entry was chosen, in the order the selection tries them */\n"
+	"enum tuner_rule { TUNER_EXACT, TUNER_SAME_CC, TUNER_LOWER_CC, TUNER_PORTABLE };\n"
+	"struct tuner_choice {\n"
+	"\tint entry;\n"
+	"\tenum tuner_rule rule;\n"
+	"\tchar reason[320];\n"
+	"};\n"
+	"/* the entry of e[0 .. n) for GPU g: the same GPU by name; else a tuned GPU of the same\n"
+	"   compute capability (the nearest multiprocessor count); else the nearest lower compute\n"
+	"   capability (likewise); else the portable default. Returns the entry, also in c. */\n"
+	"static inline int tuner_select(const struct tuner_entry *e, int n, const struct tuner_gpu "
+	"*g,\n"
+	"                               struct tuner_choice *c)\n"
+	"{\n"
+	"\tconst char *name = g->name ? g->name : \"\";\n"
+	"\tint cc = g->cc_major * 10 + g->cc_minor, i, best = -1, bcc = -1, bd = 0, portable = "
+	"n - 1;\n"
+	"\n"
+	"\tfor (i = 0; i < n; i++) {\n"
+	"\t\tif (e[i].gpu && !strcmp(e[i].gpu, name)) {\n"
+	"\t\t\tc->entry = i;\n"
+	"\t\t\tc->rule = TUNER_EXACT;\n"
+	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"exact GPU %s\", name);\n"
+	"\t\t\treturn i;\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\tfor (i = 0; i < n; i++) {\n"
+	"\t\tint ecc = e[i].cc_major * 10 + e[i].cc_minor;\n"
+	"\t\tint d = e[i].sms > g->sms ? e[i].sms - g->sms : g->sms - e[i].sms;\n"
+	"\n"
+	"\t\tif (!e[i].gpu) {\n"
+	"\t\t\tportable = i;\n"
+	"\t\t\tcontinue;\n"
+	"\t\t}\n"
+	"\t\tif (ecc > cc || ecc < bcc || (ecc == bcc && d >= bd))\n"
+	"\t\t\tcontinue;\n"
+	"\t\tbest = i;\n"
+	"\t\tbcc = ecc;\n"
+	"\t\tbd = d;\n"
+	"\t}\n"
+	"\tif (best >= 0 && bcc == cc) {\n"
+	"\t\tc->rule = TUNER_SAME_CC;\n"
+	"\t\tsnprintf(c->reason, sizeof c->reason, \"same compute capability %d.%d as %s (%d \"\n"
+	"\t\t         \"multiprocessors; this GPU has %d)\", g->cc_major, g->cc_minor, "
+	"e[best].gpu,\n"
+	"\t\t         e[best].sms, g->sms);\n"
+	"\t} else if (best >= 0) {\n"
+	"\t\tc->rule = TUNER_LOWER_CC;\n"
+	"\t\tsnprintf(c->reason, sizeof c->reason, \"nearest lower compute capability %d.%d (%s) \"\n"
+	"\t\t         \"to %d.%d, which no tuned GPU has\", e[best].cc_major, e[best].cc_minor,\n"
+	"\t\t         e[best].gpu, g->cc_major, g->cc_minor);\n"
+	"\t} else {\n"
+	"\t\tbest = portable;\n"
+	"\t\tc->rule = TUNER_PORTABLE;\n"
+	"\t\tif (e[best].worst > 0)\n"
+	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"portable default: no tuned GPU has compute \"\n"
+	"\t\t\t         \"capability %d.%d or lower; %s is the variant whose worst ratio to each \"\n"
+	"\t\t\t         \"GPU's best is highest (%.1f %%)\", g->cc_major, g->cc_minor, e[best].id,\n"
+	"\t\t\t         e[best].worst);\n"
+	"\t\telse\n"
+	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"portable default: no tuned GPU has compute \"\n"
+	"\t\t\t         \"capability %d.%d or lower; %s, the oldest GPU's winner (no variant was \"\n"
+	"\t\t\t         \"timed on every GPU)\", g->cc_major, g->cc_minor, e[best].id);\n"
+	"\t}\n"
+	"\tc->entry = best;\n"
+	"\treturn best;\n"
+	"}\n"
+	"#endif\n";
+
+/* "float *out, float *in, long long n, ": the buffers the kernel takes, in its argument order,
+   then the sizes */
+static void launch_params(struct buf *o, const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->kernel.nargs; i++)
+		if (c->kernel.args[i].buffer >= 0)
+			buf_printf(o, "%s *%s, ", elem_name(c->buffers[c->kernel.args[i].buffer].type),
+			           c->buffers[c->kernel.args[i].buffer].name);
+	for (i = 0; i < c->nsizes; i++)
+		buf_printf(o, "long long %s, ", c->sizes[i].name);
+}
+
+/* parameter vars of kernel variant k (and the tuned sizes) */
+static void kvars(const struct bundle *b, size_t k, struct vars *v)
+{
+	size_t i;
+
+	*v = b->sizes;
+	for (i = 0; i < b->c->nparams; i++)
+		vars_set(v, b->c->params[i].name, b->k[k].vals[i]);
+}
+
+static void params_only(const struct bundle *b, size_t k, struct vars *v)
+{
+	size_t i;
+
+	memset(v, 0, sizeof *v);
+	for (i = 0; i < b->c->nparams; i++)
+		vars_set(v, b->c->params[i].name, b->k[k].vals[i]);
+}
+
+/* "switch (...) {" choosing the kernel variant of entry */
+static void switch_variant(struct buf *o, const struct bundle *b)
+{
+	buf_printf(o, "\tswitch (entry >= 0 && entry < %zu ? %s_bundle_entries[entry].variant : "
+	              "-1) {\n", b->ng + 1, b->kernel);
+}
+
+static void header(struct buf *o, const struct bundle *b)
+{
+	const struct config *c = b->c;
+	char *uk = emit_upper(b->kernel), *pre = xasprintf("%s_bundle", b->kernel);
+	size_t i, k;
+
+	buf_printf(o, "#ifndef TUNER_%s_BUNDLE_H\n#define TUNER_%s_BUNDLE_H\n\n", uk, uk);
+	buf_puts(o, "#include <stdio.h>\n#include <string.h>\n\n");
+	emit_helpers(o);
+	buf_puts(o, "\n");
+	buf_puts(o, select_text);
+	buf_printf(o, "\n/* the tuned GPUs' entries, newest compute capability first, then the "
+	              "portable default */\n#define %s_BUNDLE_ENTRIES %zu\n#define %s_BUNDLE_PORTABLE "
+	              "%zu\n/* the distinct kernels they launch */\n#define %s_BUNDLE_VARIANTS %zu\n",
+	           uk, b->ng + 1, uk, b->ng, uk, b->nk);
+	buf_printf(o, "static const struct tuner_entry %s_bundle_entries[%s_BUNDLE_ENTRIES] = {\n",
+	           b->kernel, uk);
+	for (i = 0; i < b->ng; i++) {
+		const struct gpu *g = &b->g[i];
+		const struct row *r = &g->rows[g->best];
+		buf_puts(o, "\t{");
+		put_cstr(o, g->name);
+		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
+		           g->cc_minor, g->sms, b->kof[i], r->id, b->k[b->kof[i]].params,
+		           r->median_ms, r->gbs, r->pct_copy);
+	}
+	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g},\n};\n", b->kportable,
+	           b->k[b->kportable].id, b->k[b->kportable].params, 100 * b->worst);
+	buf_printf(o, "\n/* the entry for GPU g (tuner_select), also in c */\n"
+	              "static inline int %s_bundle_select(const struct tuner_gpu *g, "
+	              "struct tuner_choice *c)\n{\n\treturn tuner_select(%s_bundle_entries, "
+	              "%s_BUNDLE_ENTRIES, g, c);\n}\n", b->kernel, b->kernel, uk);
+
+	buf_printf(o, "\n/* launch geometry of entry's kernel for the problem size on a GPU with sms "
+	              "multiprocessors\n   (all 0 for an entry out of range) */\n"
+	              "static inline void %s_bundle_geometry(int entry, ", b->kernel);
+	emit_size_params(o, c);
+	buf_puts(o, ", unsigned block[3],\n\t\tunsigned grid[3], unsigned *shared_bytes)\n{\n");
+	emit_size_prelude(o, c, "\t");
+	switch_variant(o, b);
+	for (k = 0; k < b->nk; k++) {
+		struct vars pv;
+		params_only(b, k, &pv);
+		buf_printf(o, "\tcase %zu: /* %s */\n", k, b->k[k].id);
+		emit_geometry(o, c, &pv, "\t\t");
+		buf_puts(o, "\t\treturn;\n");
+	}
+	buf_puts(o, "\t}\n\tblock[0] = block[1] = block[2] = grid[0] = grid[1] = grid[2] = 0;\n"
+	            "\t*shared_bytes = 0;\n}\n");
+
+	buf_printf(o, "\n/* the buffers, in the config's order: for each buffer BUF, %s_BUF_count() "
+	              "is its element count\n   for an entry, the problem size and the "
+	              "multiprocessor count, %s_BUNDLE_BUF_ROLE its role (enum\n   tuner_role) and "
+	              "%s_BUNDLE_BUF_ZERO 1 when it must be all zero before the first launch */\n",
+	           pre, uk, uk);
+	for (i = 0; i < c->nbuffers; i++) {
+		emit_buffer_doc(o, c, i, pre);
+		buf_printf(o, "static inline long long %s_%s_count(int entry, ", pre,
+		           c->buffers[i].name);
+		emit_size_params(o, c);
+		buf_puts(o, ")\n{\n");
+		emit_size_prelude(o, c, "\t");
+		if (!emit_uses_params(c, c->buffers[i].count)) {
+			buf_puts(o, "\t(void)entry;\n\treturn ");
+			expr_print_c(c->buffers[i].count, NULL, o);
+			buf_puts(o, ";\n}\n");
+			continue;
+		}
+		switch_variant(o, b);
+		for (k = 0; k < b->nk; k++) {
+			struct vars pv;
+			params_only(b, k, &pv);
+			buf_printf(o, "\tcase %zu:\n\t\treturn ", k);
+			expr_print_c(c->buffers[i].count, &pv, o);
+			buf_puts(o, ";\n");
+		}
+		buf_puts(o, "\t}\n\treturn 0;\n}\n");
+	}
+
+	for (i = 0; i < c->nconstants; i++) {
+		const struct constant *kc = &c->constants[i];
+		struct vars kv;
+		char *name;
+
+		if (emit_uses_params(c, kc->count))
+			continue; /* per kernel, in the source */
+		name = xasprintf("%s_%s_values", pre, kc->name);
+		buf_printf(o, "\n/* the values of __constant__ %s (%s_setup sets them) */\n", kc->name,
+		           pre);
+		kvars(b, 0, &kv);
+		if (emit_constant_values(o, c, i, &kv, name) < 0)
+			fatal("%s: the count of constant '%s', %s, has no value for the sizes tuned with",
+			      b->g[0].cfgfile, kc->name, expr_src(kc->count));
+		free(name);
+	}
+	buf_printf(o, "\n#if defined(__CUDACC__) || defined(__CUDA_RUNTIME_API_H__)\n"
+	              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+	              "/* the entry for the current device (its name, compute capability and "
+	              "multiprocessor count);\n   -1, with the runtime's error in c->reason, when "
+	              "there is none */\n"
+	              "int %s_select_current(struct tuner_choice *c);\n"
+	              "/* set entry's __constant__ values on the current device: once per device, "
+	              "before its first launch */\n"
+	              "cudaError_t %s_setup(int entry);\n"
+	              "/* launch entry's kernel on stream, with %s_geometry for the current "
+	              "device */\n"
+	              "cudaError_t %s_launch(int entry, ", pre, pre, pre, pre);
+	launch_params(o, c);
+	buf_puts(o, "cudaStream_t stream);\n#ifdef __cplusplus\n}\n#endif\n#endif\n\n#endif\n");
+	free(uk);
+	free(pre);
+}
+
+/* the kernel call's arguments, in namespace ns */
+static void call_args(struct buf *o, const struct bundle *b, size_t k)
+{
+	const struct config *c = b->c;
+	struct vars pv;
+	size_t i;
+
+	params_only(b, k, &pv);
+	for (i = 0; i < c->kernel.nargs; i++) {
+		const struct arg *a = &c->kernel.args[i];
+		buf_puts(o, i ? ", " : "");
+		if (a->buffer >= 0) {
+			buf_puts(o, c->buffers[a->buffer].name);
+			continue;
+		}
+		buf_printf(o, "(%s)(", elem_name(a->type));
+		expr_print_c(a->value, &pv, o);
+		buf_puts(o, ")");
+	}
+}
+
+static void source(struct buf *o, const struct bundle *b)
+{
+	const struct config *c = b->c;
+	struct buf inc = {0}, body = {0}, undefs = {0};
+	char *pre = xasprintf("%s_bundle", b->kernel), *uk = emit_upper(b->kernel);
+	size_t i, k, j;
+
+	bundle_template(b->g[0].tmpl, &body, &inc, &undefs);
+	buf_printf(o, "#include \"%s.h\"\n", pre);
+	if (inc.len)
+		buf_printf(o, "\n/* the template's includes, once for every namespace */\n%s", inc.s);
+	for (k = 0; k < b->nk; k++) {
+		struct variant v = {0};
+		struct vars kv;
+		buf_printf(o, "\n/* %s (%s): ", b->k[k].id, b->k[k].params);
+		for (i = j = 0; i < b->ng; i++)
+			if (b->kof[i] == k) {
+				buf_puts(o, j++ ? ", " : "the winner on ");
+				put_comment(o, b->g[i].name);
+			}
+		if (k == b->kportable)
+			buf_puts(o, j ? "; the portable default" : "the portable default");
+		buf_printf(o, " */\nnamespace tuner_%s_%s {\n", b->kernel, b->k[k].id);
+		v.vals = b->k[k].vals;
+		source_defines(o, c, &v);
+		buf_add(o, body.s, body.len);
+		if (body.len && body.s[body.len - 1] != '\n')
+			buf_puts(o, "\n");
+		for (i = 0; i < c->nparams; i++)
+			buf_printf(o, "#undef %s\n", c->params[i].name);
+		buf_add(o, undefs.s, undefs.len);
+		kvars(b, k, &kv);
+		for (i = 0; i < c->nconstants; i++) {
+			char *name;
+			if (!emit_uses_params(c, c->constants[i].count))
+				continue; /* the same for every kernel, in the header */
+			name = xasprintf("tuner_%s_values", c->constants[i].name);
+			if (emit_constant_values(o, c, i, &kv, name) < 0)
+				fatal("%s: the count of constant '%s', %s, has no value for %s", b->g[0].cfgfile,
+				      c->constants[i].name, expr_src(c->constants[i].count), b->k[k].id);
+			free(name);
+		}
+		buf_printf(o, "} /* namespace tuner_%s_%s */\n", b->kernel, b->k[k].id);
+	}
+
+	buf_printf(o, "\nextern \"C\" int %s_select_current(struct tuner_choice *c)\n{\n"
+	              "\tstruct cudaDeviceProp p;\n\tstruct tuner_gpu g;\n\tint dev;\n"
+	              "\tcudaError_t e;\n\n"
+	              "\tif ((e = cudaGetDevice(&dev)) != cudaSuccess ||\n"
+	              "\t    (e = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {\n"
+	              "\t\tc->entry = -1;\n\t\tc->rule = TUNER_PORTABLE;\n"
+	              "\t\tsnprintf(c->reason, sizeof c->reason, \"no device: %%s\", "
+	              "cudaGetErrorString(e));\n\t\treturn -1;\n\t}\n"
+	              "\tg.name = p.name;\n\tg.cc_major = p.major;\n\tg.cc_minor = p.minor;\n"
+	              "\tg.sms = p.multiProcessorCount;\n\treturn %s_select(&g, c);\n}\n", pre, pre);
+
+	buf_printf(o, "\nextern \"C\" cudaError_t %s_setup(int entry)\n{\n", pre);
+	if (c->nconstants)
+		buf_puts(o, "\tcudaError_t e;\n\n");
+	switch_variant(o, b);
+	for (k = 0; k < b->nk; k++) {
+		buf_printf(o, "\tcase %zu:\n", k);
+		for (i = 0; i < c->nconstants; i++) {
+			const char *cn = c->constants[i].name;
+			char *vals = emit_uses_params(c, c->constants[i].count)
+			             ? xasprintf("tuner_%s_%s::tuner_%s_values", b->kernel, b->k[k].id, cn)
+			             : xasprintf("%s_%s_values", pre, cn);
+			buf_printf(o, "\t\tif ((e = cudaMemcpyToSymbol(tuner_%s_%s::%s, %s,\n"
+			              "\t\t                            sizeof %s)) != cudaSuccess)\n"
+			              "\t\t\treturn e;\n", b->kernel, b->k[k].id, cn, vals, vals);
+			free(vals);
+		}
+		buf_puts(o, "\t\treturn cudaSuccess;\n");
+	}
+	buf_puts(o, "\t}\n\treturn cudaErrorInvalidValue;\n}\n");
+
+	buf_printf(o, "\nextern \"C\" cudaError_t %s_launch(int entry, ", pre);
+	launch_params(o, c);
+	buf_puts(o, "cudaStream_t stream)\n{\n"
+	            "\tconst long long sms = tuner_device_sms(), SMS = sms;\n"
+	            "\tunsigned block[3], grid[3], smem;\n\tcudaError_t e;\n\n\t(void)SMS;\n");
+	buf_puts(o, "\tif (sms < 1)\n\t\treturn (e = cudaGetLastError()) != cudaSuccess ? e : "
+	            "cudaErrorNoDevice;\n");
+	buf_printf(o, "\t%s_geometry(entry, ", pre);
+	for (i = 0; i < c->nsizes; i++)
+		buf_printf(o, "%s, ", c->sizes[i].name);
+	buf_puts(o, "sms, block, grid, &smem);\n");
+	switch_variant(o, b);
+	for (k = 0; k < b->nk; k++) {
+		char *fn = xasprintf("tuner_%s_%s::%s", b->kernel, b->k[k].id, c->kernel.entry);
+		buf_printf(o, "\tcase %zu:\n\t\tif (smem > 48 * 1024 &&\n\t\t    (e = cudaFuncSetAttribute(%s, "
+		              "cudaFuncAttributeMaxDynamicSharedMemorySize,\n\t\t                   "
+		              "               (int)smem)) != cudaSuccess)\n\t\t\treturn e;\n"
+		              "\t\t%s<<<dim3(grid[0], grid[1], grid[2]), dim3(block[0], block[1], "
+		              "block[2]), smem,\n\t\t\tstream>>>(", k, fn, fn);
+		call_args(o, b, k);
+		buf_puts(o, ");\n\t\treturn cudaGetLastError();\n");
+		free(fn);
+	}
+	buf_puts(o, "\t}\n\treturn cudaErrorInvalidValue;\n}\n");
+	buf_free(&inc);
+	buf_free(&body);
+	buf_free(&undefs);
+	free(pre);
+	free(uk);
+}
+
+void bundle_make(const char *dir, const char *out)
+{
+	struct bundle b = {0};
+	struct buf h = {0}, s = {0};
+	const char *epoch = getenv("SOURCE_DATE_EPOCH");
+	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+	char date[32], *odir, *hp, *sp;
+	struct tm tm;
+	size_t i;
+
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	b.dir = dir;
+	b.kernel = dir_kernel(dir);
+	scan(&b);
+	check_sources(&b);
+	load_config(&b);
+	choose(&b);
+	provenance(&h, &b, date);
+	header(&h, &b);
+	provenance(&s, &b, date);
+	source(&s, &b);
+	odir = out ? xstrdup(out) : xasprintf("%s/bundle", dir);
+	hp = xasprintf("%s/%s_bundle.h", odir, b.kernel);
+	sp = xasprintf("%s/%s_bundle.cu", odir, b.kernel);
+	if (mkdirs(odir) < 0)
+		fatal("cannot create '%s':", odir);
+	if (file_write_atomic(hp, h.s, h.len) < 0)
+		fatal("cannot write '%s':", hp);
+	if (file_write_atomic(sp, s.s, s.len) < 0) {
+		int e = errno;
+		unlink(hp);
+		errno = e;
+		fatal("cannot write '%s':", sp);
+	}
+	note(1, "tuner: %s: %zu GPU%s, %zu kernel%s; portable default %s -> %s and %s\n", b.kernel,
+	     b.ng, b.ng == 1 ? "" : "s", b.nk, b.nk == 1 ? "" : "s", b.k[b.kportable].id, sp, hp);
+	for (i = 0; i < b.nk; i++) {
+		free(b.k[i].vals);
+		free(b.k[i].params);
+	}
+	for (i = 0; i < b.ng; i++)
+		gpu_free(&b.g[i]);
+	free(b.g);
+	free(b.k);
+	free(b.kof);
+	free(b.kernel);
+	buf_free(&b.flags);
+	buf_free(&h);
+	buf_free(&s);
+	cfg_free(b.c);
+	free(odir);
+	free(hp);
+	free(sp);
+}

@@ -1,0 +1,28 @@
+/* bundle: the winners of every tuned GPU of one kernel in one CUDA source and one header,
+   with the selection of the entry for the GPU an application runs on (tuner bundle). */
+#ifndef TUNER_BUNDLE_H
+#define TUNER_BUNDLE_H
+
+#include <stddef.h>
+#include "util.h"
+
+/* read every GPU directory under dir (results.json, and the config and template copied beside
+   it at tuning time) and write OUT/<kernel>_bundle.cu and OUT/<kernel>_bundle.h (out NULL:
+   dir/bundle); bad input exits 2 with its file named, and nothing written */
+void bundle_make(const char *dir, const char *out);
+
+/* tmpl as it goes into a namespace of the bundle, appended to body: extern "C" linkage becomes
+   extern "C++" (each copy's kernel is then its namespace's own), #include lines are commented
+   out and appended to includes (once, for above the namespaces), and one "#undef NAME" line per
+   macro the template defines is appended to undefs */
+void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
+                     struct buf *undefs);
+
+/* the portable default among nv variants timed on ngpu GPUs: med[g * nv + v] is variant v's
+   median on GPU g (<= 0: not timed there), best[g] GPU g's best median. Returns the variant
+   whose worst ratio best[g] / med over the GPUs is highest (ties: the higher mean ratio, then
+   the lower index), with that ratio in *worst; -1 when no variant was timed on every GPU */
+long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst);
+
+#endif
