@@ -2,6 +2,7 @@
 #include "test.h"
 #include "report.h"
 #include "bank.h"
+#include "retune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,4 +269,59 @@ TEST(report_edges_of_space)
 	b.len = 0;
 	CHECK_EQ(report_edges(&b, &c, &v), 0);
 	buf_free(&b);
+}
+
+/* write text to dir/sub/results.json */
+static void put_results(const char *dir, const char *sub, const char *text)
+{
+	char *d = xasprintf("%s/%s", dir, sub), *p = xasprintf("%s/results.json", d);
+
+	mkdirs(d);
+	CHECK_EQ(file_write_atomic(p, text, strlen(text)), 0);
+	free(d);
+	free(p);
+}
+
+TEST(report_retune_against_other_gpus)
+{
+	char tmpl[] = "/tmp/tuner-retune.XXXXXX", *dir = mkdtemp(tmpl);
+	const double ms[] = {1.2, 1.1, 1.0}, sp[] = {0.01, 0.01, 0.01};
+	struct result r[3];
+	struct variant v[3];
+	struct space s = {v, 3, 3};
+	struct buf text = {0}, json = {0};
+	size_t *order;
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	timed_results(r, v, 3, ms, sp, (const int[]){0, 0, 0});
+	r[0].status = ST_MISMATCH;
+	order = report_rank(r, 3); /* v2, v1, v0 */
+	put_results(dir, "gpu-a", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU A\", "
+	            "\"variants\": [{\"id\": \"v0\", \"status\": \"mismatch\"}, "
+	            "{\"id\": \"v1\", \"status\": \"ok\", \"pct_copy\": 95}]}");
+	put_results(dir, "gpu-b", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU B\", "
+	            "\"variants\": [{\"id\": \"v9\", \"status\": \"ok\", \"pct_copy\": 90}]}");
+	put_results(dir, "gpu-c", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU C\", "
+	            "\"variants\": [{\"id\": \"v0\", \"status\": \"ok\", \"pct_copy\": 90}]}");
+	put_results(dir, "other-kernel", "{\"kernel\": \"x\", \"timed\": true, \"gpu\": \"GPU X\", "
+	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}");
+	put_results(dir, "untimed-sm_90", "{\"kernel\": \"k\", \"timed\": false, \"variants\": []}");
+	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
+	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}");
+	CHECK_EQ(retune_compare(dir, "me", "k", &s, r, order, &text, &json), 3);
+	CHECK_STR(text.s, "re-tuning: GPU A's winner v1 ranks 2 of 2 here, at 90.9 % of this GPU's "
+	          "winner: re-tuning gained 10.0 %\n"
+	          "re-tuning: GPU B's winner v9 is not in this space\n"
+	          "re-tuning: GPU C's winner v0 is mismatch here\n");
+	CHECK(json.s && strstr(json.s, "\"winner\": \"v1\", \"pct_copy_there\": 95, \"rank\": 2, "
+	                       "\"of\": 2, \"ratio\": 0.909091, \"gain_pct\": 10"));
+	CHECK(json.s && json.s[0] == '[' && json.s[json.len - 1] == ']');
+	buf_free(&text);
+	buf_free(&json);
+	free(order);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK_EQ(system(cmd), 0);
+	free(cmd);
 }

@@ -342,6 +342,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	else /* every result came from the journal: no worker timed the rooflines this time */
 		fprintf(f, "rooflines on %s: not timed in this run (every result is an earlier run's); "
 		           "copy %.1f GB/s then\n", ri->gpu.name, ri->copy_gbs);
+	if (ri->retune_text.len)
+		fputs(ri->retune_text.s, f);
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (rank)
@@ -516,6 +518,11 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
+		if (ri->retune_json.len) {
+			buf_puts(b, "  \"retune\": ");
+			buf_puts(b, ri->retune_json.s);
+			buf_puts(b, ",\n");
+		}
 		if (ri->counters > 0) {
 			int set = ri->counters - 1, j, n = counters_set_len(set);
 			buf_puts(b, "  \"counters\": {\"metrics\": [");

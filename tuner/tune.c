@@ -17,6 +17,7 @@
 #include "measure.h"
 #include "predict.h"
 #include "report.h"
+#include "retune.h"
 #include "source.h"
 #include "util.h"
 
@@ -355,8 +356,13 @@ int tune_finish(struct tune *t)
 	size_t *order = report_rank(r, s->n), i, nok = 0;
 	int lock;
 
-	if (t->ri.timed)
+	if (t->ri.timed) {
+		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
 		report_ties(r, s->n, s, order);
+		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
+		               &t->ri.retune_json);
+		free(kdir);
+	}
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	if (verbosity >= 1)
@@ -414,6 +420,8 @@ void tune_free(struct tune *t)
 	}
 	nv_out_free(&t->ref);
 	nv_out_free(&t->copy);
+	buf_free(&t->ri.retune_text);
+	buf_free(&t->ri.retune_json);
 	free(t->r);
 	free(t->tmpl);
 	free(t->refsrc);

@@ -9,6 +9,7 @@
 #include "gpu.h"
 #include "nvrtc.h"
 #include "space.h"
+#include "util.h"
 
 enum status {
 	ST_OK,            /* verified and timed */
@@ -64,6 +65,8 @@ struct runinfo {
 	size_t compiled, cache_hits;
 	int sources_copied;       /* TUNE_CONFIG_COPY and TUNE_TEMPLATE_COPY are beside the results */
 	uint64_t config_hash, template_hash; /* hash_bytes of the texts tuned with */
+	struct buf retune_text;   /* retune_compare's lines and JSON array (empty: none) */
+	struct buf retune_json;
 };
 
 /* the copies of the config and the template a run keeps beside its results (tuner bundle

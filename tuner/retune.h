@@ -1,0 +1,20 @@
+/* retune: what re-tuning on this GPU found, against other GPUs' results of the same kernel. */
+#ifndef TUNER_RETUNE_H
+#define TUNER_RETUNE_H
+
+#include "space.h"
+#include "tune.h"
+#include "util.h"
+
+/*
+ * For every other GPU's directory beside this run's (kdir/<slug>/results.json, timed, of the
+ * same kernel): where that GPU's winner ranks among this run's verified variants and what
+ * re-tuning gained over running it here. One line per GPU is appended to text, and one JSON
+ * object per GPU to json (a JSON array); returns how many GPUs were compared. order is this
+ * run's ranking (order[0] the winner); a directory that cannot be read is skipped with a warning.
+ */
+size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
+                      const struct space *s, const struct result *r, const size_t *order,
+                      struct buf *text, struct buf *json);
+
+#endif
