@@ -108,6 +108,8 @@ def main():
     ap.add_argument("--sanitize", action="store_true",
                     help="build with AddressSanitizer and UndefinedBehaviorSanitizer")
     ap.add_argument("--debug", action="store_true", help="-O1 -g")
+    ap.add_argument("--jansson-prefix", metavar="DIR",
+                    help="jansson installed under DIR (include/jansson.h, lib/libjansson.*)")
     ap.add_argument("--yaml-prefix", metavar="DIR",
                     help="libyaml installed under DIR (include/yaml.h, lib/libyaml.so)")
     ap.add_argument("--builddir", metavar="DIR", default="out",
@@ -153,7 +155,12 @@ def main():
     if not ok:
         fail("libyaml not found (yaml.h / -lyaml): apt-get install libyaml-dev")
 
-    jcflags, jlibs = pkg("jansson", "jansson")
+    if args.jansson_prefix:
+        jp = os.path.abspath(args.jansson_prefix)
+        jcflags = "-I%s/include" % jp
+        jlibs = "-L%s/lib -Wl,-rpath,%s/lib -ljansson" % (jp, jp)
+    else:
+        jcflags, jlibs = pkg("jansson", "jansson")
     jlibs = jlibs or "-ljansson"
     ok, out = try_compile(cc, jcflags, jlibs,
                           "#include <jansson.h>\nint main(void){json_t *j = json_object();"

@@ -1,14 +1,11 @@
 # Shared by the GPU scripts (sourced from the repository root): build the tuner, print what ran.
-# TUNER_YAML_PREFIX: libyaml outside the system, if needed; TUNER_COMMIT: the commit to print
-# where the tree has no .git.
+# TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX: libyaml and jansson outside the system, if needed;
+# TUNER_COMMIT: the commit to print where the tree has no .git.
 
 # configure (quietly) and build out/bin/tuner
 gpu_build() {
-	if [ -n "${TUNER_YAML_PREFIX:-}" ]; then
-		./configure.py --yaml-prefix "$TUNER_YAML_PREFIX" >/dev/null
-	else
-		./configure.py >/dev/null
-	fi
+	./configure.py ${TUNER_YAML_PREFIX:+--yaml-prefix "$TUNER_YAML_PREFIX"} \
+		${TUNER_JANSSON_PREFIX:+--jansson-prefix "$TUNER_JANSSON_PREFIX"} >/dev/null
 	ninja out/bin/tuner >/dev/null
 }
 
