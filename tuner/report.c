@@ -354,12 +354,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
-			char *q;
-			for (q = e.s; (q = strchr(q, '\n')) && q[1]; q++)
-				*q = ';';
-			fprintf(f, "edge of the space: the winner's %s; a better variant may lie beyond",
-			        e.s);
-			fputc('\n', f);
+			char *p = e.s, *q;
+			fprintf(f, "edge of the space: the winner's ");
+			for (; (q = strchr(p, '\n')); p = q + 1)
+				fprintf(f, "%.*s%s", (int)(q - p), p, q[1] ? "; " : "");
+			fprintf(f, "; a better variant may lie beyond\n");
 		}
 		buf_free(&e);
 	}
