@@ -312,7 +312,7 @@ TEST(report_retune_against_other_gpus)
 	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}");
 	CHECK_EQ(retune_compare(dir, "me", "k", &s, r, order, &text, &json), 3);
 	CHECK_STR(text.s, "re-tuning: GPU A's winner v1 ranks 2 of 2 here, at 90.9 % of this GPU's "
-	          "winner: re-tuning gained 10.0 %\n"
+	          "fastest: re-tuning gained 10.0 %\n"
 	          "re-tuning: GPU B's winner v9 is not in this space\n"
 	          "re-tuning: GPU C's winner v0 is mismatch here\n");
 	CHECK(json.s && strstr(json.s, "\"winner\": \"v1\", \"pct_copy_there\": 95, \"rank\": 2, "

@@ -9,7 +9,7 @@
 /*
  * For every other GPU's directory beside this run's (kdir/<slug>/results.json, timed, of the
  * same kernel): where that GPU's winner ranks among this run's verified variants and what
- * re-tuning gained over running it here. One line per GPU is appended to text, and one JSON
+ * re-tuning gained over running it here (against this run's fastest median). One line per GPU is appended to text, and one JSON
  * object per GPU to json (a JSON array); returns how many GPUs were compared. order is this
  * run's ranking (order[0] the winner); a directory that cannot be read is skipped with a warning.
  */
