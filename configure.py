@@ -54,6 +54,21 @@ def pkg(name, what):
     return c, l
 
 
+def library(cc, prefix, pc, lib, probe, missing):
+    """cflags and libs of a library installed under prefix (include/, lib/), else as pkg-config
+    knows it, else -l<lib>; fails with `missing` if probe does not build against them"""
+    if prefix:
+        p = os.path.abspath(prefix)
+        cflags, libs = "-I%s/include" % p, "-L%s/lib -Wl,-rpath,%s/lib -l%s" % (p, p, lib)
+    else:
+        cflags, libs = pkg(pc, lib)
+    libs = libs or "-l" + lib
+    ok, _ = try_compile(cc, cflags, libs, probe)
+    if not ok:
+        fail(missing)
+    return cflags, libs
+
+
 def modules(src):
     """the tuner/*.c that src needs: those of the headers it includes, transitively"""
     seen, todo, mods = set(), [src], []
@@ -141,33 +156,15 @@ def main():
     if not os.path.isfile(os.path.join(cuinc, "cuda.h")):
         fail("cuda.h not found in %s: install the CUDA Toolkit's driver API headers" % cuinc)
 
-    if args.yaml_prefix:
-        yp = os.path.abspath(args.yaml_prefix)
-        ycflags = "-I%s/include" % yp
-        ylibs = "-L%s/lib -Wl,-rpath,%s/lib -lyaml" % (yp, yp)
-    else:
-        ycflags, ylibs = pkg("yaml-0.1", "libyaml")
-    if not ylibs:
-        ylibs = "-lyaml"
-    ok, out = try_compile(cc, ycflags, ylibs,
-                          "#include <yaml.h>\nint main(void){yaml_parser_t p;"
-                          "return !yaml_parser_initialize(&p);}\n")
-    if not ok:
-        fail("libyaml not found (yaml.h / -lyaml): apt-get install libyaml-dev")
-
-    if args.jansson_prefix:
-        jp = os.path.abspath(args.jansson_prefix)
-        jcflags = "-I%s/include" % jp
-        jlibs = "-L%s/lib -Wl,-rpath,%s/lib -ljansson" % (jp, jp)
-    else:
-        jcflags, jlibs = pkg("jansson", "jansson")
-    jlibs = jlibs or "-ljansson"
-    ok, out = try_compile(cc, jcflags, jlibs,
-                          "#include <jansson.h>\nint main(void){json_t *j = json_object();"
-                          "return !j;}\n")
-    if not ok:
-        fail("jansson not found (jansson.h / -ljansson; tuner bundle reads results.json with "
-             "it): apt-get install libjansson-dev")
+    ycflags, ylibs = library(cc, args.yaml_prefix, "yaml-0.1", "yaml",
+                             "#include <yaml.h>\nint main(void){yaml_parser_t p;"
+                             "return !yaml_parser_initialize(&p);}\n",
+                             "libyaml not found (yaml.h / -lyaml): apt-get install libyaml-dev")
+    jcflags, jlibs = library(cc, args.jansson_prefix, "jansson", "jansson",
+                             "#include <jansson.h>\nint main(void){json_t *j = json_object();"
+                             "return !j;}\n",
+                             "jansson not found (jansson.h / -ljansson; tuner bundle reads "
+                             "results.json with it): apt-get install libjansson-dev")
 
     cflags = "-std=c11 -D_POSIX_C_SOURCE=200809L " + WARN
     ldflags = ""
