@@ -4,7 +4,7 @@
 # bench/compare.cu (copy, read-only, naive baselines, CUB and the tuner's winners timed in one
 # process) and bench/torch_compare.py where PyTorch is installed, then print one table.
 # OUTDIR (default out/roofline) receives the logs, results.json files and emitted winners.
-# TUNER_YAML_PREFIX: libyaml outside the system; TUNER_COMMIT: the commit to print where the
+# TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX: libyaml and jansson outside the system; TUNER_COMMIT: the commit to print where the
 # tree has no .git; TUNER_CACHE: compile cache (default OUTDIR/cache); ROOFLINE_BUDGET: seconds
 # after which the remaining edge-size runs are skipped (and reported as such).
 # Exit status: 0 when every step ran and every check passed, 1 otherwise.
@@ -19,10 +19,8 @@ fail() { echo "roofline: $*"; status=1; }
 now() { date +%s.%N; }
 dt() { python3 -c "import sys; print('%.1f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$1" "$2"; }
 
-yp=""
-[ -n "${TUNER_YAML_PREFIX:-}" ] && yp="--yaml-prefix $TUNER_YAML_PREFIX"
-# shellcheck disable=SC2086
-if ! ./configure.py $yp >"$out/build.log" 2>&1 || ! ninja out/bin/tuner >>"$out/build.log" 2>&1; then
+. tests/gpu/lib.sh
+if ! (gpu_build) >"$out/build.log" 2>&1; then
 	cat "$out/build.log"
 	echo "roofline: the tuner does not build"
 	exit 1
