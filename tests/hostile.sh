@@ -143,5 +143,16 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024 if r.return
 [ "$rss" -ge 0 ] && [ "$rss" -lt 150 ] && ok "big_template_memory_bounded" ||
 	bad "big_template_memory_bounded" "peak resident memory $rss MiB (-1: the run failed)"
 
+# some variants do not compile: the counts add up, the first failure's log is shown, exit 0
+mkdir -p "$tmp/part"
+cp tests/kernels/scale.yaml tests/kernels/scale_ref.cu "$tmp/part/"
+{ cat tests/kernels/scale.cu; printf '#if UNROLL == 2\n#error "UNROLL 2 is not supported here"\n#endif\n'; } >"$tmp/part/scale.cu"
+$T -j 2 --arch sm_90 --out "$tmp/part/o" "$tmp/part/scale.yaml" >"$tmp/part.out" 2>"$tmp/part.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "5 variants in .* s: 3 built, 2 failed to compile, 0 over the shared-memory limit" "$tmp/part.err" &&
+	grep -q "the first that failed, v[0-9a-f]* (BLOCK=64 UNROLL=2), says:" "$tmp/part.err" &&
+	grep -q "UNROLL 2 is not supported here" "$tmp/part.err" && ok "compile_failures_counted" ||
+	bad "compile_failures_counted" "exit $rc: $(cat "$tmp/part.err")"
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -52,8 +52,9 @@ static void usage(FILE *f)
 	        "  -v, --verbose   print dropped variants and compile logs\n"
 	        "  -h, --help      this text\n"
 	        "  -V, --version   print the version\n\n"
-	        "exit status: 0 success, 1 no variant compiled (or verified, on a GPU),\n"
-	        "2 usage or config error\n");
+	        "exit status: 0 success (variants that failed are counted in the summary),\n"
+	        "1 no variant verified (on a GPU), 2 usage or config error (also: no variant\n"
+	        "compiles), 130 interrupted (SIGINT or SIGTERM)\n");
 }
 
 /* a command-line error: the message, the usage, exit status 2 */

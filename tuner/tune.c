@@ -123,7 +123,7 @@ static void compile_all(struct tune *t)
 {
 	struct config *c = t->c;
 	struct space *s = &t->s;
-	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX;
+	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX, nbad = 0, nres = 0, nint = 0;
 	struct job *jobs = xcalloc(s->nkept + 2, sizeof *jobs);
 	struct vjob *vj = xcalloc(s->nkept + 2, sizeof *vj);
 	struct compile_out *outs = xcalloc(s->nkept + 2, sizeof *outs);
@@ -157,8 +157,6 @@ static void compile_all(struct tune *t)
 	                              t->o.jobs, outs, hits, &tune_stop);
 	t->ri.compile_s = now_s() - t0;
 	t->ri.cache_hits = n - t->ri.compiled;
-	note(1, "tuner: compiled %zu, %zu from the cache, in %.2f s\n", t->ri.compiled,
-	     t->ri.cache_hits, t->ri.compile_s);
 	for (i = 0; i < s->n; i++) {
 		struct result *x = &t->r[i];
 		if (s->v[i].drop)
@@ -166,15 +164,18 @@ static void compile_all(struct tune *t)
 		x->co = outs[jobof[i]];
 		x->cache_hit = hits[jobof[i]];
 		if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
+			nint++;
 			x->status = ST_NOTRUN;
 			x->reason = xstrdup("interrupted while compiling");
 		} else if (!x->co.ok) {
 			x->status = ST_COMPILE_ERROR;
 			x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
 			note(2, "%s: compile error:\n%s\n", s->v[i].id, x->co.log);
+			nbad++;
 			if (first_bad == SIZE_MAX)
 				first_bad = i;
 		} else if (x->co.smem_static + s->v[i].shared > t->lim.smem_optin) {
+			nres++;
 			x->status = ST_RESOURCES;
 			x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
 			                      x->co.smem_static, (long long)s->v[i].shared,
@@ -183,6 +184,22 @@ static void compile_all(struct tune *t)
 			x->status = ST_UNTIMED;
 			nok++;
 		}
+	}
+	/* counts that add up to the kept variants; NVRTC's work with the reference and helpers */
+	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
+	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
+	     "reference and the helper kernels)\n", s->nkept, t->ri.compile_s, nok + nres, nbad,
+	     nres, nint ? ", " : "", nint, nint ? " not compiled (interrupted)" : "",
+	     t->ri.compiled, t->ri.cache_hits);
+	if (nbad && nok && first_bad != SIZE_MAX) {
+		char *p = space_params_str(c, &s->v[first_bad]);
+		const char *log = t->r[first_bad].reason;
+		int len = 0, lines = 0;
+		while (log[len] && lines < 6)
+			lines += log[len++] == '\n';
+		note(1, "tuner: the first that failed, %s (%s), says:\n%.*s%s", s->v[first_bad].id, p,
+		     len, log, log[len] ? "  ...\n" : len && log[len - 1] != '\n' ? "\n" : "");
+		free(p);
 	}
 	t->ref = outs[n - 2];
 	t->copy = outs[n - 1];
