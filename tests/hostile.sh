@@ -154,5 +154,13 @@ rc=$?
 	grep -q "UNROLL 2 is not supported here" "$tmp/part.err" && ok "compile_failures_counted" ||
 	bad "compile_failures_counted" "exit $rc: $(cat "$tmp/part.err")"
 
+# the status line: on a terminal ([n/N] compiling, rate), not with -q, not into a file
+script -qec "$T -j 2 --no-cache --arch sm_90 --out $tmp/p1 tests/kernels/scale.yaml" /dev/null >"$tmp/tty.log" 2>&1
+grep -q "\[7/7\] compiling, [0-9.]*/s" "$tmp/tty.log" && ok "progress_on_a_terminal" || bad "progress_on_a_terminal" "$(cat -v "$tmp/tty.log" | head -5)"
+script -qec "$T -q -j 2 --no-cache --arch sm_90 --out $tmp/p2 tests/kernels/scale.yaml" /dev/null >"$tmp/tty.log" 2>&1
+! grep -q "compiling, " "$tmp/tty.log" && ok "progress_quiet" || bad "progress_quiet" "$(cat -v "$tmp/tty.log" | head -5)"
+$T -j 2 --no-cache --arch sm_90 --out "$tmp/p3" tests/kernels/scale.yaml >"$tmp/p.out" 2>"$tmp/p.err"
+! grep -q "compiling, " "$tmp/p.err" && ok "progress_not_in_a_file" || bad "progress_not_in_a_file" "$(cat -v "$tmp/p.err" | head -5)"
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -26,6 +26,7 @@ struct ctx {
 	const char *dir;
 	struct compile_out *outs;
 	int warned;
+	size_t ndone;             /* jobs answered, for the status line */
 };
 
 /* job j's text: its src, or made into b */
@@ -94,6 +95,7 @@ static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t l
 	struct ctx *c = arg;
 	struct rd r = rd_of(msg, len);
 
+	progress_step(++c->ndone);
 	if (oc == OUT_DONE && rd_co(&r, &c->outs[j]) == 0 && rd_done(&r)) {
 		store(c, j);
 		return;
@@ -115,7 +117,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	struct buf key = {0}, b = {0};
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
-	struct ctx c = {jobs, arch, opts, nopts, cachedir, outs, 0};
+	struct ctx c = {jobs, arch, opts, nopts, cachedir, outs, 0, 0};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
@@ -150,8 +152,10 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	if (ntodo) {
 		p = pool_new(&ops, &lim, workers < (int)ntodo ? workers : (int)ntodo);
 		struct pool_run r = {NULL, 0, NULL, done, &c, NULL, stop};
+		progress_begin("compiling", ntodo);
 		if (pool_run(p, &r, todo, ntodo, why, sizeof why) < 0)
 			warn("cannot start a compiler process (%s): compiling in this one", why);
+		progress_end();
 		pool_end(p);
 	}
 	/* what no compiler answered for: interrupted, or no compiler could start */

@@ -426,7 +426,7 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 
 	if (!m->have_hello++)
 		take_hello(m, &d->hello);
-	d->ndone++;
+	progress_step(++d->ndone);
 	memset(&run, 0, sizeof run);
 	if (oc == OUT_DONE) {
 		struct rd r = rd_of(msg, len);
@@ -520,8 +520,10 @@ void measure_run(struct measure *m)
 		r.setup = setup.s;
 		r.setup_len = setup.len;
 		r.arg = &d;
+		progress_begin("verifying and timing", ntodo);
 		if (pool_run(m->pool, &r, todo, ntodo, t->why, sizeof t->why) < 0)
 			fatal("%s: %s", t->c->path, t->why);
+		progress_end();
 		buf_free(&setup);
 		buf_free(&d.hello);
 		for (i = 0; i < ntodo; i++)

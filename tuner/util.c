@@ -14,11 +14,58 @@
 const char *argv0 = "tuner";
 int verbosity = 1;
 
+/* the status line (progress_*): shown when stderr is a terminal and not -q */
+static struct {
+	int on, shown;            /* a phase is under way; a line is on the screen */
+	const char *what;
+	size_t total;
+	double t0, last;
+} prog;
+
+/* take the status line off the screen, so that a message starts on a clean line */
+static void progress_clear(void)
+{
+	if (prog.shown) {
+		fputs("\r\033[K", stderr);
+		prog.shown = 0;
+	}
+}
+
+void progress_begin(const char *what, size_t total)
+{
+	prog.on = total > 0 && verbosity >= 1 && isatty(STDERR_FILENO);
+	prog.shown = 0;
+	prog.what = what;
+	prog.total = total;
+	prog.t0 = prog.last = now_s();
+}
+
+void progress_step(size_t done)
+{
+	double t = now_s(), rate;
+
+	if (!prog.on || (t - prog.last < 0.1 && done < prog.total))
+		return;
+	prog.last = t;
+	rate = t > prog.t0 ? (double)done / (t - prog.t0) : 0;
+	fprintf(stderr, "\r\033[K[%zu/%zu] %s, %.1f/s", done, prog.total, prog.what, rate);
+	if (rate > 0 && done < prog.total)
+		fprintf(stderr, ", %.0f s left", (double)(prog.total - done) / rate);
+	prog.shown = 1;
+}
+
+void progress_end(void)
+{
+	progress_clear();
+	prog.on = 0;
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
 	int err = errno;
 	size_t n = strlen(fmt);
 
+	progress_clear();
 	fflush(stdout); /* what was printed before comes first, also in one file */
 	fprintf(stderr, "%s: %s", argv0, prefix);
 	vfprintf(stderr, fmt, ap);
@@ -62,6 +109,7 @@ void note(int level, const char *fmt, ...)
 
 	if (verbosity < level)
 		return;
+	progress_clear();
 	fflush(stdout);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

@@ -24,6 +24,13 @@ void warn(const char *fmt, ...);
 /* print to stderr when verbosity >= level */
 void note(int level, const char *fmt, ...);
 
+/* a one-line status on a terminal, in the manner of ninja: "[done/total] what, rate, time
+   left", redrawn at most ten times a second and cleared by any message; nothing when stderr
+   is not a terminal or with -q */
+void progress_begin(const char *what, size_t total);
+void progress_step(size_t done);
+void progress_end(void);
+
 /* allocation that never returns NULL */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
