@@ -758,10 +758,13 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 	if (x->detached)
 		return p;
 	if (stat(p, &st) < 0) {
+		char tried[512];
 		e = errno;
+		snprintf(tried, sizeof tried, "%s", p);
 		free(p);
 		if (e == ENOENT || e == ENOTDIR)
-			err_node(x, f->k, "%s '%s' not found", label, show(x, rel));
+			err_node(x, f->k, "%s '%s' not found (looked for %s)", label, show(x, rel),
+			         show(x, tried));
 		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {

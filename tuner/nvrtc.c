@@ -289,6 +289,16 @@ int nv_arch_supported(const char *arch)
 	return found;
 }
 
+const char *nv_hint(const char *log, const char *entry, const char *name, char *buf, size_t n)
+{
+	if (log && entry && strstr(log, "__nv_name_map") && strstr(log, "is undefined")) {
+		snprintf(buf, n, "'%s' (the config's entry) is not a kernel %s defines: name a "
+		         "__global__ function of it (extern \"C\", or by its C++ name)", entry, name);
+		return buf;
+	}
+	return NULL;
+}
+
 int nv_arch_cc(const char *arch)
 {
 	return arch && !strncmp(arch, "sm_", 3) ? atoi(arch + 3) : 0;

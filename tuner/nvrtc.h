@@ -22,6 +22,9 @@ struct compile_out {
    ptxas -v output is parsed for entry's resource usage. Always fills out; returns out->ok. */
 int nv_compile(const char *src, const char *name, const char *entry, const char *arch,
                char *const *opts, size_t nopts, struct compile_out *out);
+/* what a failed compilation's log means in the config's terms, into buf (size n), or NULL
+   when there is nothing plainer to say (e.g. the entry is not a kernel of the source) */
+const char *nv_hint(const char *log, const char *entry, const char *name, char *buf, size_t n);
 /* NVRTC's version as "13.0" (static string) */
 const char *nv_version(void);
 /* newest architecture NVRTC supports, e.g. "sm_121" (static string) */

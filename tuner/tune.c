@@ -214,9 +214,14 @@ static void compile_all(struct tune *t)
 		      c->reference.entry, c->reference.source, t->ref.log);
 	if (!tune_stop && !t->copy.ok)
 		die("the helper kernels do not compile:\n%s", t->copy.log);
-	if (!tune_stop && nok == 0 && first_bad != SIZE_MAX)
-		fatal("%s: no variant of '%s' compiles; the first, %s, says:\n%s", c->path,
-		      c->kernel.source, s->v[first_bad].id, t->r[first_bad].reason);
+	if (!tune_stop && nok == 0 && first_bad != SIZE_MAX) {
+		char hint[512];
+		const char *h = nv_hint(t->r[first_bad].reason, c->kernel.entry, c->kernel.source, hint,
+		                        sizeof hint);
+		fatal("%s: no variant of '%s' compiles%s%s; the first, %s, says:\n%s", c->path,
+		      c->kernel.source, h ? ": " : "", h ? h : "", s->v[first_bad].id,
+		      t->r[first_bad].reason);
+	}
 }
 
 /* mark variants whose cubin and launch equal an earlier one's as its twins; with the bank
