@@ -310,9 +310,12 @@ TEST(config_set_size)
 	CHECK_EQ(test_in_child(set_size, "q=5", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: unknown size 'q'\n");
 	CHECK_EQ(test_in_child(set_size, "n=12x", err, sizeof err), 2);
-	CHECK_STR(err, "tuner: size 'n': '12x' is not a non-negative integer\n");
+	CHECK_STR(err, "tuner: size 'n': '12x' is not an integer (decimal, or hexadecimal with 0x)\n");
 	CHECK_EQ(test_in_child(set_size, "n=-1", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: size 'n': '-1' is negative\n");
 	CHECK_EQ(test_in_child(set_size, "n=99999999999999999999", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: size 'n': '99999999999999999999' is out of range (at most "
+	          "9223372036854775807)\n");
 	CHECK_EQ(test_in_child(set_size, "n", err, sizeof err), 2);
 	CHECK_STR(err, "tuner: size 'n' must be name=value\n");
 }

@@ -1805,8 +1805,16 @@ void cfg_set_size(struct config *c, const char *assign)
 	for (i = 0; i < c->nsizes; i++) {
 		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
 			continue;
-		if (parse_i64(eq + 1, &v) || v < 0)
-			fatal("size '%s': '%s' is not a non-negative integer", c->sizes[i].name, eq + 1);
+		switch (parse_i64(eq + 1, &v)) {
+		case -2:
+			fatal("size '%s': '%s' is out of range (at most %lld)", c->sizes[i].name, eq + 1,
+			      (long long)INT64_MAX);
+		case -1:
+			fatal("size '%s': '%s' is not an integer (decimal, or hexadecimal with 0x)",
+			      c->sizes[i].name, eq + 1);
+		}
+		if (v < 0)
+			fatal("size '%s': '%s' is negative", c->sizes[i].name, eq + 1);
 		c->sizes[i].val = v;
 		return;
 	}

@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
 	        "                  the newest NVRTC supports); timing needs the GPU's own\n"
-	        "  --size NAME=N   override a problem size (repeatable)\n"
+	        "  --size NAME=N   override a problem size (repeatable; N decimal or 0x hex)\n"
 	        "  --sms N         the multiprocessor count expressions see as SMS when there is\n"
 	        "                  no GPU (default 1; with a GPU, the GPU's)\n"
 	        "  --out DIR       output directory (default: out)\n"
