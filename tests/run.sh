@@ -51,6 +51,15 @@ expect cli_unknown_size 2 $T --size nope=3 configs/filter21.yaml
 expect cli_emit_unknown 2 $T --out "$tmp/o" --emit vdeadbeef tests/kernels/scale.yaml
 [ ! -e "$tmp/o" ] && ok "errors write nothing" || bad "errors write nothing" "$(find "$tmp/o")"
 
+# the architecture without a GPU: --arch, else TUNER_ARCH, else NVRTC's newest (said so)
+TUNER_ARCH=sm_90 $T -j 2 --out "$tmp/ta" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
+[ -f "$tmp/ta/scale/untimed-sm_90/results.json" ] && has cli_tuner_arch "compiled for sm_90 only$" "$tmp/stdout" ||
+	bad cli_tuner_arch "$(ls "$tmp/ta/scale" 2>&1)"
+expect cli_tuner_arch_bad 2 env TUNER_ARCH=sm_9000 $T --dry-run tests/kernels/scale.yaml
+has cli_tuner_arch_bad_msg "TUNER_ARCH: 'sm_9000' is not an architecture" "$tmp/stderr"
+$T -j 2 --out "$tmp/tn" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
+has cli_default_arch_said "the newest NVRTC knows.*--arch sm_XX or TUNER_ARCH names yours" "$tmp/stdout"
+
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
 expect cli_sms_default 0 $T --dry-run configs/reduction.yaml

@@ -34,7 +34,8 @@ static void usage(FILE *f)
 	        "  -j N            compile with N worker processes (default: number of cores)\n"
 	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
-	        "                  the newest NVRTC supports); timing needs the GPU's own\n"
+	        "                  $TUNER_ARCH, else the newest NVRTC supports); timing needs the\n"
+	        "                  GPU's own\n"
 	        "  --size NAME=N   override a problem size (repeatable; N decimal or 0x hex)\n"
 	        "  --sms N         the multiprocessor count expressions see as SMS when there is\n"
 	        "                  no GPU (default 1; with a GPU, the GPU's)\n"
@@ -155,9 +156,13 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 	if (optind != argc - 1)
 		bad_usage(optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
 	o->config = argv[optind];
+	if (!o->arch && getenv("TUNER_ARCH") && *getenv("TUNER_ARCH")) {
+		o->arch = getenv("TUNER_ARCH");
+		o->arch_from = "TUNER_ARCH";
+	}
 	if (o->arch && !nv_arch_supported(o->arch))
-		fatal("--arch: '%s' is not an architecture NVRTC %s supports (newest: %s)", o->arch,
-		      nv_version(), nv_newest_arch());
+		fatal("%s: '%s' is not an architecture NVRTC %s supports (newest: %s)",
+		      o->arch_from ? o->arch_from : "--arch", o->arch, nv_version(), nv_newest_arch());
 }
 
 /* tuner bundle [--out DIR] [-q|-v] RESULTS */

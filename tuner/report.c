@@ -335,7 +335,9 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		free(st);
 	}
 	if (!ri->timed)
-		fprintf(f, "nothing was timed: %s; compiled for %s only\n", ri->why_untimed, ri->arch);
+		fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
+		        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
+		        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
 	else if (ri->copy.median_ms > 0)
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);

@@ -87,6 +87,7 @@ void tune_target(struct tune *t)
 		}
 	}
 	ri->arch = have ? gpuarch : t->o.arch ? t->o.arch : nv_newest_arch();
+	ri->arch_default = !have && !t->o.arch;
 	ri->timed = have;
 	ri->why_untimed = t->why;
 	if (have) {

@@ -48,6 +48,7 @@ struct result {
 /* facts about the run, for the report and the provenance comment */
 struct runinfo {
 	const char *arch;         /* "sm_90" */
+	int arch_default;         /* arch is only NVRTC's newest: nothing named one */
 	const char *nvrtc;        /* "13.0" */
 	int timed;                /* 1 if a GPU verified and timed the variants */
 	const char *why_untimed;  /* why not, when timed == 0 */
@@ -78,6 +79,7 @@ struct runinfo {
 struct tune_opts {
 	const char *config;
 	const char *arch;
+	const char *arch_from;    /* where arch came from when not --arch ("TUNER_ARCH") */
 	const char *outdir;
 	const char *cachedir;
 	const char *emit;
