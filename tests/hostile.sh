@@ -162,5 +162,13 @@ script -qec "$T -q -j 2 --no-cache --arch sm_90 --out $tmp/p2 tests/kernels/scal
 $T -j 2 --no-cache --arch sm_90 --out "$tmp/p3" tests/kernels/scale.yaml >"$tmp/p.out" 2>"$tmp/p.err"
 ! grep -q "compiling, " "$tmp/p.err" && ok "progress_not_in_a_file" || bad "progress_not_in_a_file" "$(cat -v "$tmp/p.err" | head -5)"
 
+# a parameter the template never uses: one warning each (ids.yaml's A and B), none for scale
+$T -q -j 2 --arch sm_90 --out "$tmp/u" tests/kernels/ids.yaml >/dev/null 2>"$tmp/u.err"
+$T -q -j 2 --arch sm_90 --out "$tmp/u" tests/kernels/scale.yaml >/dev/null 2>"$tmp/u2.err"
+[ "$(grep -c "parameter 'A' changes no variant's cubin or launch" "$tmp/u.err")" -eq 1 ] &&
+	[ "$(grep -c "parameter 'B' changes no variant's cubin or launch" "$tmp/u.err")" -eq 1 ] &&
+	! grep -q "changes no variant" "$tmp/u2.err" && ok "unused_parameter_warned" ||
+	bad "unused_parameter_warned" "$(cat "$tmp/u.err" "$tmp/u2.err")"
+
 echo "hostile: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -289,6 +289,67 @@ static void write_out(const char *dir, const char *file, const struct buf *b)
 	free(p);
 }
 
+/* the hash of what variant i compiled to and how it launches (0: it did not compile) */
+static uint64_t build_hash(const struct variant *v, const struct result *x)
+{
+	uint64_t h;
+
+	if (!x->co.ok)
+		return 0;
+	h = hash_bytes(HASH_INIT, x->co.cubin, x->co.cubin_len);
+	h = hash_bytes(h, v->block, sizeof v->block);
+	h = hash_bytes(h, v->grid, sizeof v->grid);
+	h = hash_bytes(h, &v->bank_bytes, sizeof v->bank_bytes);
+	return hash_bytes(h, &v->shared, sizeof v->shared);
+}
+
+/* warn about each parameter that changes no variant's cubin or launch: among the compiled
+   variants that differ only in it, every group builds to one and the same thing (the
+   template most likely never uses it; its variants are twins) */
+static void unused_params(const struct config *c, const struct space *s, const struct result *r)
+{
+	size_t p, i, cap = 16, *slot, ngroups;
+	uint64_t *key = xcalloc(s->n + 1, sizeof *key), *bh = xcalloc(s->n + 1, sizeof *bh);
+
+	while (cap < 2 * s->n)
+		cap *= 2;
+	slot = xcalloc(cap, sizeof *slot);
+	for (i = 0; i < s->n; i++)
+		bh[i] = s->v[i].drop ? 0 : build_hash(&s->v[i], &r[i]);
+	for (p = 0; p < c->nparams; p++) {
+		int differs = 0;
+		if (c->params[p].nvals < 2)
+			continue;
+		memset(slot, 0, cap * sizeof *slot);
+		ngroups = 0;
+		for (i = 0; i < s->n && !differs; i++) {
+			size_t q, h;
+			if (!bh[i])
+				continue;
+			key[i] = HASH_INIT;
+			for (q = 0; q < c->nparams; q++) /* every value but p's */
+				if (q != p)
+					key[i] = hash_bytes(key[i], &s->v[i].vals[q], sizeof s->v[i].vals[q]);
+			for (h = key[i] & (cap - 1); slot[h] && key[slot[h] - 1] != key[i];
+			     h = (h + 1) & (cap - 1))
+				;
+			if (!slot[h]) {
+				slot[h] = i + 1;
+				continue;
+			}
+			ngroups++;
+			differs = bh[slot[h] - 1] != bh[i];
+		}
+		if (!differs && ngroups)
+			warn("%s: parameter '%s' changes no variant's cubin or launch (variants that "
+			     "differ only in it are twins): does the template use it?", c->path,
+			     c->params[p].name);
+	}
+	free(slot);
+	free(key);
+	free(bh);
+}
+
 void tune_expand(struct tune *t)
 {
 	size_t i;
@@ -321,6 +382,8 @@ void tune_compile(struct tune *t)
 	compile_all(t);
 	tune_phase(t, "compiled");
 	find_twins(&t->s, t->r, t->ri.bank_ignored);
+	if (!tune_stop)
+		unused_params(t->c, &t->s, t->r);
 }
 
 void tune_measure(struct tune *t)
