@@ -524,7 +524,11 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 	r->max_abs_err = cs.maxabs;
 	r->max_rel_err = cs.maxrel;
 	r->bad = cs.bad;
-	if (cs.bad) {
+	if (cs.bad && cs.unwritten) {
+		r->status = RUN_MISMATCH;
+		snprintf(r->reason, sizeof r->reason, "'%s' was never written: all its elements still "
+		         "hold the poison the tuner fills outputs with (bytes 0xff)", cs.unwritten);
+	} else if (cs.bad) {
 		r->status = RUN_MISMATCH;
 		snprintf(r->reason, sizeof r->reason, "%zu of %zu elements differ; first at %s",
 		         cs.bad, cs.total, cs.first);

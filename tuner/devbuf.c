@@ -478,6 +478,10 @@ CUresult devbuf_compare(const struct devbufs *d, struct cmp_sum *s, char *msg, s
 				fmt_elem(rs, sizeof rs, rv, 0, bf->type);
 			}
 			snprintf(s->first, sizeof s->first, "%s[%zu]: %s vs %s", bf->name, j, xs, rs);
+			/* every element wrong, the first still the poison's bytes: never written */
+			if ((size_t)res[i].bad == db->count && j == 0 && strcmp(xs, "?") &&
+			    !memcmp(xv, "\xff\xff\xff\xff\xff\xff\xff\xff", es))
+				s->unwritten = bf->name;
 		}
 		s->bad += (size_t)res[i].bad;
 	}

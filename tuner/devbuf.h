@@ -30,6 +30,7 @@ struct cmp_sum {
 	size_t bad, total;        /* elements outside tolerance, elements compared */
 	double maxabs, maxrel;    /* the largest absolute and relative errors */
 	char first[200];          /* the first failing element: "out[7]: 0.5 vs 0.25" */
+	const char *unwritten;    /* an output of which every element still holds the poison */
 };
 
 /* allocate `bytes` of GPU memory for `what` into *d (0 when bytes is 0); 0, or -1 with why */

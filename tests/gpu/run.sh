@@ -28,7 +28,10 @@ python3 - "$outdir"/faults-out/faults/*/results.json <<'PY' || status=1
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = {v["params"]["DEFECT"]: v["status"] for v in d["variants"]}
-want = {0: "ok", 1: "fault", 2: "timeout", 3: "mismatch"}
+want = {0: "ok", 1: "fault", 2: "timeout", 3: "mismatch", 4: "mismatch"}
+unwritten = [v.get("reason", "") for v in d["variants"] if v["params"]["DEFECT"] == 4]
+if not unwritten or "was never written" not in unwritten[0]:
+    got[4] = "mismatch without 'was never written': %s" % unwritten
 print("faults: %s (want %s): %s" % (got, want, "PASS" if got == want else "FAIL"))
 sys.exit(got != want)
 PY

@@ -22,6 +22,8 @@ extern "C" __global__ void reverse(float *out, const float *in, int n)
 		const float v = base + 1023 - t < n ? s[1023 - t] : 0.0f;
 #if DEFECT == 1
 		out[i + (1LL << 36)] = v; /* 256 GiB past the buffer */
+#elif DEFECT == 4
+		(void)v; /* never writes its output */
 #else
 		out[i] = v;
 #endif
