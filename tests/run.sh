@@ -188,6 +188,8 @@ if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variant
 
 # the bank model: tuner explain, the table's column and results.json (docs/bank-model.md)
 expect explain_transpose 0 $T explain configs/transpose.yaml
+has explain_summary "^every access conflict-free in [0-9]* of 448 variants; bank ratio 1.00 " "$tmp/stdout"
+has explain_summary_worst "^  tile_load  *336  *[0-9]*  32 (v[0-9a-f]* TILE=32 " "$tmp/stdout"
 # degree of tile_load in the 32 x 32 tile (VEC 1, ROWS 8): 32-way unpadded, conflict-free padded
 degree() { awk -v p="$1" '$2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 == p { f = 1; next }
 	/^v/ { f = 0 } f && $1 == "tile_load" { print $7 }' "$tmp/stdout"; }

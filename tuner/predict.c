@@ -295,6 +295,60 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	free(used);
 }
 
+/* tuner explain's last lines: per access, in how many variants it is conflict-free and its
+   worst conflict; then the variants with every access conflict-free, and the ratios' range */
+static void explain_summary(const struct config *c, const struct space *s,
+                            const struct result *r, size_t w)
+{
+	size_t i, k, nfree = 0, worst_v = 0, best_v = 0;
+	double lo = 0, hi = 0;
+	const char *rules = "-";
+
+	for (i = 0; i < s->n; i++)
+		if (!s->v[i].drop && r[i].bank_rules) {
+			rules = r[i].bank_rules->name;
+			break;
+		}
+	printf("\nsummary over %zu variants (%s):\n  %-*s  %8s  %13s  %s\n", s->nkept, rules,
+	       (int)w, "access", "variants", "conflict-free", "worst degree (variant)");
+	for (k = 0; k < c->naccesses; k++) {
+		size_t present = 0, ok = 0, wi = 0;
+		int worst = 0;
+		for (i = 0; i < s->n; i++) {
+			const struct bank_stats *a;
+			if (s->v[i].drop || !r[i].bank || !(a = &r[i].bank[k])->present)
+				continue;
+			present++;
+			ok += a->degree <= 1;
+			if (a->degree > worst) {
+				worst = a->degree;
+				wi = i;
+			}
+		}
+		printf("  %-*s  %8zu  %13zu  %d", (int)w, c->accesses[k].name, present, ok, worst);
+		if (worst > 1) {
+			char *p = space_params_str(c, &s->v[wi]);
+			printf(" (%s %s)", s->v[wi].id, p);
+			free(p);
+		}
+		putchar('\n');
+	}
+	for (i = 0; i < s->n; i++) {
+		int all = 1;
+		if (s->v[i].drop || !r[i].bank)
+			continue;
+		for (k = 0; k < c->naccesses; k++)
+			all &= !r[i].bank[k].present || r[i].bank[k].degree <= 1;
+		nfree += (size_t)all;
+		if (!lo || r[i].bank_ratio < lo)
+			lo = r[i].bank_ratio, best_v = i;
+		if (r[i].bank_ratio > hi)
+			hi = r[i].bank_ratio, worst_v = i;
+	}
+	printf("every access conflict-free in %zu of %zu variants; bank ratio %.2f (%s) to %.2f (%s)\n",
+	       nfree, s->nkept, lo, s->n ? s->v[best_v].id : "-", hi, s->n ? s->v[worst_v].id : "-");
+}
+
 /* tuner explain: each kept variant's accesses as the bank model predicts them */
 void predict_explain(const struct config *c, const struct space *s, const struct result *r,
                     const char *arch)
@@ -334,5 +388,6 @@ void predict_explain(const struct config *c, const struct space *s, const struct
 			       bank_mean(b), b->max, bank_mean_ideal(b), b->degree);
 		}
 	}
+	explain_summary(c, s, r, w);
 }
 
