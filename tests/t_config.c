@@ -1003,3 +1003,50 @@ TEST(config_read_source)
 	free(p);
 	rmdir(dir);
 }
+
+TEST(config_param_ranges)
+{
+	static const struct {
+		const char *params;
+		size_t n;
+		int64_t first, last;
+		const char *err;        /* NULL: loads */
+	} cases[] = {
+		{"params: {B: {from: 32, to: 1024, times: 2}}\n", 6, 32, 1024, NULL},
+		{"params: {B: {from: 64, to: 512, step: 64}}\n", 8, 64, 512, NULL},
+		{"params: {B: {from: -2, to: 2}}\n", 5, -2, 2, NULL},
+		{"params: {B: {from: 3, to: 3}}\n", 1, 3, 3, NULL},
+		{"params: {B: {from: 1, to: 1000, times: 10}}\n", 4, 1, 1000, NULL},
+		{"params: {B: {from: 1, to: 4611686018427387903, times: 1048576}}\n", 4, 1,
+		 (int64_t)1 << 60, NULL},
+		{"params: {B: {from: 4, to: 1}}\n", 0, 0, 0, "'to' (1) is below 'from' (4)"},
+		{"params: {B: {from: 1, to: 8, step: 0}}\n", 0, 0, 0, "'step' must be at least 1"},
+		{"params: {B: {from: 1, to: 8, step: 1, times: 2}}\n", 0, 0, 0, "not both"},
+		{"params: {B: {from: 0, to: 8, times: 2}}\n", 0, 0, 0, "starts at 1 or more"},
+		{"params: {B: {from: 1, to: 200000}}\n", 0, 0, 0, "more than 100000 values"},
+		{"params: {B: {to: 8}}\n", 0, 0, 0, "missing required key 'from'"},
+		{"params: {B: {from: 1, to: 8, by: 2}}\n", 0, 0, 0, "not 'by'"},
+	};
+	size_t i;
+
+	for (i = 0; i < LEN(cases); i++) {
+		char err[256], *body = minimal_with(5, cases[i].params);
+		struct config *c = parse_body(body, err, sizeof err);
+		free(body);
+		if (!cases[i].err) {
+			CHECK(c != NULL);
+			if (!c) {
+				fprintf(stderr, "  case %zu: %s\n", i, err);
+				continue;
+			}
+			CHECK_EQ(c->params[0].nvals, cases[i].n);
+			CHECK_EQ(c->params[0].vals[0], cases[i].first);
+			CHECK_EQ(c->params[0].vals[c->params[0].nvals - 1], cases[i].last);
+			cfg_free(c);
+		} else {
+			CHECK(c == NULL && strstr(err, cases[i].err) && strstr(err, "mem.yaml:5:"));
+			if (c)
+				cfg_free(c);
+		}
+	}
+}

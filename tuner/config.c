@@ -908,6 +908,58 @@ static size_t first_dup(const int64_t *v, size_t n)
 	return first;
 }
 
+/* at most this many values in one parameter's range (the space has at most 10^6 variants) */
+#define RANGE_MAX 100000
+
+/* a parameter's values from a range: {from: A, to: B, step: S} (A, A + S, ... <= B; S
+   default 1) or {from: A, to: B, times: F} (A, A * F, ... <= B, F >= 2: powers of two with
+   F 2), into p */
+static void get_range(struct ctx *x, const struct node *m, const char *name, struct param *p)
+{
+	enum { FROM, TO, STEP, TIMES };
+	struct field f[] = {REQ("from", D_VARIANT), REQ("to", D_VARIANT), OPT("step", D_VARIANT),
+	                    OPT("times", D_VARIANT)};
+	int64_t a, b, st = 1, fac = 0, v;
+	size_t n = 0;
+
+	size_t i;
+
+	for (i = 0; i < m->n; i += 2) /* a list's other spellings get a pointer to this one */
+		if (m->kid[i]->kind == N_SCALAR && strcmp(m->kid[i]->s, "from") &&
+		    strcmp(m->kid[i]->s, "to") && strcmp(m->kid[i]->s, "step") &&
+		    strcmp(m->kid[i]->s, "times"))
+			err_node(x, m->kid[i], "'%s': a list of values, or a range with the keys from, "
+			         "to and step or times; not '%s'", show(x, name), show(x, m->kid[i]->s));
+	fields(x, m, name, f, LEN(f));
+	a = get_int(x, f[FROM].v, "from", INT64_MIN / 2, INT64_MAX / 2);
+	b = get_int(x, f[TO].v, "to", INT64_MIN / 2, INT64_MAX / 2);
+	if (f[STEP].v && f[TIMES].v)
+		err_node(x, f[TIMES].k, "'%s': 'step' or 'times', not both", show(x, name));
+	if (f[STEP].v)
+		st = get_int(x, f[STEP].v, "step", 1, INT64_MAX / 4);
+	if (f[TIMES].v) {
+		fac = get_int(x, f[TIMES].v, "times", 2, 1 << 20);
+		if (a < 1)
+			err_node(x, f[FROM].v, "'%s': a range with 'times' starts at 1 or more",
+			         show(x, name));
+	}
+	if (b < a)
+		err_node(x, f[TO].v, "'%s': 'to' (%lld) is below 'from' (%lld)", show(x, name),
+		         (long long)b, (long long)a);
+	for (v = a; v <= b; v = fac ? v * fac : v + st) {
+		if (++n > RANGE_MAX)
+			err_node(x, m, "'%s': more than %d values", show(x, name), RANGE_MAX);
+		if (fac && v > b / fac)
+			break;
+	}
+	p->vals = xcalloc(n, sizeof *p->vals);
+	for (v = a;; v = fac ? v * fac : v + st) { /* the next value only when there is one */
+		p->vals[p->nvals++] = v;
+		if (p->nvals == n)
+			break;
+	}
+}
+
 static void get_params(struct ctx *x, const struct node *m)
 {
 	struct config *c = x->c;
@@ -925,6 +977,10 @@ static void get_params(struct ctx *x, const struct node *m)
 		p->name = xstrdup(name);
 		p->loc = loc_of(m->kid[i]);
 		c->nparams++;
+		if (v->kind == N_MAP) {
+			get_range(x, v, name, p);
+			goto added;
+		}
 		want(x, v, N_SEQ, name);
 		if (!v->n)
 			err_node(x, v, "'%s' must have at least one value", show(x, name));
@@ -942,6 +998,7 @@ static void get_params(struct ctx *x, const struct node *m)
 		if (j < v->n)
 			get_int(x, v->kid[j], name, INT64_MIN, INT64_MAX); /* reports why */
 		p->nvals = v->n;
+added:
 		if (x->all.n == VARS_MAX)
 			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->all, p->name, 0);
