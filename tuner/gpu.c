@@ -54,7 +54,6 @@ static const struct sym syms[] = {
 	{SLOT(MemcpyDtoD), {"cuMemcpyDtoD_v2"}, 0},
 	{SLOT(MemsetD32), {"cuMemsetD32_v2"}, 0},
 	{SLOT(MemsetD8), {"cuMemsetD8_v2"}, 0},
-	{SLOT(MemsetD32Async), {"cuMemsetD32Async"}, 0},
 	{SLOT(MemsetD8Async), {"cuMemsetD8Async"}, 0},
 	{SLOT(LaunchKernel), {"cuLaunchKernel"}, 0},
 	{SLOT(EventCreate), {"cuEventCreate"}, 0},

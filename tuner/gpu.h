@@ -62,7 +62,6 @@ struct gpu_api {
 	CUresult (*MemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
 	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned int value, size_t n);
 	CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char value, size_t n);
-	CUresult (*MemsetD32Async)(CUdeviceptr dst, unsigned int value, size_t n, CUstream s);
 	CUresult (*MemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);
 	CUresult (*LaunchKernel)(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
 	                         unsigned int bx, unsigned int by, unsigned int bz,

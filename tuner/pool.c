@@ -317,10 +317,9 @@ int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
 }
 
 /* worker w's job ended with oc: tell the caller */
-static void settle(struct pool *p, const struct pool_run *r, struct worker *w, enum outcome oc,
-                   const void *msg, size_t len)
+static void settle(const struct pool_run *r, struct worker *w, enum outcome oc, const void *msg,
+                   size_t len)
 {
-	(void)p;
 	w->busy = 0;
 	if (r->done)
 		r->done(r->arg, w->job, oc, msg, len);
@@ -361,12 +360,12 @@ static void wait_busy(struct pool *p, const struct pool_run *r, struct buf *b)
 			if (rc == RD_OK && (kind == 'a' || kind == 'A')) {
 				if (kind == 'A') /* it ends by itself */
 					reap(p, w, 0, NULL, 0);
-				settle(p, r, w, OUT_DONE, b->s, b->len);
+				settle(r, w, OUT_DONE, b->s, b->len);
 				continue;
 			}
 			if (rc != RD_TIMEOUT) {
 				reap(p, w, 1, why, sizeof why);
-				settle(p, r, w, OUT_DIED, why, strlen(why));
+				settle(r, w, OUT_DIED, why, strlen(why));
 				continue;
 			}
 		}
@@ -374,7 +373,7 @@ static void wait_busy(struct pool *p, const struct pool_run *r, struct buf *b)
 			reap(p, w, 1, NULL, 0);
 			snprintf(why, sizeof why, "no result within %.1f s: the %s was killed",
 			         p->lim.job_s, p->ops.what);
-			settle(p, r, w, OUT_TIMEOUT, why, strlen(why));
+			settle(r, w, OUT_TIMEOUT, why, strlen(why));
 		}
 	}
 	free(pfd);
@@ -415,7 +414,7 @@ int pool_run(struct pool *p, const struct pool_run *r, const size_t *todo, size_
 			if (write_all(w->to, f.s, f.len) < 0) {
 				char d[256];
 				reap(p, w, 1, d, sizeof d);
-				settle(p, r, w, OUT_DIED, d, strlen(d));
+				settle(r, w, OUT_DIED, d, strlen(d));
 			}
 			buf_free(&f);
 		}
