@@ -13,10 +13,14 @@
 static void setup(struct config *c, struct bank_access *acc, struct variant *v,
                   struct result *x, struct bank_stats *bs)
 {
+	static struct run_result run;
+
 	memset(c, 0, sizeof *c);
 	memset(acc, 0, 2 * sizeof *acc);
 	memset(v, 0, sizeof *v);
 	memset(x, 0, sizeof *x);
+	memset(&run, 0, sizeof run);
+	x->run = &run;
 	memset(bs, 0, 2 * sizeof *bs);
 	acc[0].name = "ld";
 	acc[1].name = "st";
@@ -30,15 +34,15 @@ static void setup(struct config *c, struct bank_access *acc, struct variant *v,
 	bs[1] = (struct bank_stats){4, 4, 4, 1, 1, 1};
 	x->bank = bs;
 	x->status = ST_OK;
-	x->run.nprobe = 8;
-	x->run.probe[0] = 32;  /* 4 blocks x 8 */
-	x->run.probe[1] = 66;  /* the pipeline: 2 more than the addresses need */
-	x->run.probe[2] = 34;
-	x->run.probe[3] = 16;
-	x->run.probe[4] = 16;
-	x->run.probe[5] = 0;
-	x->run.probe[6] = 64;  /* SASS-level: what the addresses need */
-	x->run.probe[7] = 16;
+	x->run->nprobe = 8;
+	x->run->probe[0] = 32;  /* 4 blocks x 8 */
+	x->run->probe[1] = 66;  /* the pipeline: 2 more than the addresses need */
+	x->run->probe[2] = 34;
+	x->run->probe[3] = 16;
+	x->run->probe[4] = 16;
+	x->run->probe[5] = 0;
+	x->run->probe[6] = 64;  /* SASS-level: what the addresses need */
+	x->run->probe[7] = 16;
 }
 
 TEST(report_bank_check_agreement)
@@ -60,28 +64,28 @@ TEST(report_bank_check_agreement)
 	CHECK(k.pred == 1.0 && k.meas == 1.0 && k.match);
 
 	/* 2 % more wavefronts than predicted is a gap */
-	x.run.probe[6] = 64 * 1.02;
+	x.run->probe[6] = 64 * 1.02;
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), 1);
 	CHECK(!k.match);
-	x.run.probe[6] = 64 * 1.005; /* within REPORT_BANK_TOL */
+	x.run->probe[6] = 64 * 1.005; /* within REPORT_BANK_TOL */
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), 1);
 	CHECK(k.match);
 
 	/* without the SASS-level counters the pipeline's wavefronts are compared */
-	x.run.nprobe = 6;
+	x.run->nprobe = 6;
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), 1);
 	CHECK(k.meas == 66.0 / 32 && !k.match);
 
 	/* no requests counted where the pipeline saw wavefronts: incomplete, not a gap */
-	x.run.nprobe = 8;
-	x.run.probe[0] = 0;
+	x.run->nprobe = 8;
+	x.run->probe[0] = 0;
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), -1);
 
 	/* nothing to compare: no counters, or a variant that did not verify */
-	x.run.probe[0] = 32;
-	x.run.nprobe = 0;
+	x.run->probe[0] = 32;
+	x.run->nprobe = 0;
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), 0);
-	x.run.nprobe = 8;
+	x.run->nprobe = 8;
 	x.status = ST_MISMATCH;
 	CHECK_EQ(report_bank_check(&c, &v, &x, 0, &k), 0);
 }
@@ -106,7 +110,7 @@ TEST(report_csv_bank_columns)
 	x.co.ok = 1;
 	s.v = &v;
 	s.n = 1;
-	report_csv(&b, &c, &s, &x, &order);
+	report_csv(&b, NULL, &c, &s, &x, &order);
 	CHECK(strstr(b.s, "bank_predicted,bank_counted") != NULL);
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);
@@ -138,8 +142,8 @@ TEST(report_counters_json_and_table)
 	x.twin = -1;
 	x.bank8 = bs;
 	x.bank_rules = &bank_volta;
-	x.run.t.median_ms = 1;
-	x.run.t.n = 20;
+	x.run->t.median_ms = 1;
+	x.run->t.n = 20;
 	c.samples = 20;
 	s.v = &v;
 	s.n = 1;
@@ -148,7 +152,7 @@ TEST(report_counters_json_and_table)
 	ri.timed = 1;
 	ri.counters = 1;
 	ri.counter_passes = 2;
-	report_json(&b, &c, &s, &x, &order, &ri);
+	report_json(&b, NULL, &c, &s, &x, &order, &ri);
 	CHECK(strstr(b.s, "\"measured\": {\"loads\": {\"requests\": 32") != NULL);
 	CHECK(strstr(b.s, "\"per_request\": 2, \"pipeline_per_request\": 2.0625") != NULL);
 	CHECK(strstr(b.s, "\"match\": true") != NULL);
@@ -161,9 +165,9 @@ TEST(report_counters_json_and_table)
 	free(text);
 
 	/* a probe that failed is said, in results.json and under the table */
-	x.run.nprobe = -1;
-	snprintf(x.run.probe_why, sizeof x.run.probe_why, "cuptiRangeProfilerStart: busy");
-	report_json(&b, &c, &s, &x, &order, &ri);
+	x.run->nprobe = -1;
+	snprintf(x.run->probe_why, sizeof x.run->probe_why, "cuptiRangeProfilerStart: busy");
+	report_json(&b, NULL, &c, &s, &x, &order, &ri);
 	CHECK(strstr(b.s, "\"counters_error\": \"cuptiRangeProfilerStart: busy\"") != NULL);
 	CHECK(strstr(b.s, "\"measured\"") == NULL);
 	buf_free(&b);
@@ -178,16 +182,19 @@ TEST(report_counters_json_and_table)
 static void timed_results(struct result *r, struct variant *v, size_t n, const double *ms,
                           const double *sp, const int *smem)
 {
+	static struct run_result runs[8];
 	size_t i;
 
 	memset(r, 0, n * sizeof *r);
 	memset(v, 0, n * sizeof *v);
-	for (i = 0; i < n; i++) {
+	memset(runs, 0, sizeof runs);
+	for (i = 0; i < n && i < LEN(runs); i++) {
+		r[i].run = &runs[i];
 		r[i].status = ST_OK;
 		r[i].twin = -1;
-		r[i].run.t.median_ms = ms[i];
-		r[i].run.t.spread = sp[i];
-		r[i].run.t.n = 20;
+		r[i].run->t.median_ms = ms[i];
+		r[i].run->t.spread = sp[i];
+		r[i].run->t.n = 20;
 		r[i].co.regs = 32;
 		r[i].co.smem_static = smem[i];
 		snprintf(v[i].id, sizeof v[i].id, "v%zu", i);
@@ -203,7 +210,7 @@ TEST(report_ties_rule)
 	const int smem[] = {4096, 1024, 0, 0};
 	struct result r[4];
 	struct variant v[4];
-	struct space s = {v, 4, 4};
+	struct space s = {.v = v, .n = 4, .nkept = 4};
 	size_t *order, i;
 
 	timed_results(r, v, 4, ms, sp, smem);
@@ -218,8 +225,8 @@ TEST(report_ties_rule)
 
 	/* the same timings in another order of arrival give the same winner */
 	timed_results(r, v, 4, ms, sp, smem);
-	r[0].run.t.median_ms = 1.006;
-	r[1].run.t.median_ms = 1.0;
+	r[0].run->t.median_ms = 1.006;
+	r[1].run->t.median_ms = 1.0;
 	order = report_rank(r, 4);
 	CHECK_EQ(report_ties(r, 4, &s, order), 2);
 	CHECK_EQ(order[0], 1);
@@ -288,7 +295,7 @@ TEST(report_retune_against_other_gpus)
 	const double ms[] = {1.2, 1.1, 1.0}, sp[] = {0.01, 0.01, 0.01};
 	struct result r[3];
 	struct variant v[3];
-	struct space s = {v, 3, 3};
+	struct space s = {.v = v, .n = 3, .nkept = 3};
 	struct buf text = {0}, json = {0};
 	size_t *order;
 

@@ -452,8 +452,8 @@ static int probe(struct bench *b, const struct launchp *lp, struct run_result *r
 	return 0;
 }
 
-void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
-                   struct run_result *r)
+void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
+                   const struct compile_out *co, struct run_result *r)
 {
 	const struct config *c = b->c;
 	struct launchp lp;
@@ -482,7 +482,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 	}
 	if (load(co, c->kernel.entry, &m, &f, &rc, msg, sizeof msg) < 0)
 		goto fail;
-	if (set_constants(b, m, &v->vars, 0, &rc, msg, sizeof msg) < 0)
+	if (set_constants(b, m, vars, 0, &rc, msg, sizeof msg) < 0)
 		goto fail;
 	if (v->bank_bytes) {
 		CUsharedconfig want = v->bank_bytes == 8 ? CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
@@ -497,10 +497,10 @@ void bench_variant(struct bench *b, const struct variant *v, const struct compil
 		    cu.CtxGetSharedMemConfig(&now) == CUDA_SUCCESS)
 			r->bank_applied = bank_of(now);
 	}
-	if (devbuf_scratch(&b->bufs, c->kernel.args, c->kernel.nargs, &v->vars, &rc, msg,
+	if (devbuf_scratch(&b->bufs, c->kernel.args, c->kernel.nargs, vars, &rc, msg,
 	                   sizeof msg) < 0)
 		goto fail;
-	if (launch_make(&lp, &b->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, &v->vars,
+	if (launch_make(&lp, &b->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, vars,
 	                v->block, v->grid, v->shared, &rc, msg, sizeof msg) < 0)
 		goto fail;
 	t1 = now_s();

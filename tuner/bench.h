@@ -23,6 +23,7 @@ struct run_result {
 	int nprobe;               /* values the probe returned: 0 none ran, -1 it failed */
 	double probe[BENCH_PROBE_MAX];
 	char probe_why[160];      /* why it failed */
+	int device;               /* the CUDA device that ran it (-1: not known) */
 };
 
 /* one extra launch of each verified variant with a hook around it (e.g. to read hardware
@@ -64,9 +65,10 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
    returns GB/s (bytes read / median time), or -1 with why */
 double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, size_t whylen);
 /* verify then time one variant (a mismatching one is not timed); after a fault that loses the
-   context every later call reports RUN_FAULT without running */
-void bench_variant(struct bench *b, const struct variant *v, const struct compile_out *co,
-                   struct run_result *r);
+   context every later call reports RUN_FAULT without running; vars: v's binding
+   (space_bind) */
+void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
+                   const struct compile_out *co, struct run_result *r);
 /* stop timing the next variants after BENCH_RACE_SAMPLES samples when their median is above
    ms (0: time every sample); a variant that cannot win keeps its early median */
 void bench_set_cut(struct bench *b, double ms);

@@ -19,7 +19,10 @@
 #include "wire.h"
 
 struct ctx {
-	const struct job *jobs;
+	const struct job *jobs;   /* compile_many's, or NULL: job_of() makes them */
+	void (*job_of)(void *arg, size_t j, struct job *out);
+	void (*sink)(void *arg, size_t j, struct compile_out *out, int hit); /* NULL: into outs */
+	void *arg;
 	const char *arch;
 	char *const *opts;
 	size_t nopts;
@@ -40,12 +43,24 @@ static const char *text(const struct job *j, struct buf *b)
 	return b->s;
 }
 
+/* job j */
+static struct job job_at(const struct ctx *c, size_t j)
+{
+	struct job jb;
+
+	if (c->jobs)
+		return c->jobs[j];
+	c->job_of(c->arg, j, &jb);
+	return jb;
+}
+
 /* job j's cache key into key */
 static void key_of(const struct ctx *c, size_t j, struct buf *key)
 {
 	struct buf b = {0};
+	struct job jb = job_at(c, j);
 
-	cache_key(key, text(&c->jobs[j], &b), c->jobs[j].entry, c->arch, c->opts, c->nopts);
+	cache_key(key, text(&jb, &b), jb.entry, c->arch, c->opts, c->nopts);
 	buf_free(&b);
 }
 
@@ -62,52 +77,57 @@ static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans
 {
 	const char *crash = getenv("TUNER_TEST_CRASH_ENTRY"); /* for the tests: die on this entry */
 	const struct ctx *c = arg;
-	const struct job *jb = &c->jobs[j];
+	struct job jb = job_at(c, j);
 	struct compile_out out;
 	struct buf b = {0};
 
 	(void)msg, (void)len;
-	if (crash && jb->entry && !strcmp(crash, jb->entry))
+	if (crash && jb.entry && !strcmp(crash, jb.entry))
 		raise(SIGKILL);
-	nv_compile(text(jb, &b), jb->name, jb->entry, c->arch, c->opts, c->nopts, &out);
+	nv_compile(text(&jb, &b), jb.name, jb.entry, c->arch, c->opts, c->nopts, &out);
 	buf_free(&b);
 	wire_co(ans, &out);
 	nv_out_free(&out);
 	return 0;
 }
 
-/* keep job j's result in the cache */
-static void store(struct ctx *c, size_t j)
+/* keep job j's result out in the cache */
+static void store(struct ctx *c, size_t j, const struct compile_out *out)
 {
 	struct buf key = {0};
 
 	if (!c->dir)
 		return;
 	key_of(c, j, &key);
-	if (cache_put(c->dir, &key, &c->outs[j]) < 0 && !c->warned++)
+	if (cache_put(c->dir, &key, out) < 0 && !c->warned++)
 		warn("cannot store a compile result in %s:", c->dir);
 	buf_free(&key);
 }
 
-/* a job ended: keep and store its result, or why its compiler died */
+/* a job ended: store its result, or why its compiler died, and hand it on */
 static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
 {
 	struct ctx *c = arg;
 	struct rd r = rd_of(msg, len);
+	struct compile_out out;
+	struct job jb = job_at(c, j);
 
 	progress_step(++c->ndone);
-	if (oc == OUT_DONE && rd_co(&r, &c->outs[j]) == 0 && rd_done(&r)) {
-		store(c, j);
-		return;
+	memset(&out, 0, sizeof out);
+	if (oc == OUT_DONE && rd_co(&r, &out) == 0 && rd_done(&r)) {
+		store(c, j, &out);
+	} else if (oc == OUT_DONE) {
+		nv_out_free(&out);
+		fail_out(&out, &jb, "a compiler process sent a malformed result\n");
+	} else {
+		char *why = xasprintf("%.*s\n", (int)len, (const char *)msg);
+		fail_out(&out, &jb, why);
+		free(why);
 	}
-	if (oc == OUT_DONE) {
-		nv_out_free(&c->outs[j]);
-		fail_out(&c->outs[j], &c->jobs[j], "a compiler process sent a malformed result\n");
-		return;
-	}
-	char *why = xasprintf("%.*s\n", (int)len, (const char *)msg);
-	fail_out(&c->outs[j], &c->jobs[j], why);
-	free(why);
+	if (c->sink)
+		c->sink(c->arg, j, &out, 0);
+	else
+		c->outs[j] = out;
 }
 
 size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *const *opts,
@@ -117,7 +137,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	struct buf key = {0}, b = {0};
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
-	struct ctx c = {jobs, arch, opts, nopts, cachedir, outs, 0, 0};
+	struct ctx c = {jobs, NULL, NULL, NULL, arch, opts, nopts, cachedir, outs, 0, 0};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
@@ -168,11 +188,91 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 		else {
 			nv_compile(text(&jobs[j], &b), jobs[j].name, jobs[j].entry, arch, opts, nopts,
 			           &outs[j]);
-			store(&c, j);
+			store(&c, j, &outs[j]);
 		}
 	}
 	buf_free(&key);
 	buf_free(&b);
 	free(todo);
 	return nmiss;
+}
+
+/* ---- a stream of jobs: compile_open ---- */
+
+struct compiler {
+	struct ctx c;
+	struct pool *pool;
+	struct pool_run run;
+	int (*next)(void *arg, size_t *j);
+	size_t misses, ncorrupt;
+	int swept;
+};
+
+struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
+                              const char *cachedir, int workers,
+                              void (*job_of)(void *arg, size_t j, struct job *out),
+                              int (*next)(void *arg, size_t *j),
+                              void (*sink)(void *arg, size_t j, struct compile_out *out, int hit),
+                              void *arg, volatile sig_atomic_t *stop)
+{
+	struct compiler *k = xcalloc(1, sizeof *k);
+	struct pool_ops ops = {NULL, NULL, NULL, run, &k->c, "compiler process"};
+	struct pool_limits lim = {0, 0};
+
+	k->c = (struct ctx){NULL, job_of, sink, arg, arch, opts, nopts, cachedir, NULL, 0, 0};
+	k->next = next;
+	k->pool = pool_new(&ops, &lim, workers);
+	k->run = (struct pool_run){NULL, 0, NULL, done, &k->c, NULL, stop};
+	return k;
+}
+
+/* the pool's next job: the caller's next variant that is not in the cache (hits go to the
+   sink at once) */
+static int stream_next(void *arg, size_t *job)
+{
+	struct compiler *k = arg;
+	struct buf key = {0};
+	int got;
+
+	while ((got = k->next(k->c.arg, job)) > 0) {
+		struct compile_out out;
+		int c = CACHE_MISS;
+		if (k->c.dir) {
+			key_of(&k->c, *job, &key);
+			c = cache_get(k->c.dir, &key, &out);
+		}
+		if (c == CACHE_CORRUPT && !k->ncorrupt++)
+			warn("%s: a corrupt entry: compiling it again and replacing it", k->c.dir);
+		if (c != CACHE_HIT)
+			break;
+		k->c.sink(k->c.arg, *job, &out, 1);
+	}
+	buf_free(&key);
+	if (got > 0) {
+		k->misses++;
+		if (!k->swept++ && k->c.dir) {
+			cache_sweep(k->c.dir); /* what killed writers left; only when there is work */
+			if (mkdirs(k->c.dir) < 0 || access(k->c.dir, W_OK | X_OK) < 0) {
+				warn("cache directory %s is not writable; results are not kept:", k->c.dir);
+				k->c.dir = NULL;
+			}
+		}
+	}
+	return got;
+}
+
+void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t whylen)
+{
+	*task = (struct pool_task){k->pool, &k->run, stream_next, k, why, whylen, 0};
+}
+
+size_t compile_close(struct compiler *k)
+{
+	size_t n = k->misses;
+
+	if (k->ncorrupt > 1)
+		warn("%s: %zu corrupt entries in all", k->c.dir, k->ncorrupt);
+	pool_end(k->pool);
+	free(k);
+	return n;
 }

@@ -26,4 +26,25 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
                     size_t nopts, const char *cachedir, int workers, struct compile_out *outs,
                     int *hits, volatile sig_atomic_t *stop);
 
+/*
+ * A stream of compile jobs for pool_run_many, for spaces too large to hold every source and
+ * cubin at once. The jobs are numbered by the caller: next(arg, &j) gives the next one (as
+ * pool_task's next does), job_of(arg, j, &job) describes it (its text made on demand), and
+ * every result goes to sink(arg, j, out, hit) as soon as it is there (the sink owns out):
+ * from the cache at once, else once a compiler process answers. Results are stored in the
+ * cache (cachedir NULL: none).
+ */
+struct compiler;
+struct pool_task;
+struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
+                              const char *cachedir, int workers,
+                              void (*job_of)(void *arg, size_t j, struct job *out),
+                              int (*next)(void *arg, size_t *j),
+                              void (*sink)(void *arg, size_t j, struct compile_out *out, int hit),
+                              void *arg, volatile sig_atomic_t *stop);
+/* the compilers' task for pool_run_many (why: where a failure to start one is said) */
+void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t whylen);
+/* end the compilers and free k; returns how many jobs were not in the cache */
+size_t compile_close(struct compiler *k);
+
 #endif

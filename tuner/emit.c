@@ -32,12 +32,13 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version / 1000,
 		           ri->gpu.driver_version % 1000 / 10);
 		buf_printf(b, " * time: median %.4f ms, min %.4f ms, spread %.1f %% over %d samples\n",
-		           r->run.t.median_ms, r->run.t.min_ms, 100 * r->run.t.spread, r->run.t.n);
+		           result_run(r)->t.median_ms, result_run(r)->t.min_ms,
+		           100 * result_run(r)->t.spread, result_run(r)->t.n);
 		buf_printf(b, " * bandwidth: %.1f GB/s = %.1f %% of a copy kernel timed in the same run "
 		           "(%.1f GB/s), %.1f %% of a read-only kernel (%.1f GB/s)\n", r->gbs,
 		           r->pct_copy, ri->copy_gbs, r->pct_read, ri->read_gbs);
 		buf_printf(b, " * verified against the reference: max abs error %.3g, max rel error %.3g\n",
-		           r->run.max_abs_err, r->run.max_rel_err);
+		           result_run(r)->max_abs_err, result_run(r)->max_rel_err);
 	} else {
 		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
 		           ri->timed ? report_status(r->status) : ri->why_untimed);
@@ -290,7 +291,7 @@ int emit_constant_values(struct buf *b, const struct config *c, size_t k, const 
 }
 
 static void header(struct buf *b, const char *base, const struct config *c,
-                   const struct variant *v)
+                   const struct variant *v, const struct vars *vars)
 {
 	char *uname = emit_upper(c->name), *ubase = emit_upper(base), *cname;
 	struct vars pv = {0};
@@ -349,7 +350,7 @@ static void header(struct buf *b, const char *base, const struct config *c,
 		buf_printf(b, "\n/* values of __constant__ %s, to set before the first launch:\n"
 		              "   cudaMemcpyToSymbol(%s, %s, sizeof %s) */\n", k->name, k->name, cname,
 		           cname);
-		if (emit_constant_values(b, c, i, &v->vars, cname) < 0)
+		if (emit_constant_values(b, c, i, vars, cname) < 0)
 			buf_printf(b, "/* (its count, %s, has no value for this variant) */\n",
 			           expr_src(k->count));
 		free(cname);
@@ -360,8 +361,8 @@ static void header(struct buf *b, const char *base, const struct config *c,
 }
 
 int emit_variant(const char *dir, const char *base, const struct config *c,
-                 const struct variant *v, const struct result *r, const struct runinfo *ri,
-                 const char *tmpl)
+                 const struct variant *v, const struct vars *vars, const struct result *r,
+                 const struct runinfo *ri, const char *tmpl)
 {
 	struct buf src = {0}, hdr = {0};
 	char *path;
@@ -371,7 +372,7 @@ int emit_variant(const char *dir, const char *base, const struct config *c,
 	source_defines(&src, c, v);
 	buf_puts(&src, tmpl);
 	provenance(&hdr, c, v, r, ri);
-	header(&hdr, base, c, v);
+	header(&hdr, base, c, v, vars);
 	path = xasprintf("%s/%s.cu", dir, base);
 	rc = file_write_atomic(path, src.s, src.len);
 	free(path);

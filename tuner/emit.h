@@ -9,10 +9,11 @@
 
 /* write DIR/BASE.cu (provenance comment, #defines, template) and DIR/BASE.h (parameters,
    launch geometry as functions of the sizes and the multiprocessor count, every buffer's
-   element count, role and initial contents, constant values) atomically; 0 or -1 with errno */
+   element count, role and initial contents, constant values) atomically; vars: v's
+   binding (space_bind); 0 or -1 with errno */
 int emit_variant(const char *dir, const char *base, const struct config *c,
-                 const struct variant *v, const struct result *r, const struct runinfo *ri,
-                 const char *tmpl);
+                 const struct variant *v, const struct vars *vars, const struct result *r,
+                 const struct runinfo *ri, const char *tmpl);
 
 /* the helpers every launch header uses (tuner_ceil_div, ..., enum tuner_role,
    tuner_device_sms), guarded so that several headers fit in one file */

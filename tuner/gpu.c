@@ -180,6 +180,7 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 		say(why, whylen, "no CUDA-capable device (CUDA_ERROR_NO_DEVICE)");
 		goto fail;
 	}
+	info->devices = n;
 	if (ordinal < 0 || ordinal >= n) {
 		say(why, whylen, "no CUDA device %d (the driver sees %d)", ordinal, n);
 		goto fail;

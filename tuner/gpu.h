@@ -16,6 +16,7 @@ struct gpu_info {
 	int smem_optin;           /* per block with opt-in */
 	int driver_version;       /* e.g. 13000 */
 	size_t mem_bytes;
+	int devices;              /* how many CUDA devices the driver sees */
 };
 
 /* load libcuda.so.1, init, retain device `ordinal`'s primary context and make it current.

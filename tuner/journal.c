@@ -49,8 +49,10 @@ uint64_t journal_context(const struct config *c, const struct vars *sizes, const
 	return hash_bytes(h, ref->cubin, ref->cubin_len);
 }
 
-uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co)
+uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s,
+                     const struct variant *v, const struct compile_out *co)
 {
+	struct vars vars;
 	uint64_t h = ctx;
 	int d;
 
@@ -61,9 +63,10 @@ uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile
 	h = hash_i64(h, v->shared);
 	h = hash_i64(h, v->bank_bytes);
 	h = hash_i64(h, v->bytes);
-	for (d = 0; d < v->vars.n; d++) { /* scratch sizes and scalar arguments may use them */
-		h = hash_str(h, v->vars.name[d]);
-		h = hash_i64(h, v->vars.val[d]);
+	space_bind(c, s, v, &vars);
+	for (d = 0; d < vars.n; d++) { /* scratch sizes and scalar arguments may use them */
+		h = hash_str(h, vars.name[d]);
+		h = hash_i64(h, vars.val[d]);
 	}
 	h = hash_i64(h, (int64_t)co->cubin_len);
 	return hash_bytes(h, co->cubin, co->cubin_len);

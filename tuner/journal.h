@@ -21,8 +21,9 @@ struct jrec {
    constants, arguments, the reference's launch, tolerance, timing settings, ...) */
 uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
                          const char *method, const struct compile_out *ref);
-/* the key of variant v with cubin co under context ctx */
-uint64_t journal_key(uint64_t ctx, const struct variant *v, const struct compile_out *co);
+/* the key of variant v of c's space s with cubin co under context ctx */
+uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s,
+                     const struct variant *v, const struct compile_out *co);
 /* read every intact record of path: a torn or corrupt line is skipped, and so is a record
    whose checksum matches but whose fields are out of range (a status no GPU run records,
    counts, times, errors); a record after a torn one on its line is read. Count, *out

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "merge.h"
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
+#include "search.h"
 #include "tune.h"
 #include "util.h"
 #include "version.h"
@@ -23,6 +25,7 @@ static void usage(FILE *f)
 	        "usage: tuner [options] CONFIG\n"
 	        "       tuner explain [options] CONFIG\n"
 	        "       tuner bundle [--out DIR] [-q|-v] RESULTS\n"
+	        "       tuner merge [-q|-v] OUT/<kernel>/<gpu>\n"
 	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
 	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
 	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
@@ -30,7 +33,9 @@ static void usage(FILE *f)
 	        "bundle: from the GPU directories of RESULTS (OUT/<kernel>), write one CUDA source and\n"
 	        "one header holding every tuned GPU's winner and a portable default, with a function\n"
 	        "that picks the entry for the GPU an application runs on (to RESULTS/bundle, or the\n"
-	        "--out DIR); needs no GPU.\n\n"
+	        "--out DIR); needs no GPU.\n"
+	        "merge: join the shard-K-of-N results under a GPU directory into the results one\n"
+	        "run over every variant would have written there; needs no GPU.\n\n"
 	        "  -j N            compile with N worker processes (default: number of cores)\n"
 	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
@@ -49,6 +54,15 @@ static void usage(FILE *f)
 	        "                  first 5 have a median above 1.3x the best so far stops there)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
+	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled)\n"
+	        "  --strategy S    which variants, in what order: exhaustive (default: config\n"
+	        "                  order), random, or guided (timings so far predict the next;\n"
+	        "                  docs/search.md)\n"
+	        "  --seed N        the random and guided strategies' seed (default 1)\n"
+	        "  --devices L     time on these GPUs at once, one worker each: 'all' or numbers\n"
+	        "                  as 0,1 (default: device 0); they must be of one model\n"
+	        "  --shard K/N     try only the K-th of N shares of the kept variants (1 <= K <= N),\n"
+	        "                  into OUT/<kernel>/<gpu>/shard-K-of-N; tuner merge joins them\n"
 	        "  -q, --quiet     print only errors and the winner\n"
 	        "  -v, --verbose   print dropped variants and compile logs\n"
 	        "  -h, --help      this text\n"
@@ -86,7 +100,7 @@ static const char *value(const char *opt)
 static void parse_args(int argc, char **argv, struct tune_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
-	       O_COUNTERS, O_NORACE, O_SMS };
+	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -94,7 +108,9 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 		{"emit", required_argument, 0, O_EMIT}, {"quiet", no_argument, 0, 'q'},
 		{"timeout", required_argument, 0, O_TIMEOUT}, {"fresh", no_argument, 0, O_FRESH},
 		{"counters", no_argument, 0, O_COUNTERS}, {"no-race", no_argument, 0, O_NORACE},
-		{"sms", required_argument, 0, O_SMS},
+		{"sms", required_argument, 0, O_SMS}, {"budget", required_argument, 0, O_BUDGET},
+		{"strategy", required_argument, 0, O_STRATEGY}, {"seed", required_argument, 0, O_SEED},
+		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -103,6 +119,7 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 	char *end;
 
 	o->outdir = "out";
+	o->seed = 1;
 	o->timeout = 10;
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
@@ -141,6 +158,40 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 				fatal("--sms: '%s' is not a number from 1 to 100000", optarg);
 			o->sms = n;
 			break;
+		case O_BUDGET: {
+			unsigned long long b;
+			errno = 0;
+			b = strtoull(optarg, &end, 10);
+			if (errno || *end || optarg[0] == '-' || b < 1 || b > 1000000000ULL)
+				fatal("--budget: '%s' is not a number of variants from 1 to 1000000000",
+				      optarg);
+			o->budget = (size_t)b;
+			break;
+		}
+		case O_STRATEGY:
+			if ((o->strategy = search_strategy(optarg)) < 0)
+				fatal("--strategy: '%s' is none of exhaustive, random, guided", optarg);
+			break;
+		case O_SEED:
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 10);
+			if (errno || *end || optarg[0] == '-' || !optarg[0])
+				fatal("--seed: '%s' is not a non-negative number", optarg);
+			break;
+		case O_SHARD: {
+			long k, nn;
+			errno = 0;
+			k = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end != '/' || k < 1)
+				fatal("--shard: '%s' is not K/N with 1 <= K <= N", optarg);
+			nn = strtol(end + 1, &end, 10);
+			if (errno || *end || nn < 1 || nn > 100000 || k > nn)
+				fatal("--shard: '%s' is not K/N with 1 <= K <= N <= 100000", optarg);
+			o->shard_k = (int)k;
+			o->shard_n = (int)nn;
+			break;
+		}
+		case O_DEVICES: o->devices = value("--devices"); break;
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);
@@ -195,6 +246,31 @@ static int bundle(int argc, char **argv)
 	return 0;
 }
 
+/* tuner merge [-q|-v] DIR */
+static int merge(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{"quiet", no_argument, 0, 'q'}, {"verbose", no_argument, 0, 'v'},
+		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+	};
+	int ch;
+
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":qvh", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'q': verbosity = 0; break;
+		case 'v': verbosity = 2; break;
+		case 'h': usage(stdout); exit(0);
+		default:
+			bad_usage("tuner: merge: unknown option '%s'\n", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		bad_usage(optind < argc ? "tuner: merge: one GPU directory at a time\n"
+		                        : "tuner: merge: no GPU directory (OUT/<kernel>/<gpu>) given\n");
+	return merge_run(argv[optind]);
+}
+
 /* tuner explain: the bank model's prediction for each kept variant; nothing compiled */
 static int explain(struct tune *t)
 {
@@ -217,6 +293,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "bundle"))
 		return bundle(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge(argc - 1, argv + 1);
 	t.t0 = now_s();
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
 	tune_catch_signals();
@@ -239,8 +317,7 @@ int main(int argc, char **argv)
 		tune_free(&t);
 		return 0;
 	}
-	tune_compile(&t);
-	tune_measure(&t);
+	tune_run(&t);
 	rc = tune_finish(&t);
 	tune_phase(&t, "reported");
 	tune_free(&t);

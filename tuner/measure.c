@@ -36,6 +36,21 @@ struct measure {
 	uint64_t *keys;           /* journal keys, per variant */
 	char *journal;
 	int have_hello;
+	int *dev, ndev;           /* --devices: one worker per ordinal */
+	int ordinal;              /* in a worker: its device */
+	char model[256];          /* the first device's name */
+	struct jrec *recs;        /* the journal as it was when the run began */
+	size_t nrec, resumed;
+	uint64_t ctx;             /* journal_context */
+	struct buf setup;
+	struct pool_run run;
+	struct donectx {
+		struct measure *m;
+		struct buf hello;
+		size_t ndone;
+		void (*timed)(void *arg, size_t i);
+		void *arg;
+	} d;
 };
 
 /* ---- messages ---- */
@@ -72,6 +87,7 @@ static void wire_info(struct buf *b, const struct gpu_info *g, int bank8)
 	wire_u32(b, (uint32_t)g->smem_optin);
 	wire_u32(b, (uint32_t)g->driver_version);
 	wire_u64(b, g->mem_bytes);
+	wire_u32(b, (uint32_t)g->devices);
 	wire_u32(b, (uint32_t)bank8);
 }
 
@@ -88,6 +104,7 @@ static int rd_info(struct rd *r, struct gpu_info *g, int *bank8)
 	g->smem_optin = rd_i32(r);
 	g->driver_version = rd_i32(r);
 	g->mem_bytes = (size_t)rd_u64(r);
+	g->devices = rd_i32(r);
 	*bank8 = rd_i32(r);
 	return rd_done(r) ? 0 : -1;
 }
@@ -117,7 +134,7 @@ static int rd_hello(struct rd *r, struct hello *h)
 }
 
 /* what the worker needs of a variant: no parameter values, no pointers into the parent */
-static void wire_variant(struct buf *b, const struct variant *v)
+static void wire_variant(struct buf *b, const struct variant *v, const struct vars *vars)
 {
 	int d;
 
@@ -129,15 +146,15 @@ static void wire_variant(struct buf *b, const struct variant *v)
 	wire_u64(b, (uint64_t)v->shared);
 	wire_u32(b, (uint32_t)v->bank_bytes);
 	wire_u64(b, (uint64_t)v->bytes);
-	wire_u32(b, (uint32_t)v->vars.n);
-	for (d = 0; d < v->vars.n; d++) {
-		wire_cstr(b, v->vars.name[d]);
-		wire_u64(b, (uint64_t)v->vars.val[d]);
+	wire_u32(b, (uint32_t)vars->n);
+	for (d = 0; d < vars->n; d++) {
+		wire_cstr(b, vars->name[d]);
+		wire_u64(b, (uint64_t)vars->val[d]);
 	}
 }
 
-/* read wire_variant's fields into v; its names point into the message */
-static void rd_variant(struct rd *r, struct variant *v)
+/* read wire_variant's fields into v and vars; the names point into the message */
+static void rd_variant(struct rd *r, struct variant *v, struct vars *vars)
 {
 	int d, n;
 
@@ -154,10 +171,10 @@ static void rd_variant(struct rd *r, struct variant *v)
 	if (n < 0 || n > VARS_MAX)
 		r->bad = 1;
 	for (d = 0; d < n && !r->bad; d++) {
-		v->vars.name[d] = rd_cstr(r);
-		v->vars.val[d] = rd_i64(r);
+		vars->name[d] = rd_cstr(r);
+		vars->val[d] = rd_i64(r);
 	}
-	v->vars.n = r->bad ? 0 : n;
+	vars->n = r->bad ? 0 : n;
 }
 
 static void wire_result(struct buf *b, const struct run_result *x)
@@ -175,6 +192,7 @@ static void wire_result(struct buf *b, const struct run_result *x)
 	for (i = 0; i < BENCH_PROBE_MAX; i++)
 		wire_f64(b, x->probe[i]);
 	wire_str(b, x->probe_why);
+	wire_u32(b, (uint32_t)x->device);
 }
 
 static int rd_result(struct rd *r, struct run_result *x)
@@ -194,6 +212,7 @@ static int rd_result(struct rd *r, struct run_result *x)
 	for (i = 0; i < BENCH_PROBE_MAX; i++)
 		x->probe[i] = rd_f64(r);
 	rd_str(r, x->probe_why, sizeof x->probe_why);
+	x->device = rd_i32(r);
 	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR)
 		r->bad = 1;
 	return rd_done(r) ? 0 : -1;
@@ -206,9 +225,15 @@ static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 	struct measure *m = arg;
 	struct tune *t = m->t;
 
-	(void)w;
-	if (gpu_open(0, &t->ri.gpu, why, whylen) < 0) /* the worker's copy, for bench_open */
+	m->ordinal = m->ndev ? m->dev[w % m->ndev] : 0;
+	if (gpu_open(m->ordinal, &t->ri.gpu, why, whylen) < 0) /* the worker's copy */
 		return -1;
+	if (w > 0 && strcmp(t->ri.gpu.name, m->model)) {
+		snprintf(why, whylen, "--devices: GPU %d is a %s, not a %s like GPU %d: GPUs of "
+		         "different models need a run each", m->ordinal, t->ri.gpu.name, m->model,
+		         m->dev[0]);
+		return -1;
+	}
 	vars_set(&t->sizes, CFG_SMS, t->ri.gpu.sms); /* as the parent will, for bench_open */
 	wire_info(info, &t->ri.gpu, bench_bank_probe(NULL, 8));
 	return 0;
@@ -304,24 +329,50 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 	struct measure *m = arg;
 	struct rd r = rd_of(msg, len);
 	struct variant v;
+	struct vars vars;
 	struct compile_out co;
 	struct run_result res;
 	double cut;
 
 	(void)j;
-	rd_variant(&r, &v);
+	rd_variant(&r, &v, &vars);
 	cut = rd_f64(&r);
 	if (rd_co(&r, &co) < 0 || !rd_done(&r))
 		die("bad job message");
 	bench_set_cut(m->bench, cut);
 	memset(&res, 0, sizeof res);
-	bench_variant(m->bench, &v, &co, &res);
+	bench_variant(m->bench, &v, &vars, &co, &res);
+	res.device = m->ordinal;
 	nv_out_free(&co);
 	wire_result(out, &res);
 	return res.status == RUN_FAULT; /* its context is lost */
 }
 
 /* ---- the parent's side ---- */
+
+/* --devices 0,2: into m->dev; -1 if not such a list (or a device twice) */
+static int parse_devices(struct measure *m, const char *s)
+{
+	while (*s) {
+		char *end;
+		long d;
+		int i;
+		if (*s < '0' || *s > '9')
+			return -1;
+		d = strtol(s, &end, 10);
+		if (d > 1024 || (*end && *end != ','))
+			return -1;
+		for (i = 0; i < m->ndev; i++)
+			if (m->dev[i] == d)
+				return -1;
+		m->dev = xreallocarray(m->dev, (size_t)m->ndev + 1, sizeof *m->dev);
+		m->dev[m->ndev++] = (int)d;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return -1;
+	}
+	return m->ndev ? 0 : -1;
+}
 
 struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen)
@@ -333,16 +384,36 @@ struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, c
 	struct rd r;
 
 	m->t = t;
+	if (t->o.devices && strcmp(t->o.devices, "all") && parse_devices(m, t->o.devices) < 0)
+		fatal("--devices: '%s' is not 'all' or a list of device numbers (0,1,...)",
+		      t->o.devices);
 	m->pool = pool_new(&ops, &lim, 1);
 	if (pool_open(m->pool, &info, why, whylen) < 0) {
 		buf_free(&info);
 		measure_close(m);
+		if (t->o.devices)
+			fatal("--devices %s: %s", t->o.devices, why);
 		return NULL;
 	}
 	r = rd_of(info.s, info.len);
 	if (rd_info(&r, gpu, bank8) < 0)
 		die("bad info message");
 	buf_free(&info);
+	snprintf(m->model, sizeof m->model, "%s", gpu->name);
+	if (t->o.devices && !strcmp(t->o.devices, "all")) {
+		int i;
+		m->dev = xcalloc((size_t)gpu->devices + 1, sizeof *m->dev);
+		for (i = 0; i < gpu->devices; i++)
+			m->dev[m->ndev++] = i;
+	}
+	if (m->ndev) {
+		int i;
+		for (i = 0; i < m->ndev; i++)
+			if (m->dev[i] >= gpu->devices)
+				fatal("--devices %s: no CUDA device %d (the driver sees %d)", t->o.devices,
+				      m->dev[i], gpu->devices);
+		pool_resize(m->pool, m->ndev);
+	}
 	return m;
 }
 
@@ -351,7 +422,7 @@ static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_r
 {
 	struct result *x = &t->r[i];
 
-	x->run = *run;
+	result_set_run(x, run);
 	free(x->reason);
 	x->reason = NULL;
 	switch (oc) {
@@ -398,20 +469,16 @@ static void take_hello(struct measure *m, const struct buf *b)
 	snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", h.counters_why);
 }
 
-struct donectx {
-	struct measure *m;
-	struct buf hello;
-	size_t ndone;
-};
-
 /* the job message of variant i */
 static void job_message(void *arg, size_t i, struct buf *b)
 {
 	struct donectx *d = arg;
 	struct measure *m = d->m;
 	struct tune *t = m->t;
+	struct vars vars;
 
-	wire_variant(b, &t->s.v[i]);
+	space_bind(t->c, &t->s, &t->s.v[i], &vars);
+	wire_variant(b, &t->s.v[i], &vars);
 	wire_f64(b, t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
 	wire_co(b, &t->r[i].co);
 }
@@ -426,7 +493,6 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 
 	if (!m->have_hello++)
 		take_hello(m, &d->hello);
-	progress_step(++d->ndone);
 	memset(&run, 0, sizeof run);
 	if (oc == OUT_DONE) {
 		struct rd r = rd_of(msg, len);
@@ -436,21 +502,23 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 		snprintf(run.reason, sizeof run.reason, "%.*s", (int)len, (const char *)msg);
 	}
 	settle(t, i, oc, &run);
-	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || t->r[i].run.t.median_ms < m->best_ms))
-		m->best_ms = t->r[i].run.t.median_ms;
+	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms))
+		m->best_ms = result_run(&t->r[i])->t.median_ms;
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
 	memset(&rec, 0, sizeof rec);
 	rec.key = m->keys[i];
 	rec.status = (int)t->r[i].status;
-	rec.run = t->r[i].run;
+	rec.run = *result_run(&t->r[i]);
 	rec.gbs = t->r[i].gbs;
 	rec.pct_copy = t->r[i].pct_copy;
 	rec.pct_read = t->r[i].pct_read;
-	if (t->o.counters && t->r[i].status == ST_OK && rec.run.nprobe < CNT_BASE)
-		return; /* counted next time, when the counters can be read */
-	if (journal_append(m->journal, &rec) < 0)
+	/* without its counters it is counted next time, when they can be read */
+	if ((!t->o.counters || t->r[i].status != ST_OK || rec.run.nprobe >= CNT_BASE) &&
+	    journal_append(m->journal, &rec) < 0)
 		warn("cannot append to '%s':", m->journal);
+	if (d->timed)
+		d->timed(d->arg, i);
 }
 
 /* take variant i's result from the newest journal record of its key; 0, or -1 if none */
@@ -465,7 +533,8 @@ static int resume(struct tune *t, size_t i, const struct jrec *recs, size_t nrec
 	if (k == (size_t)-1)
 		return -1;
 	x->status = (enum status)recs[k].status;
-	x->run = recs[k].run;
+	result_set_run(x, &recs[k].run);
+	x->run->device = -1; /* the journal does not say */
 	x->gbs = recs[k].gbs;
 	x->pct_copy = recs[k].pct_copy;
 	x->pct_read = recs[k].pct_read;
@@ -476,71 +545,69 @@ static int resume(struct tune *t, size_t i, const struct jrec *recs, size_t nrec
 	return 0;
 }
 
-void measure_run(struct measure *m)
+void measure_begin(struct measure *m)
 {
 	struct tune *t = m->t;
 	struct space *s = &t->s;
-	size_t *todo = xcalloc(s->n, sizeof *todo), ntodo = 0, i, nrec = 0, resumed = 0;
-	struct jrec *recs = NULL;
-	struct donectx d = {m, {0}, 0};
-	struct buf setup = {0};
-	uint64_t ctx;
 	char *method;
+	size_t i;
 
 	for (i = 0; i < s->n; i++)
 		if (!s->v[i].drop && s->v[i].bytes > m->copy_bytes)
 			m->copy_bytes = s->v[i].bytes;
+	if (mkdirs(t->dir) < 0)
+		fatal("cannot create '%s':", t->dir);
 	m->journal = xasprintf("%s/journal", t->dir);
 	if (!t->o.fresh)
-		nrec = journal_load(m->journal, &recs);
+		m->nrec = journal_load(m->journal, &m->recs);
 	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
-	ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
+	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);
-	for (i = 0; i < s->n; i++) {
-		if (t->r[i].status != ST_UNTIMED)
-			continue;
-		m->keys[i] = journal_key(ctx, &s->v[i], &t->r[i].co);
-		if (resume(t, i, recs, nrec, m->keys[i]) == 0)
-			resumed++;
-		else
-			todo[ntodo++] = i;
-	}
-	free(recs);
-	if (resumed)
-		note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
-		     resumed);
-	if (ntodo > 0) {
-		struct pool_run r = {NULL, 0, job_message, job_done, &d, &d.hello, &tune_stop};
-		t->ri.copy_gbs = 0;
-		note(1, "tuner: verifying and timing %zu variants on %s\n", ntodo, t->ri.gpu.name);
-		wire_co(&setup, &t->ref);
-		wire_co(&setup, &t->copy);
-		wire_u64(&setup, (uint64_t)m->copy_bytes);
-		r.setup = setup.s;
-		r.setup_len = setup.len;
-		r.arg = &d;
-		progress_begin("verifying and timing", ntodo);
-		if (pool_run(m->pool, &r, todo, ntodo, t->why, sizeof t->why) < 0)
-			fatal("%s: %s", t->c->path, t->why);
-		progress_end();
-		buf_free(&setup);
-		buf_free(&d.hello);
-		for (i = 0; i < ntodo; i++)
-			if (t->r[todo[i]].status == ST_UNTIMED) { /* never ended: interrupted */
-				struct run_result none;
-				memset(&none, 0, sizeof none);
-				settle(t, todo[i], OUT_NONE, &none);
-			}
-	}
-	for (i = 0; i < s->n; i++) /* twins share the result they stand for */
-		if ((t->r[i].status == ST_TWIN || t->r[i].status == ST_COLLAPSED) && t->r[i].twin >= 0) {
-			t->r[i].run = t->r[t->r[i].twin].run;
-			t->r[i].gbs = t->r[t->r[i].twin].gbs;
-			t->r[i].pct_copy = t->r[t->r[i].twin].pct_copy;
-			t->r[i].pct_read = t->r[t->r[i].twin].pct_read;
-		}
-	free(todo);
+	m->d = (struct donectx){m, {0}, 0, NULL, NULL};
+	wire_co(&m->setup, &t->ref);
+	wire_co(&m->setup, &t->copy);
+	wire_u64(&m->setup, (uint64_t)m->copy_bytes);
+	m->run = (struct pool_run){m->setup.s, m->setup.len, job_message, job_done, &m->d,
+	                           &m->d.hello, &tune_stop};
+	t->ri.copy_gbs = 0;
+}
+
+int measure_resume(struct measure *m, size_t i)
+{
+	struct tune *t = m->t;
+
+	m->keys[i] = journal_key(m->ctx, t->c, &t->s, &t->s.v[i], &t->r[i].co);
+	if (resume(t, i, m->recs, m->nrec, m->keys[i]) < 0)
+		return 0;
+	m->resumed++;
+	return 1;
+}
+
+void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *arg, size_t *i),
+                  void (*timed)(void *arg, size_t i), void *arg)
+{
+	m->d.timed = timed;
+	m->d.arg = arg;
+	*task = (struct pool_task){m->pool, &m->run, next, arg, m->t->why, sizeof m->t->why, 0};
+}
+
+void measure_notrun(struct measure *m, size_t i)
+{
+	struct run_result none;
+
+	memset(&none, 0, sizeof none);
+	settle(m->t, i, OUT_NONE, &none);
+}
+
+size_t measure_end(struct measure *m)
+{
+	free(m->recs);
+	m->recs = NULL;
+	m->nrec = 0;
+	buf_free(&m->setup);
+	buf_free(&m->d.hello);
+	return m->resumed;
 }
 
 void measure_close(struct measure *m)
@@ -548,6 +615,10 @@ void measure_close(struct measure *m)
 	if (!m)
 		return;
 	pool_end(m->pool);
+	free(m->dev);
+	free(m->recs);
+	buf_free(&m->setup);
+	buf_free(&m->d.hello);
 	free(m->keys);
 	free(m->journal);
 	free(m);

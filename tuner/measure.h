@@ -11,10 +11,22 @@
    is no usable GPU */
 struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen);
-/* verify and time every variant of t whose status is ST_UNTIMED, in the worker (restarted
-   after a fault or a time-out); results already in the journal of t->dir (same key) are taken
-   from there unless --fresh. Twins share the result they stand for. */
-void measure_run(struct measure *m);
+/* get ready to verify and time variants: the journal of t->dir (ignored with --fresh), the
+   worker's setup message */
+void measure_begin(struct measure *m);
+/* 1 if variant i (compiled, its cubin in t->r[i].co) has a result in the journal (same
+   key): it is taken from there and needs no timing */
+int measure_resume(struct measure *m, size_t i);
+/* the GPU worker's part in a pool_run_many: it verifies and times the variants next() gives
+   (their cubins in t->r[i].co) and settles each result into t->r[i] (journaled), then calls
+   timed(arg, i); a worker that faults or times out is restarted */
+struct pool_task;
+void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *arg, size_t *i),
+                  void (*timed)(void *arg, size_t i), void *arg);
+/* the run is over; returns how many results came from the journal */
+size_t measure_end(struct measure *m);
+/* variant i never ran (interrupted) */
+void measure_notrun(struct measure *m, size_t i);
 /* end the worker and free m (NULL is fine) */
 void measure_close(struct measure *m);
 

@@ -311,6 +311,15 @@ struct pool *pool_new(const struct pool_ops *ops, const struct pool_limits *lim,
 	return p;
 }
 
+void pool_resize(struct pool *p, int workers)
+{
+	if (workers <= p->nw)
+		return;
+	p->w = xreallocarray(p->w, (size_t)workers, sizeof *p->w);
+	memset(p->w + p->nw, 0, (size_t)(workers - p->nw) * sizeof *p->w);
+	p->nw = workers;
+}
+
 int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
 {
 	return p->w[0].pid > 0 ? 0 : spawn(p, 0, info, NULL, why, whylen);
@@ -325,27 +334,26 @@ static void settle(const struct pool_run *r, struct worker *w, enum outcome oc, 
 		r->done(r->arg, w->job, oc, msg, len);
 }
 
-/* wait up to 200 ms for an answer, a death or a time-out of a busy worker; handle them */
-static void wait_busy(struct pool *p, const struct pool_run *r, struct buf *b)
-{
-	struct pollfd *pfd = xcalloc((size_t)p->nw, sizeof *pfd);
-	double now = now_s(), first = 0;
-	int i, n = 0, ms = 200;
-	char why[256];
+/* a pool's run within pool_run_many, and where it stands */
+struct task {
+	struct pool *p;
+	const struct pool_run *r;
+	int (*next)(void *arg, size_t *job);
+	void *arg;
+	int got_hello, failed, ended;   /* ended: next() said there is no more */
+	char *why;
+	size_t whylen;
+};
 
-	for (i = 0; i < p->nw; i++) {
-		struct worker *w = &p->w[i];
-		pfd[i] = (struct pollfd){w->busy ? w->from : -1, POLLIN, 0};
-		if (w->busy && w->deadline > 0 && (!first || w->deadline < first))
-			first = w->deadline;
-		n += w->busy;
-	}
-	if (first > 0) {
-		double left = first - now;
-		ms = left <= 0 ? 0 : left < 0.2 ? (int)ceil(left * 1000) : 200;
-	}
-	if (n && poll(pfd, (nfds_t)p->nw, ms) < 0 && errno != EINTR)
-		die("poll: %s", strerror(errno));
+/* handle what poll found in t's busy workers (pfd: one per worker): answers, deaths and
+   time-outs */
+static void handle(struct task *k, const struct pollfd *pfd, struct buf *b)
+{
+	struct pool *p = k->p;
+	const struct pool_run *r = k->r;
+	char why[256];
+	int i;
+
 	for (i = 0; i < p->nw; i++) {
 		struct worker *w = &p->w[i];
 		char kind = 0;
@@ -376,63 +384,148 @@ static void wait_busy(struct pool *p, const struct pool_run *r, struct buf *b)
 			settle(r, w, OUT_TIMEOUT, why, strlen(why));
 		}
 	}
+}
+
+/* hand t's next jobs to its free workers (starting them as needed); -1 if a worker cannot
+   be started or set up (t failed, why in t->why) */
+static int dispatch(struct task *k, struct buf *b, struct buf *scratch)
+{
+	struct pool *p = k->p;
+	const struct pool_run *r = k->r;
+	int i;
+
+	for (i = 0; i < p->nw && !k->ended; i++) {
+		struct worker *w = &p->w[i];
+		struct buf f = {0};
+		size_t job;
+		int got;
+
+		if (w->busy)
+			continue;
+		if ((got = k->next(k->arg, &job)) <= 0) {
+			k->ended = got < 0;
+			break;
+		}
+		if ((w->pid <= 0 && spawn(p, i, scratch, r->stop, k->why, k->whylen) < 0) ||
+		    (!w->ready && setup(p, w, r, k->got_hello ? scratch : r->hello ? r->hello
+		                                                      : scratch, k->why,
+		                        k->whylen) < 0))
+			return -1;
+		k->got_hello = 1;
+		b->len = 0;
+		if (r->message)
+			r->message(r->arg, job, b);
+		wire_u64(&f, job);
+		wire_bytes(&f, b->s, b->len);
+		w->job = job;
+		w->busy = 1;
+		w->deadline = p->lim.job_s > 0 ? now_s() + p->lim.job_s : 0;
+		if (write_all(w->to, f.s, f.len) < 0) {
+			char d[256];
+			reap(p, w, 1, d, sizeof d);
+			settle(r, w, OUT_DIED, d, strlen(d));
+		}
+		buf_free(&f);
+	}
+	return 0;
+}
+
+int pool_run_many(struct pool_task *tasks, int n)
+{
+	struct task *k = xcalloc((size_t)n, sizeof *k);
+	struct buf b = {0}, scratch = {0};
+	struct pollfd *pfd;
+	int i, j, nfd = 0, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		k[i] = (struct task){tasks[i].pool, tasks[i].run, tasks[i].next, tasks[i].arg, 0, 0,
+		                     0, tasks[i].why, tasks[i].whylen};
+		tasks[i].failed = 0;
+		for (j = 0; j < k[i].p->nw; j++)
+			k[i].p->w[j].ready = 0; /* a new run brings its own setup */
+		nfd += k[i].p->nw;
+	}
+	pfd = xcalloc((size_t)nfd, sizeof *pfd);
+	for (;;) {
+		volatile sig_atomic_t *stop = NULL;
+		double first = 0, now;
+		int busy = 0, open = 0, ms = 200, f = 0;
+
+		for (i = 0; i < n; i++) {
+			stop = k[i].r->stop ? k[i].r->stop : stop;
+			if (k[i].failed || (stop && *stop))
+				continue;
+			if (dispatch(&k[i], &b, &scratch) < 0) {
+				k[i].failed = tasks[i].failed = 1;
+				rc = -1;
+			}
+		}
+		if (stop && *stop)
+			break;
+		now = now_s();
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < k[i].p->nw; j++) {
+				struct worker *w = &k[i].p->w[j];
+				pfd[f++] = (struct pollfd){w->busy ? w->from : -1, POLLIN, 0};
+				busy += w->busy;
+				if (w->busy && w->deadline > 0 && (!first || w->deadline < first))
+					first = w->deadline;
+			}
+			open += !k[i].failed && !k[i].ended;
+		}
+		if (!busy && !open)
+			break;
+		if (!busy) { /* waiting for jobs no answer can bring: next() is wrong */
+			for (i = 0; i < n; i++)
+				if (!k[i].failed && !k[i].ended)
+					die("pool_run_many: no job running and none to hand out");
+		}
+		if (first > 0) {
+			double left = first - now;
+			ms = left <= 0 ? 0 : left < 0.2 ? (int)ceil(left * 1000) : 200;
+		}
+		if (poll(pfd, (nfds_t)nfd, ms) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		for (i = f = 0; i < n; f += k[i].p->nw, i++)
+			handle(&k[i], pfd + f, &b);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < k[i].p->nw; j++)
+			if (k[i].p->w[j].busy) /* interrupted, or another worker failed to start */
+				reap(k[i].p, &k[i].p->w[j], 1, NULL, 0);
+	for (i = 0; i < n; i++) /* an interrupt is not a failure */
+		if (tasks[i].failed && k[i].r->stop && *k[i].r->stop)
+			tasks[i].failed = 0, rc = 0;
+	buf_free(&b);
+	buf_free(&scratch);
 	free(pfd);
+	free(k);
+	return rc;
+}
+
+/* pool_run's jobs: the todo array in order */
+struct list {
+	const size_t *todo;
+	size_t n, next;
+};
+
+static int list_next(void *arg, size_t *job)
+{
+	struct list *l = arg;
+
+	if (l->next >= l->n)
+		return -1;
+	*job = l->todo[l->next++];
+	return 1;
 }
 
 int pool_run(struct pool *p, const struct pool_run *r, const size_t *todo, size_t n, char *why,
              size_t whylen)
 {
-	struct buf b = {0}, scratch = {0};
-	int got_hello = 0, busy, i, rc = 0;
-	size_t next = 0;
+	struct list l = {todo, n, 0};
+	struct pool_task t = {p, r, list_next, &l, why, whylen, 0};
 
-	for (i = 0; i < p->nw; i++)
-		p->w[i].ready = 0; /* a new run brings its own setup */
-	for (;;) {
-		if (r->stop && *r->stop)
-			break;
-		for (i = 0; i < p->nw && next < n; i++) {
-			struct worker *w = &p->w[i];
-			struct buf f = {0};
-			if (w->busy)
-				continue;
-			if ((w->pid <= 0 && spawn(p, i, &scratch, r->stop, why, whylen) < 0) ||
-			    (!w->ready && setup(p, w, r, got_hello ? &scratch : r->hello ? r->hello
-			                                                   : &scratch, why, whylen) < 0)) {
-				rc = -1;
-				goto out;
-			}
-			got_hello = 1;
-			b.len = 0;
-			if (r->message)
-				r->message(r->arg, todo[next], &b);
-			wire_u64(&f, todo[next]);
-			wire_bytes(&f, b.s, b.len);
-			w->job = todo[next++];
-			w->busy = 1;
-			w->deadline = p->lim.job_s > 0 ? now_s() + p->lim.job_s : 0;
-			if (write_all(w->to, f.s, f.len) < 0) {
-				char d[256];
-				reap(p, w, 1, d, sizeof d);
-				settle(r, w, OUT_DIED, d, strlen(d));
-			}
-			buf_free(&f);
-		}
-		for (i = busy = 0; i < p->nw; i++)
-			busy += p->w[i].busy;
-		if (!busy)
-			break;
-		wait_busy(p, r, &b);
-	}
-out:
-	for (i = 0; i < p->nw; i++)
-		if (p->w[i].busy) /* interrupted, or another worker failed to start */
-			reap(p, &p->w[i], 1, NULL, 0);
-	buf_free(&b);
-	buf_free(&scratch);
-	if (rc < 0 && r->stop && *r->stop)
-		return 0;
-	return rc;
+	return pool_run_many(&t, 1);
 }
 
 void pool_end(struct pool *p)

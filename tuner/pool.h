@@ -46,6 +46,8 @@ struct pool;
 
 /* a pool of up to `workers` processes (none started yet) */
 struct pool *pool_new(const struct pool_ops *ops, const struct pool_limits *lim, int workers);
+/* let p run up to `workers` processes (more than it had; between runs) */
+void pool_resize(struct pool *p, int workers);
 /* start the first worker now and wait for its info (appended to info); 0, or -1 with why if
    it cannot open (the pool stays usable: pool_run tries again) */
 int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen);
@@ -73,6 +75,27 @@ struct pool_run {
  */
 int pool_run(struct pool *p, const struct pool_run *r, const size_t *todo, size_t n, char *why,
              size_t whylen);
+/* one pool's part in pool_run_many */
+struct pool_task {
+	struct pool *pool;
+	const struct pool_run *run;
+	/* the next job to hand out: 1 with *job set, 0 none now (one may come once a running job
+	   of any task answers), -1 none any more */
+	int (*next)(void *arg, size_t *job);
+	void *arg;
+	char *why;                /* why it failed */
+	size_t whylen;
+	int failed;               /* out: no worker of it could be started or set up */
+};
+
+/*
+ * Run several pools at once (e.g. compilers feeding a GPU worker), each as pool_run does,
+ * asking each task's next() for jobs whenever one of its workers is free and waiting on every
+ * busy worker of every pool together: an answer's done() may make jobs of another task
+ * available. Ends when no job runs and every task's next() said -1 (or it failed). A task
+ * that fails stops handing out jobs, the others go on. Returns 0, or -1 if a task failed.
+ */
+int pool_run_many(struct pool_task *tasks, int n);
 /* end every worker (not waiting for their exit) and free p (NULL is fine) */
 void pool_end(struct pool *p);
 

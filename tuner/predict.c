@@ -123,13 +123,15 @@ static int bank_one(const struct config *c, const struct space *s, struct result
 {
 	const struct variant *v = &s->v[i];
 	int64_t work = BANK_WORK_MAX; /* for the variant */
+	struct vars vars;
 	size_t k;
 
+	space_bind(c, s, v, &vars);
 	for (k = 0; k < c->naccesses; k++) {
 		const struct bank_access *a = &c->accesses[k];
 		struct bank_err e;
-		if (bank_eval(a, v->block, &v->vars, r[i].bank_rules, &r[i].bank[k], &e, &work) == 0 &&
-		    bank_eval(a, v->block, &v->vars, &bank_kepler8, &r[i].bank8[k], &e, &work) == 0)
+		if (bank_eval(a, v->block, &vars, r[i].bank_rules, &r[i].bank[k], &e, &work) == 0 &&
+		    bank_eval(a, v->block, &vars, &bank_kepler8, &r[i].bank8[k], &e, &work) == 0)
 			continue;
 		const struct expr *x = bank_field(a, e.what);
 		struct loc l = c->access_loc[k];
@@ -252,12 +254,12 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		if (s->v[i].drop)
 			continue;
 		r[i].bank_rules = bank_rules_for(cc, s->v[i].bank_bytes);
-		r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
-		r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
 		slot = memo_find(&m, i);
 		if (!*slot) {
 			*slot = i + 1;
 			rep[nrep++] = i;
+			r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
+			r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
 		}
 		cls[i] = *slot - 1;
 	}
@@ -282,9 +284,10 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	for (i = 0; i < s->n; i++) {
 		if (s->v[i].drop)
 			continue;
-		if (cls[i] != i) {
-			memcpy(r[i].bank, r[cls[i]].bank, c->naccesses * sizeof *r[i].bank);
-			memcpy(r[i].bank8, r[cls[i]].bank8, c->naccesses * sizeof *r[i].bank8);
+		if (cls[i] != i) { /* the class's prediction, shared: a space may be large */
+			r[i].bank = r[cls[i]].bank;
+			r[i].bank8 = r[cls[i]].bank8;
+			r[i].bank_shared = 1;
 		}
 		r[i].bank_ratio = report_bank_ratio(r[i].bank, c->naccesses);
 	}

@@ -21,8 +21,8 @@ static int rank_cmp(const void *a, const void *b)
 
 	if (timed(x) != timed(y))
 		return timed(x) ? -1 : 1;
-	if (timed(x) && x->run.t.median_ms != y->run.t.median_ms)
-		return x->run.t.median_ms < y->run.t.median_ms ? -1 : 1;
+	if (timed(x) && result_run(x)->t.median_ms != result_run(y)->t.median_ms)
+		return result_run(x)->t.median_ms < result_run(y)->t.median_ms ? -1 : 1;
 	if (x->status != y->status)
 		return x->status < y->status ? -1 : 1;
 	if (x->status == ST_UNTIMED && x->bank_ratio > 0 && y->bank_ratio > 0) {
@@ -75,11 +75,11 @@ size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *or
 
 	if (!n || !timed(&r[f]))
 		return 0;
-	hf = median_se(&r[f].run.t);
+	hf = median_se(&result_run(&r[f])->t);
 	for (k = 0; k < n && timed(&r[order[k]]); k++) {
-		const struct stats *t = &r[order[k]].run.t;
+		const struct stats *t = &result_run(&r[order[k]])->t;
 		double h = median_se(t);
-		r[order[k]].tie = t->median_ms - r[f].run.t.median_ms <= 2 * sqrt(h * h + hf * hf);
+		r[order[k]].tie = t->median_ms - result_run(&r[f])->t.median_ms <= 2 * sqrt(h * h + hf * hf);
 		if (!r[order[k]].tie)
 			break;
 		nt++;
@@ -124,7 +124,7 @@ const char *report_status(enum status s)
 		[ST_OK] = "ok", [ST_UNTIMED] = "untimed", [ST_COMPILE_ERROR] = "compile-error",
 		[ST_RESOURCES] = "resources", [ST_MISMATCH] = "mismatch", [ST_FAULT] = "fault",
 		[ST_TIMEOUT] = "timeout", [ST_NOTRUN] = "not-run", [ST_LAUNCH_ERROR] = "launch-error", [ST_TWIN] = "twin", [ST_COLLAPSED] = "collapsed",
-		[ST_DROPPED] = "dropped",
+		[ST_DROPPED] = "dropped", [ST_SKIPPED] = "skipped",
 	};
 	return names[s];
 }
@@ -160,7 +160,7 @@ static void counted(const struct result *x, int op, double m[CNT_PER_OP])
 	int w;
 
 	for (w = 0; w < CNT_PER_OP; w++)
-		m[w] = x->run.probe[CNT_SLOT(op, w)];
+		m[w] = result_run(x)->probe[CNT_SLOT(op, w)];
 }
 
 int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
@@ -171,7 +171,7 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 	int d;
 
 	memset(k, 0, sizeof *k);
-	if (x->status != ST_OK || x->run.nprobe < CNT_BASE || !x->bank)
+	if (x->status != ST_OK || result_run(x)->nprobe < CNT_BASE || !x->bank)
 		return 0;
 	counted(x, op, m);
 	for (i = 0; i < c->naccesses; i++) {
@@ -185,7 +185,8 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 		return 0;
 	if (m[CNT_REQUESTS] == 0 && m[CNT_WAVEFRONTS] > 0)
 		return -1;
-	addr = x->run.nprobe > CNT_SASS(op) ? x->run.probe[CNT_SASS(op)] : m[CNT_WAVEFRONTS];
+	addr = result_run(x)->nprobe > CNT_SASS(op) ? result_run(x)->probe[CNT_SASS(op)]
+	                                            : m[CNT_WAVEFRONTS];
 	for (d = 0; d < 3; d++)
 		blocks *= (double)(v->grid[d] > 0 ? v->grid[d] : 1);
 	k->pred = req > 0 ? wf / req : 0;
@@ -208,12 +209,13 @@ static double meas_ratio(const struct result *x)
 	double ideal = 0, wf = 0, m[CNT_PER_OP];
 	int op;
 
-	if (x->status != ST_OK || x->run.nprobe < CNT_BASE)
+	if (x->status != ST_OK || result_run(x)->nprobe < CNT_BASE)
 		return 0;
 	for (op = 0; op < 2; op++) {
 		counted(x, op, m);
 		ideal += m[CNT_WAVEFRONTS] - m[CNT_CONFLICTS];
-		wf += x->run.nprobe > CNT_SASS(op) ? x->run.probe[CNT_SASS(op)] : m[CNT_WAVEFRONTS];
+		wf += result_run(x)->nprobe > CNT_SASS(op) ? result_run(x)->probe[CNT_SASS(op)]
+		                                           : m[CNT_WAVEFRONTS];
 	}
 	return ideal > 0 ? wf / ideal : 0;
 }
@@ -233,8 +235,8 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 		return;
 	}
 	for (k = 0; k < s->n; k++)
-		if (r[k].status == ST_OK && r[k].run.nprobe < 0 && !failed++)
-			first = r[k].run.probe_why;
+		if (r[k].status == ST_OK && result_run(&r[k])->nprobe < 0 && !failed++)
+			first = result_run(&r[k])->probe_why;
 	if (failed)
 		fprintf(f, "counters: %zu variants not counted; the first: %s\n", failed, first);
 	for (k = 0; k < s->n; k++)
@@ -245,8 +247,8 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 			if (got > 0) {
 				all++;
 				agree += (size_t)bc.match;
-				addr += bc.meas * r[order[k]].run.probe[CNT_SLOT(op, CNT_REQUESTS)];
-				pipe += bc.meas_pipe * r[order[k]].run.probe[CNT_SLOT(op, CNT_REQUESTS)];
+				addr += bc.meas * result_run(&r[order[k]])->probe[CNT_SLOT(op, CNT_REQUESTS)];
+				pipe += bc.meas_pipe * result_run(&r[order[k]])->probe[CNT_SLOT(op, CNT_REQUESTS)];
 			}
 		}
 	if (!all) {
@@ -302,11 +304,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		char *p, *st, rk[16] = "-", t[32] = "-", g[32] = "-", pc[32] = "-", rg[16] = "-",
 		     sp[16] = "-", sm[16] = "-", bk[24] = "", ms[24] = "";
 
-		if (x->status == ST_DROPPED && verbosity < 2)
+		if ((x->status == ST_DROPPED && verbosity < 2) || x->status == ST_SKIPPED)
 			continue;
 		if (timed(x)) {
 			snprintf(rk, sizeof rk, "%zu%s", ++rank, x->tie ? "=" : "");
-			snprintf(t, sizeof t, "%.4f", x->run.t.median_ms);
+			snprintf(t, sizeof t, "%.4f", result_run(x)->t.median_ms);
 			snprintf(g, sizeof g, "%.1f", x->gbs);
 			snprintf(pc, sizeof pc, "%.1f", x->pct_copy);
 		}
@@ -365,7 +367,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		buf_free(&e);
 	}
 	for (k = rank = 0; ri->timed && k < s->n; k++)
-		rank += timed(&r[k]) && r[k].run.t.n < c->samples;
+		rank += timed(&r[k]) && result_run(&r[k])->t.n < c->samples;
 	if (rank)
 		fprintf(f, "%zu variants were timed with %d samples, not %d: their median was already "
 		           "too slow to win (--no-race times every sample)\n", rank, BENCH_RACE_SAMPLES,
@@ -430,11 +432,11 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	static const char *const ops[2] = {"loads", "stores"};
 	int op, n = 0;
 
-	if (x->status == ST_OK && x->run.nprobe < 0) {
+	if (x->status == ST_OK && result_run(x)->nprobe < 0) {
 		buf_puts(b, ", \"counters_error\": ");
-		buf_json_str(b, x->run.probe_why);
+		buf_json_str(b, result_run(x)->probe_why);
 	}
-	if (x->status != ST_OK || x->run.nprobe < CNT_BASE)
+	if (x->status != ST_OK || result_run(x)->nprobe < CNT_BASE)
 		return;
 	buf_puts(b, ", \"measured\": {");
 	for (op = 0; op < 2; op++) {
@@ -445,8 +447,8 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"pipeline_wavefronts\": %.17g, "
 		           "\"pipeline_conflicts\": %.17g", n++ ? ", " : "", ops[op], m[CNT_REQUESTS],
 		           m[CNT_WAVEFRONTS], m[CNT_CONFLICTS]);
-		if (x->run.nprobe > CNT_SASS(op))
-			buf_printf(b, ", \"wavefronts\": %.17g", x->run.probe[CNT_SASS(op)]);
+		if (result_run(x)->nprobe > CNT_SASS(op))
+			buf_printf(b, ", \"wavefronts\": %.17g", result_run(x)->probe[CNT_SASS(op)]);
 		if (got < 0)
 			buf_puts(b, ", \"incomplete\": true");
 		if (got > 0) {
@@ -487,10 +489,23 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 	buf_free(&e);
 }
 
-void report_json(struct buf *b, const struct config *c, const struct space *s,
+/* with out: write what b holds to out once it is large, or at the end (flush) */
+static void spill_if(struct buf *b, FILE *out, size_t at)
+{
+	if (!out || b->len < at)
+		return;
+	if (fwrite(b->s, 1, b->len, out) != b->len)
+		fatal("cannot write the results:");
+	b->len = 0;
+}
+
+#define spill(b, out) spill_if(b, out, 1 << 16)
+
+void report_json(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                  const struct result *r, const size_t *order, const struct runinfo *ri)
 {
 	size_t k, i;
+	int first;
 
 	buf_puts(b, "{\n  \"kernel\": ");
 	buf_json_str(b, c->name);
@@ -548,11 +563,28 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 		buf_json_str(b, c->sizes[i].name);
 		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
 	}
-	buf_puts(b, "},\n  \"variants\": [\n");
-	for (k = 0; k < s->n; k++) {
+	buf_printf(b, "},\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
+	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
+	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
+	           (long long)ri->sms);
+	if (ri->shard_n)
+		buf_printf(b, "  \"shard\": [%d, %d],\n", ri->shard_k, ri->shard_n);
+	buf_printf(b, "  \"search\": {\"strategy\": \"%s\", \"budget\": %zu, \"seed\": %llu, "
+	           "\"timed\": %zu, \"skipped\": %zu", ri->strategy ? ri->strategy : "exhaustive",
+	           ri->budget, (unsigned long long)ri->seed, ri->ntimed, ri->nskipped);
+	if (ri->first_timed_s > 0)
+		buf_printf(b, ", \"first_timed_s\": %.3f", ri->first_timed_s);
+	buf_printf(b, ", \"wall_s\": %.3f},\n", ri->compile_s);
+	buf_puts(b, "  \"variants\": [");
+	for (k = 0, first = 1; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
+		if (x->status == ST_SKIPPED) /* counted above; a budget may leave millions */
+			continue;
+		buf_puts(b, first ? "\n" : ",\n");
+		first = 0;
+		spill(b, out);
 		buf_printf(b, "    {\"id\": \"%s\", \"params\": {", v->id);
 		for (i = 0; i < c->nparams; i++) {
 			buf_printf(b, "%s", i ? ", " : "");
@@ -564,7 +596,6 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			buf_puts(b, ", \"reason\": ");
 			buf_json_str(b, v->drop);
 			buf_puts(b, "}");
-			buf_puts(b, k + 1 < s->n ? ",\n" : "\n");
 			continue;
 		}
 		if (x->reason) {
@@ -589,16 +620,18 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			           x->co.smem_static, x->cache_hit ? "true" : "false");
 		if (x->status == ST_OK || x->status == ST_MISMATCH ||
 		    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
-			json_kv(b, "max_abs_err", x->run.max_abs_err);
-			json_kv(b, "max_rel_err", x->run.max_rel_err);
+			json_kv(b, "max_abs_err", result_run(x)->max_abs_err);
+			json_kv(b, "max_rel_err", result_run(x)->max_rel_err);
+			if (x->run && x->run->device >= 0 && !x->resumed)
+				buf_printf(b, ", \"device\": %d", x->run->device);
 		}
 		if (x->status == ST_OK) {
-			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", x->run.t.n);
-			json_num(b, x->run.t.median_ms);
-			json_kv(b, "min_ms", x->run.t.min_ms);
-			json_kv(b, "max_ms", x->run.t.max_ms);
-			json_kv(b, "mean_ms", x->run.t.mean_ms);
-			json_kv(b, "spread", x->run.t.spread);
+			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", result_run(x)->t.n);
+			json_num(b, result_run(x)->t.median_ms);
+			json_kv(b, "min_ms", result_run(x)->t.min_ms);
+			json_kv(b, "max_ms", result_run(x)->t.max_ms);
+			json_kv(b, "mean_ms", result_run(x)->t.mean_ms);
+			json_kv(b, "spread", result_run(x)->t.spread);
 			json_kv(b, "gbs", x->gbs);
 			json_kv(b, "pct_copy", x->pct_copy);
 			json_kv(b, "pct_read", x->pct_read);
@@ -620,9 +653,9 @@ void report_json(struct buf *b, const struct config *c, const struct space *s,
 			buf_json_str(b, x->co.log ? x->co.log : "");
 		}
 		buf_puts(b, "}");
-		buf_puts(b, k + 1 < s->n ? ",\n" : "\n");
 	}
-	buf_puts(b, "  ]\n}\n");
+	buf_puts(b, "\n  ]\n}\n");
+	spill_if(b, out, 0);
 }
 
 static void csv_str(struct buf *b, const char *s)
@@ -636,7 +669,7 @@ static void csv_str(struct buf *b, const char *s)
 	buf_puts(b, "\"");
 }
 
-void report_csv(struct buf *b, const struct config *c, const struct space *s,
+void report_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                 const struct result *r, const size_t *order)
 {
 	size_t k, i;
@@ -650,14 +683,17 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
+		if (x->status == ST_SKIPPED)
+			continue;
+		spill(b, out);
 		buf_puts(b, v->id);
 		for (i = 0; i < c->nparams; i++)
 			buf_printf(b, ",%lld", (long long)v->vals[i]);
 		buf_printf(b, ",%s", report_status(x->status));
 		if (x->status == ST_OK)
-			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.2f,%.3g", x->run.t.median_ms,
-			           x->run.t.min_ms, x->run.t.spread, x->gbs, x->pct_copy, x->pct_read,
-			           x->run.max_abs_err);
+			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.2f,%.3g", result_run(x)->t.median_ms,
+			           result_run(x)->t.min_ms, result_run(x)->t.spread, x->gbs, x->pct_copy, x->pct_read,
+			           result_run(x)->max_abs_err);
 		else
 			buf_puts(b, ",,,,,,,");
 		if (x->co.ok)
@@ -677,6 +713,7 @@ void report_csv(struct buf *b, const struct config *c, const struct space *s,
 		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
 		buf_puts(b, "\n");
 	}
+	spill_if(b, out, 0);
 }
 
 void report_variants(FILE *f, const struct config *c, const struct space *s)

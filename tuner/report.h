@@ -52,11 +52,14 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 /* print the ranked table */
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri);
-/* results.json: every variant with parameters, status and reason, statistics, resources, error */
-void report_json(struct buf *b, const struct config *c, const struct space *s,
+/* results.json: every variant tried or dropped (the skipped ones are only counted) with
+   parameters, status and reason, statistics, resources, error; appended to b, or with out
+   (may be NULL) written to out as it goes, b serving as the buffer */
+#include <stdio.h>
+void report_json(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                  const struct result *r, const size_t *order, const struct runinfo *ri);
-/* results.csv: one row per variant */
-void report_csv(struct buf *b, const struct config *c, const struct space *s,
+/* results.csv: one row per variant tried or dropped; b and out as report_json's */
+void report_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                 const struct result *r, const size_t *order);
 
 #endif

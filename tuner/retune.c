@@ -76,11 +76,12 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 		}
 	closedir(d);
 	qsort(names, nn, sizeof *names, by_name);
-	best = r[order[0]].run.t.median_ms; /* the fastest, which a tie rule may not have chosen */
+	/* the fastest, which a tie rule may not have chosen */
+	best = result_run(&r[order[0]])->t.median_ms;
 	for (k = 0; k < s->n && r[order[k]].status == ST_OK; k++) {
 		ntimed++;
-		if (r[order[k]].run.t.median_ms < best)
-			best = r[order[k]].run.t.median_ms;
+		if (result_run(&r[order[k]])->t.median_ms < best)
+			best = result_run(&r[order[k]])->t.median_ms;
 	}
 	for (i = 0; i < nn; i++) {
 		char *path = xasprintf("%s/%s/results.json", kdir, names[i]), gpu[256], id[64];
@@ -111,7 +112,7 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 			buf_printf(json, ", \"here\": \"%s\"}", report_status(r[order[k]].status));
 			continue;
 		}
-		double ratio = best / r[order[k]].run.t.median_ms;
+		double ratio = best / result_run(&r[order[k]])->t.median_ms;
 		buf_printf(text, "re-tuning: %s's winner %s ranks %zu of %zu here, at %.1f %% of this "
 		           "GPU's fastest: re-tuning gained %.1f %%\n", gpu, id, k + 1, ntimed,
 		           100 * ratio, 100 * (1 / ratio - 1));

@@ -41,10 +41,10 @@ static int64_t eval_at(const struct config *c, const struct expr *e, const struc
 }
 
 /* evaluate e for v or exit 2 naming the config and the expression */
-static int64_t eval_or_die(const struct config *c, const struct expr *e, const struct variant *v,
-                           const char *what)
+static int64_t eval_or_die(const struct config *c, const struct expr *e, const struct vars *vars,
+                           const struct variant *v, const char *what)
 {
-	return eval_at(c, e, &v->vars, v, what);
+	return eval_at(c, e, vars, v, what);
 }
 
 /* the element count of a buffer or constant (kind) named name, whose count is e and elements
@@ -226,24 +226,26 @@ static void space_ids(const struct config *c, struct space *s)
 }
 
 /* the first reason v cannot run, or NULL */
-static char *check(const struct config *c, struct variant *v, const struct limits *lim)
+static char *check(const struct config *c, struct variant *v, const struct vars *vars,
+                   const struct limits *lim)
 {
 	int64_t threads = 1;
 	size_t i;
 	int d;
 
 	for (i = 0; i < c->nconstraints; i++) {
-		if (!eval_or_die(c, c->constraints[i].e, v, "constraint"))
+		if (!eval_or_die(c, c->constraints[i].e, vars, v, "constraint"))
 			return xasprintf("constraint '%s'", expr_src(c->constraints[i].e));
 	}
 	for (d = 0; d < 3; d++) {
-		v->block[d] = eval_or_die(c, c->kernel.launch.block[d], v, "block");
-		v->grid[d] = eval_or_die(c, c->kernel.launch.grid[d], v, "grid");
+		v->block[d] = eval_or_die(c, c->kernel.launch.block[d], vars, v, "block");
+		v->grid[d] = eval_or_die(c, c->kernel.launch.grid[d], vars, v, "grid");
 	}
-	v->shared = c->kernel.launch.shared ? eval_or_die(c, c->kernel.launch.shared, v, "shared") : 0;
+	v->shared = c->kernel.launch.shared
+	            ? eval_or_die(c, c->kernel.launch.shared, vars, v, "shared") : 0;
 	v->bank_bytes = c->kernel.launch.bank_bytes
-	                ? (int)eval_or_die(c, c->kernel.launch.bank_bytes, v, "bank_bytes") : 0;
-	v->bytes = eval_or_die(c, c->bytes, v, "bytes");
+	                ? (int)eval_or_die(c, c->kernel.launch.bank_bytes, vars, v, "bank_bytes") : 0;
+	v->bytes = eval_or_die(c, c->bytes, vars, v, "bytes");
 	for (d = 0; d < 3; d++) {
 		if (v->block[d] < 1)
 			return xasprintf("block[%d] = %lld is not positive", d, (long long)v->block[d]);
@@ -268,7 +270,7 @@ static char *check(const struct config *c, struct variant *v, const struct limit
 		return xasprintf("bank_bytes = %d is neither 4 nor 8", v->bank_bytes);
 	if (v->bytes <= 0)
 		return xasprintf("bytes = %lld is not positive", (long long)v->bytes);
-	args_check(c, &c->kernel, "argument", &v->vars, v);
+	args_check(c, &c->kernel, "argument", vars, v);
 	return NULL;
 }
 
@@ -288,17 +290,19 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 	sizes_check(c, sizes);
 	memset(s, 0, sizeof *s);
 	s->v = xcalloc(total, sizeof *s->v);
+	s->vals = xcalloc(total * c->nparams + 1, sizeof *s->vals);
 	s->n = total;
+	s->sizes = *sizes;
 	for (k = 0; k < total; k++) {
 		struct variant *v = &s->v[k];
+		struct vars vars = *sizes;
 
-		v->vars = *sizes;
-		v->vals = xcalloc(c->nparams + 1, sizeof *v->vals);
+		v->vals = s->vals + k * c->nparams;
 		for (i = 0; i < c->nparams; i++) {
 			v->vals[i] = c->params[i].vals[idx[i]];
-			vars_set(&v->vars, c->params[i].name, v->vals[i]);
+			vars_set(&vars, c->params[i].name, v->vals[i]);
 		}
-		v->drop = check(c, v, lim);
+		v->drop = check(c, v, &vars, lim);
 		if (!v->drop)
 			s->nkept++;
 		for (i = c->nparams; i-- > 0;) { /* odometer, last parameter fastest */
@@ -310,6 +314,16 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 	free(idx);
 	reference_check(c, sizes, lim);
 	space_ids(c, s);
+}
+
+void space_bind(const struct config *c, const struct space *s, const struct variant *v,
+                struct vars *out)
+{
+	size_t i;
+
+	*out = s->sizes;
+	for (i = 0; i < c->nparams; i++)
+		vars_set(out, c->params[i].name, v->vals[i]);
 }
 
 char *space_params_str(const struct config *c, const struct variant *v)
@@ -328,11 +342,10 @@ void space_free(struct space *s)
 {
 	size_t k;
 
-	for (k = 0; k < s->n; k++) {
-		free(s->v[k].vals);
+	for (k = 0; k < s->n; k++)
 		free(s->v[k].drop);
-	}
 	free(s->v);
+	free(s->vals);
 	memset(s, 0, sizeof *s);
 }
 

@@ -17,7 +17,6 @@ struct variant {
 	                             the parameter values (16 digits, and "-N", where they collide) */
 	int64_t *vals;            /* one per config param, in config order */
 	char *drop;               /* NULL if kept, else why it was dropped (malloc'd) */
-	struct vars vars;         /* sizes and params bound */
 	int64_t block[3], grid[3];
 	int64_t shared;           /* dynamic shared memory bytes */
 	int bank_bytes;           /* 0 when the config sets no bank mode */
@@ -27,6 +26,8 @@ struct variant {
 struct space {
 	struct variant *v;
 	size_t n, nkept;
+	struct vars sizes;        /* as the space was expanded under */
+	int64_t *vals;            /* every variant's values, nparams each (v[k].vals points in) */
 };
 
 /* expand c under sizes (bound in `sizes`) and lim; order is the parameters' lexicographic
@@ -37,6 +38,10 @@ struct space {
    fit its type, a reference launch beyond lim. */
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
                   struct space *s);
+/* the sizes and v's parameter values bound, into out (not kept per variant: a binding is
+   about a kilobyte) */
+void space_bind(const struct config *c, const struct space *s, const struct variant *v,
+                struct vars *out);
 /* "BLOCK=256 PAD=1" (malloc'd) */
 char *space_params_str(const struct config *c, const struct variant *v);
 /* free s's contents */

@@ -13,11 +13,13 @@
 #include "bench.h"
 #include "cache.h"
 #include "compile.h"
+#include "pool.h"
 #include "emit.h"
 #include "measure.h"
 #include "predict.h"
 #include "report.h"
 #include "retune.h"
+#include "search.h"
 #include "source.h"
 #include "util.h"
 
@@ -38,6 +40,20 @@ void tune_catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+const struct run_result *result_run(const struct result *x)
+{
+	static const struct run_result none;
+
+	return x->run ? x->run : &none;
+}
+
+void result_set_run(struct result *x, const struct run_result *run)
+{
+	if (!x->run)
+		x->run = xmalloc(sizeof *x->run);
+	*x->run = *run;
 }
 
 void tune_phase(const struct tune *t, const char *what)
@@ -103,206 +119,6 @@ void tune_target(struct tune *t)
 	tune_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
 }
 
-/* what variant_text needs */
-struct vjob {
-	const struct tune *t;
-	const struct variant *v;
-};
-
-/* a compile job's text: a variant's source (source.h) */
-static void variant_text(const void *arg, struct buf *b)
-{
-	const struct vjob *j = arg;
-	char *src = source_variant(j->t->c, j->v, j->t->tmpl);
-
-	buf_puts(b, src);
-	free(src);
-}
-
-/* compile every kept variant, the reference and the helper kernels */
-static void compile_all(struct tune *t)
-{
-	struct config *c = t->c;
-	struct space *s = &t->s;
-	size_t i, n = 0, nok = 0, first_bad = SIZE_MAX, nbad = 0, nres = 0, nint = 0;
-	struct job *jobs = xcalloc(s->nkept + 2, sizeof *jobs);
-	struct vjob *vj = xcalloc(s->nkept + 2, sizeof *vj);
-	struct compile_out *outs = xcalloc(s->nkept + 2, sizeof *outs);
-	int *hits = xcalloc(s->nkept + 2, sizeof *hits);
-	size_t *jobof = xcalloc(s->n, sizeof *jobof);
-	char *cachedir = NULL;
-	double t0;
-
-	for (i = 0; i < s->n; i++) {
-		t->r[i].twin = -1;
-		if (s->v[i].drop) {
-			t->r[i].status = ST_DROPPED;
-			continue;
-		}
-		jobof[i] = n;
-		vj[n] = (struct vjob){t, &s->v[i]};
-		jobs[n] = (struct job){NULL, variant_text, &vj[n], c->kernel.source, c->kernel.entry};
-		n++;
-	}
-	jobs[n++] = (struct job){t->refsrc, NULL, NULL, c->reference.source, c->reference.entry};
-	jobs[n++] = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu",
-	                         "tuner_copy"};
-	if (!t->o.no_cache && !(cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
-	                                                 : cache_default_dir()))
-		warn("no compile cache: neither TUNER_CACHE, XDG_CACHE_HOME nor an existing home "
-		     "directory names one (--cache DIR does); compiling everything");
-	note(1, "tuner: %s: %zu variants (%zu dropped), compiling for %s with %d workers\n",
-	     c->path, s->nkept, s->n - s->nkept, t->ri.arch, t->o.jobs);
-	t0 = now_s();
-	t->ri.compiled = compile_many(jobs, n, t->ri.arch, c->options, c->noptions, cachedir,
-	                              t->o.jobs, outs, hits, &tune_stop);
-	t->ri.compile_s = now_s() - t0;
-	t->ri.cache_hits = n - t->ri.compiled;
-	for (i = 0; i < s->n; i++) {
-		struct result *x = &t->r[i];
-		if (s->v[i].drop)
-			continue;
-		x->co = outs[jobof[i]];
-		x->cache_hit = hits[jobof[i]];
-		if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
-			nint++;
-			x->status = ST_NOTRUN;
-			x->reason = xstrdup("interrupted while compiling");
-		} else if (!x->co.ok) {
-			x->status = ST_COMPILE_ERROR;
-			x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
-			note(2, "%s: compile error:\n%s\n", s->v[i].id, x->co.log);
-			nbad++;
-			if (first_bad == SIZE_MAX)
-				first_bad = i;
-		} else if (x->co.smem_static + s->v[i].shared > t->lim.smem_optin) {
-			nres++;
-			x->status = ST_RESOURCES;
-			x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
-			                      x->co.smem_static, (long long)s->v[i].shared,
-			                      (long long)t->lim.smem_optin);
-		} else {
-			x->status = ST_UNTIMED;
-			nok++;
-		}
-	}
-	/* counts that add up to the kept variants; NVRTC's work with the reference and helpers */
-	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
-	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
-	     "reference and the helper kernels)\n", s->nkept, t->ri.compile_s, nok + nres, nbad,
-	     nres, nint ? ", " : "", nint, nint ? " not compiled (interrupted)" : "",
-	     t->ri.compiled, t->ri.cache_hits);
-	if (nbad && nok && first_bad != SIZE_MAX) {
-		char *p = space_params_str(c, &s->v[first_bad]);
-		const char *log = t->r[first_bad].reason;
-		int len = 0, lines = 0;
-		while (log[len] && lines < 6)
-			lines += log[len++] == '\n';
-		note(1, "tuner: the first that failed, %s (%s), says:\n%.*s%s", s->v[first_bad].id, p,
-		     len, log, log[len] ? "  ...\n" : len && log[len - 1] != '\n' ? "\n" : "");
-		free(p);
-	}
-	t->ref = outs[n - 2];
-	t->copy = outs[n - 1];
-	free(outs); /* before any fatal(): what is left is reachable from t */
-	free(hits);
-	free(jobs);
-	free(vj);
-	free(jobof);
-	free(cachedir);
-	if (!tune_stop && !t->ref.ok)
-		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
-		      c->reference.entry, c->reference.source, t->ref.log);
-	if (!tune_stop && !t->copy.ok)
-		die("the helper kernels do not compile:\n%s", t->copy.log);
-	if (!tune_stop && nok == 0 && first_bad != SIZE_MAX) {
-		char hint[512];
-		const char *h = nv_hint(t->r[first_bad].reason, c->kernel.entry, c->kernel.source, hint,
-		                        sizeof hint);
-		fatal("%s: no variant of '%s' compiles%s%s; the first, %s, says:\n%s", c->path,
-		      c->kernel.source, h ? ": " : "", h ? h : "", s->v[first_bad].id,
-		      t->r[first_bad].reason);
-	}
-}
-
-/* mark variants whose cubin and launch equal an earlier one's as its twins; with the bank
-   mode ignored by the GPU, a variant differing only in bank_bytes collapses likewise */
-static void find_twins(const struct space *s, struct result *r, int bank_ignored)
-{
-	size_t i, j;
-	uint64_t *h = xcalloc(s->n, sizeof *h);
-
-	for (i = 0; i < s->n; i++)
-		if (r[i].co.ok)
-			h[i] = hash_bytes(HASH_INIT, r[i].co.cubin, r[i].co.cubin_len);
-	for (i = 0; i < s->n; i++) {
-		const struct variant *a = &s->v[i];
-		if (r[i].status != ST_UNTIMED)
-			continue;
-		for (j = 0; j < i; j++) {
-			const struct variant *b = &s->v[j];
-			int ba = a->bank_bytes, bb = b->bank_bytes;
-			if (r[j].status != ST_UNTIMED || h[i] != h[j] ||
-			    r[i].co.cubin_len != r[j].co.cubin_len ||
-			    memcmp(r[i].co.cubin, r[j].co.cubin, r[i].co.cubin_len) ||
-			    memcmp(a->block, b->block, sizeof a->block) ||
-			    memcmp(a->grid, b->grid, sizeof a->grid) || a->shared != b->shared)
-				continue;
-			if (bank_ignored) {
-				ba = ba == 8 ? 4 : ba;
-				bb = bb == 8 ? 4 : bb;
-			}
-			if (ba != bb)
-				continue;
-			r[i].status = a->bank_bytes != b->bank_bytes ? ST_COLLAPSED : ST_TWIN;
-			r[i].twin = (long)j;
-			break;
-		}
-	}
-	/* NVRTC prints no ptxas report for code it has already compiled in the same worker:
-	   take the resources from a byte-identical cubin that has them */
-	for (i = 0; i < s->n; i++) {
-		if (!r[i].co.ok || r[i].co.regs >= 0)
-			continue;
-		for (j = 0; j < s->n; j++) {
-			if (j == i || !r[j].co.ok || r[j].co.regs < 0 || h[i] != h[j] ||
-			    r[i].co.cubin_len != r[j].co.cubin_len ||
-			    memcmp(r[i].co.cubin, r[j].co.cubin, r[i].co.cubin_len))
-				continue;
-			r[i].co.regs = r[j].co.regs;
-			r[i].co.spill_stores = r[j].co.spill_stores;
-			r[i].co.spill_loads = r[j].co.spill_loads;
-			r[i].co.stack = r[j].co.stack;
-			r[i].co.smem_static = r[j].co.smem_static;
-			break;
-		}
-	}
-	free(h);
-}
-
-static void write_out(const char *dir, const char *file, const struct buf *b)
-{
-	char *p = xasprintf("%s/%s", dir, file);
-
-	if (file_write_atomic(p, b->s, b->len) < 0)
-		fatal("cannot write '%s':", p);
-	free(p);
-}
-
-/* the hash of what variant i compiled to and how it launches (0: it did not compile) */
-static uint64_t build_hash(const struct variant *v, const struct result *x)
-{
-	uint64_t h;
-
-	if (!x->co.ok)
-		return 0;
-	h = hash_bytes(HASH_INIT, x->co.cubin, x->co.cubin_len);
-	h = hash_bytes(h, v->block, sizeof v->block);
-	h = hash_bytes(h, v->grid, sizeof v->grid);
-	h = hash_bytes(h, &v->bank_bytes, sizeof v->bank_bytes);
-	return hash_bytes(h, &v->shared, sizeof v->shared);
-}
-
 /* warn about each parameter that changes no variant's cubin or launch: among the compiled
    variants that differ only in it, every group builds to one and the same thing (the
    template most likely never uses it; its variants are twins) */
@@ -315,7 +131,7 @@ static void unused_params(const struct config *c, const struct space *s, const s
 		cap *= 2;
 	slot = xcalloc(cap, sizeof *slot);
 	for (i = 0; i < s->n; i++)
-		bh[i] = s->v[i].drop ? 0 : build_hash(&s->v[i], &r[i]);
+		bh[i] = r[i].status == ST_COMPILE_ERROR ? 0 : r[i].build;
 	for (p = 0; p < c->nparams; p++) {
 		int differs = 0;
 		if (c->params[p].nvals < 2)
@@ -350,6 +166,442 @@ static void unused_params(const struct config *c, const struct space *s, const s
 	free(bh);
 }
 
+/* what variant_text needs */
+struct vjob {
+	const struct tune *t;
+	const struct variant *v;
+};
+
+/* a compile job's text: a variant's source (source.h) */
+static void variant_text(const void *arg, struct buf *b)
+{
+	const struct vjob *j = arg;
+	char *src = source_variant(j->t->c, j->v, j->t->tmpl);
+
+	buf_puts(b, src);
+	free(src);
+}
+
+/* the hash of what a variant compiled to and how it launches (never 0); with the bank mode
+   ignored by the GPU, 8-byte banks count as 4 */
+static uint64_t build_hash(const struct variant *v, const struct compile_out *co,
+                           int bank_ignored)
+{
+	int bank = bank_ignored && v->bank_bytes == 8 ? 4 : v->bank_bytes;
+	uint64_t h = hash_bytes(HASH_INIT, co->cubin, co->cubin_len);
+
+	h = hash_bytes(h, &co->cubin_len, sizeof co->cubin_len);
+	h = hash_bytes(h, v->block, sizeof v->block);
+	h = hash_bytes(h, v->grid, sizeof v->grid);
+	h = hash_bytes(h, &bank, sizeof bank);
+	h = hash_bytes(h, &v->shared, sizeof v->shared);
+	return h ? h : 1;
+}
+
+/* a run's variants on their way: picked by the search, compiled (or found in the cache),
+   queued for the GPU, timed. Memory holds the cubins between compiling and timing only. */
+struct stream {
+	struct tune *t;
+	struct search *q;
+	struct vjob cur;          /* the job job_of described last */
+	size_t *queue, qhead, qlen, qcap;   /* compiled, waiting for the GPU (a ring) */
+	size_t qmax;              /* compiling waits while this many wait for the GPU */
+	uint64_t *tkey;           /* builds seen: open addressing, build hash -> variant + 1 */
+	size_t *tval, tcap;
+	size_t compiling;         /* picked, result not in yet */
+	int search_done;
+	size_t nok, nbad, nres, nint, ntwin, first_bad;
+	double t0;
+};
+
+static void job_of(void *arg, size_t i, struct job *out)
+{
+	struct stream *st = arg;
+	const struct config *c = st->t->c;
+
+	st->cur = (struct vjob){st->t, &st->t->s.v[i]};
+	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry};
+}
+
+/* the compilers' next job: the search's next pick, unless the GPU is behind */
+static int compile_next(void *arg, size_t *i)
+{
+	struct stream *st = arg;
+	int got;
+
+	if (st->search_done)
+		return -1;
+	if (st->t->m && st->qlen >= st->qmax)
+		return 0;
+	got = search_next(st->q, i);
+	if (got < 0)
+		st->search_done = 1;
+	if (got > 0) {
+		st->compiling++;
+		st->t->r[*i].status = ST_NOTRUN; /* until its result is in */
+		st->t->r[*i].reason = xstrdup("interrupted while compiling");
+	}
+	return got;
+}
+
+/* the GPU's next job: the oldest compiled variant waiting */
+static int gpu_next(void *arg, size_t *i)
+{
+	struct stream *st = arg;
+
+	if (!st->qlen)
+		return st->search_done && !st->compiling ? -1 : 0;
+	*i = st->queue[st->qhead];
+	st->qhead = (st->qhead + 1) % st->qcap;
+	st->qlen--;
+	return 1;
+}
+
+static void enqueue(struct stream *st, size_t i)
+{
+	if (st->qlen == st->qcap) {
+		size_t n = st->qcap ? 2 * st->qcap : 64, k;
+		size_t *q = xcalloc(n, sizeof *q);
+		for (k = 0; k < st->qlen; k++)
+			q[k] = st->queue[(st->qhead + k) % st->qcap];
+		free(st->queue);
+		st->queue = q;
+		st->qhead = 0;
+		st->qcap = n;
+	}
+	st->queue[(st->qhead + st->qlen++) % st->qcap] = i;
+}
+
+/* the variant that built to h before, or SIZE_MAX (then i is recorded as it) */
+static size_t seen(struct stream *st, uint64_t h, size_t i)
+{
+	size_t k;
+
+	if (2 * (st->tcap ? st->tcap : 0) <= 4 * st->nok + 4) { /* grow: at most half full */
+		size_t n = st->tcap ? 4 * st->tcap : 1024, j;
+		uint64_t *key = xcalloc(n, sizeof *key);
+		size_t *val = xcalloc(n, sizeof *val);
+		for (j = 0; j < st->tcap; j++) {
+			if (!st->tkey[j])
+				continue;
+			for (k = st->tkey[j] & (n - 1); key[k]; k = (k + 1) & (n - 1))
+				;
+			key[k] = st->tkey[j];
+			val[k] = st->tval[j];
+		}
+		free(st->tkey);
+		free(st->tval);
+		st->tkey = key;
+		st->tval = val;
+		st->tcap = n;
+	}
+	for (k = h & (st->tcap - 1); st->tkey[k]; k = (k + 1) & (st->tcap - 1))
+		if (st->tkey[k] == h)
+			return st->tval[k] - 1;
+	st->tkey[k] = h;
+	st->tval[k] = i + 1;
+	return SIZE_MAX;
+}
+
+/* drop what only the GPU needed of a compile result */
+static void drop_cubin(struct compile_out *co)
+{
+	free(co->cubin);
+	co->cubin = NULL;
+}
+
+/* variant i's compile result (owned from now on): classify it, then hand it to the GPU, to
+   the journal's earlier result, or back to the search */
+static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
+{
+	struct stream *st = arg;
+	struct tune *t = st->t;
+	struct result *x = &t->r[i];
+	const struct variant *v = &t->s.v[i];
+	int counted = !t->m; /* without a GPU a compiled variant is what the budget counts */
+	size_t w;
+
+	st->compiling--;
+	free(x->reason);
+	x->reason = NULL;
+	x->co = *out;
+	x->cache_hit = hit;
+	if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
+		st->nint++;
+		x->status = ST_NOTRUN;
+		x->reason = xstrdup("interrupted while compiling");
+		search_result(st->q, i, 0, 0);
+		return;
+	}
+	if (!x->co.ok) {
+		x->status = ST_COMPILE_ERROR;
+		x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
+		note(2, "%s: compile error:\n%s\n", v->id, x->co.log);
+		if (st->nbad++ == 0 || i < st->first_bad) /* the first in config order */
+			st->first_bad = i;
+		search_result(st->q, i, counted, 0);
+		return;
+	}
+	free(x->co.log); /* ptxas's report, parsed */
+	x->co.log = NULL;
+	x->build = build_hash(v, &x->co, t->ri.bank_ignored);
+	if (x->co.smem_static + v->shared > t->lim.smem_optin) {
+		st->nres++;
+		x->status = ST_RESOURCES;
+		x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
+		                      x->co.smem_static, (long long)v->shared,
+		                      (long long)t->lim.smem_optin);
+		drop_cubin(&x->co);
+		search_result(st->q, i, counted, 0);
+		return;
+	}
+	st->nok++;
+	x->status = ST_UNTIMED;
+	if ((w = seen(st, x->build, i)) != SIZE_MAX) {
+		struct result *y = &t->r[w];
+		/* NVRTC prints no ptxas report for code it has already compiled in the same
+		   worker: one of the two has the resources */
+		if (x->co.regs < 0 && y->co.regs >= 0) {
+			x->co.regs = y->co.regs;
+			x->co.spill_stores = y->co.spill_stores;
+			x->co.spill_loads = y->co.spill_loads;
+			x->co.stack = y->co.stack;
+			x->co.smem_static = y->co.smem_static;
+		} else if (y->co.regs < 0 && x->co.regs >= 0) {
+			y->co.regs = x->co.regs;
+			y->co.spill_stores = x->co.spill_stores;
+			y->co.spill_loads = x->co.spill_loads;
+			y->co.stack = x->co.stack;
+			y->co.smem_static = x->co.smem_static;
+		}
+		x->status = v->bank_bytes != t->s.v[w].bank_bytes ? ST_COLLAPSED : ST_TWIN;
+		x->twin = (long)w;
+		st->ntwin++;
+		drop_cubin(&x->co);
+		search_result(st->q, i, counted, 0);
+		return;
+	}
+	if (!t->m) {
+		drop_cubin(&x->co);
+		search_result(st->q, i, 1, 0);
+		return;
+	}
+	if (measure_resume(t->m, i)) {
+		drop_cubin(&x->co);
+		search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+		return;
+	}
+	enqueue(st, i);
+}
+
+/* the GPU's result of variant i is in t->r[i] */
+static void timed(void *arg, size_t i)
+{
+	struct stream *st = arg;
+	struct tune *t = st->t;
+	struct result *x = &t->r[i];
+
+	if (!t->ri.ntimed++)
+		t->ri.first_timed_s = now_s() - st->t0;
+	drop_cubin(&x->co);
+	search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+}
+
+/* the kept variants this run may try (its shard's), in config order; count in *n */
+static size_t *candidates(const struct tune *t, size_t *n)
+{
+	const struct space *s = &t->s;
+	size_t *c = xcalloc(s->nkept + 1, sizeof *c), i, k = 0;
+
+	*n = 0;
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].drop)
+			continue;
+		if (!t->o.shard_n || k % (size_t)t->o.shard_n == (size_t)t->o.shard_k - 1)
+			c[(*n)++] = i;
+		k++;
+	}
+	return c;
+}
+
+/* compile the reference and the helper kernels; exit 2 if the reference does not compile */
+static void compile_fixed(struct tune *t, const char *cachedir)
+{
+	const struct config *c = t->c;
+	struct job jobs[2];
+	struct compile_out outs[2];
+
+	jobs[0] = (struct job){t->refsrc, NULL, NULL, c->reference.source, c->reference.entry};
+	jobs[1] = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu",
+	                       "tuner_copy"};
+	t->ri.compiled += compile_many(jobs, 2, t->ri.arch, c->options, c->noptions, cachedir,
+	                               t->o.jobs, outs, NULL, &tune_stop);
+	t->ref = outs[0];
+	t->copy = outs[1];
+	if (!tune_stop && !t->ref.ok)
+		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
+		      c->reference.entry, c->reference.source, t->ref.log);
+	if (!tune_stop && !t->copy.ok)
+		die("the helper kernels do not compile:\n%s", t->copy.log);
+}
+
+/* what the stream did, in one line, and the first compile failure */
+static void stream_summary(struct tune *t, const struct stream *st, size_t ncand)
+{
+	const struct config *c = t->c;
+	size_t tried = ncand - t->ri.nskipped;
+
+	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
+	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
+	     "reference and the helper kernels)\n", tried, t->ri.compile_s, st->nok + st->nres,
+	     st->nbad, st->nres, st->nint ? ", " : "", st->nint,
+	     st->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits);
+	if (t->ri.nskipped)
+		note(1, "tuner: %s search: %zu of %zu candidate variants tried (--budget %zu), %zu "
+		     "skipped\n", t->ri.strategy, tried, ncand, t->ri.budget, t->ri.nskipped);
+	if (t->ri.ntimed)
+		note(1, "tuner: timed %zu variants; the first %.2f s after compiling began, all in "
+		     "%.2f s\n", t->ri.ntimed, t->ri.first_timed_s, t->ri.compile_s);
+	if (st->nbad && st->nok) {
+		const struct variant *v = &t->s.v[st->first_bad];
+		char *p = space_params_str(c, v);
+		const char *log = t->r[st->first_bad].reason;
+		int len = 0, lines = 0;
+		while (log[len] && lines < 6)
+			lines += log[len++] == '\n';
+		note(1, "tuner: the first that failed, %s (%s), says:\n%.*s%s", v->id, p, len, log,
+		     log[len] ? "  ...\n" : len && log[len - 1] != '\n' ? "\n" : "");
+		free(p);
+	}
+}
+
+void tune_run(struct tune *t)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	struct stream st;
+	struct pool_task tasks[2];
+	struct compiler *k;
+	char *cachedir = NULL, why[256] = "";
+	size_t *cand, ncand, i, misses;
+	double *prior = NULL;
+	int ntask = 1;
+
+	for (i = 0; i < s->n; i++) {
+		t->r[i].twin = -1;
+		t->r[i].status = s->v[i].drop ? ST_DROPPED : ST_SKIPPED;
+	}
+	if (!t->o.no_cache && !(cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
+	                                                 : cache_default_dir()))
+		warn("no compile cache: neither TUNER_CACHE, XDG_CACHE_HOME nor an existing home "
+		     "directory names one (--cache DIR does); compiling everything");
+	t->ri.lim = t->lim;
+	vars_get(&t->sizes, CFG_SMS, &t->ri.sms);
+	t->ri.strategy = search_name(t->o.strategy);
+	t->ri.budget = t->o.budget;
+	t->ri.seed = t->o.seed;
+	t->ri.shard_k = t->o.shard_k;
+	t->ri.shard_n = t->o.shard_n;
+	cand = candidates(t, &ncand);
+	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
+	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
+	     t->m ? ", timing as they come" : "");
+	if (t->o.shard_n)
+		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
+		     t->o.shard_n, ncand, s->nkept);
+	memset(&st, 0, sizeof st);
+	st.t = t;
+	st.t0 = now_s();
+	compile_fixed(t, cachedir);
+	if (t->o.strategy == SEARCH_GUIDED) {
+		prior = xcalloc(s->n + 1, sizeof *prior);
+		for (i = 0; i < s->n; i++)
+			prior[i] = t->r[i].bank_ratio > 0 ? t->r[i].bank_ratio : 1;
+	}
+	st.q = search_new((enum strategy)t->o.strategy, c, s, cand, ncand, t->o.budget,
+	                  t->o.seed, prior, (size_t)t->o.jobs + 2);
+	st.qmax = 4 * (size_t)t->o.jobs + 16;
+	free(prior);
+	k = compile_open(t->ri.arch, c->options, c->noptions, cachedir, t->o.jobs, job_of,
+	                 compile_next, compiled, &st, &tune_stop);
+	compile_task(k, &tasks[0], why, sizeof why);
+	if (t->m && !tune_stop) {
+		if (mkdirs(t->dir) < 0)
+			fatal("cannot create '%s':", t->dir);
+		measure_begin(t->m);
+		measure_task(t->m, &tasks[ntask++], gpu_next, timed, &st);
+		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
+	}
+	progress_begin(t->m ? "compiling and timing" : "compiling",
+	               t->o.budget && t->o.budget < ncand ? t->o.budget : ncand);
+	if (!tune_stop && pool_run_many(tasks, ntask) < 0) {
+		if (ntask > 1 && tasks[1].failed)
+			fatal("%s: %s", c->path, t->why);
+		warn("cannot start a compiler process (%s)", why);
+	}
+	progress_end();
+	t->ri.compile_s = now_s() - st.t0;
+	misses = compile_close(k);
+	t->ri.compiled += misses;
+	t->ri.cache_hits = st.nok + st.nres + st.nbad + 2 - t->ri.compiled;
+	if (t->m) {
+		size_t resumed;
+		while (st.qlen) { /* compiled, never timed: interrupted */
+			size_t j;
+			gpu_next(&st, &j);
+			drop_cubin(&t->r[j].co);
+			measure_notrun(t->m, j);
+		}
+		if ((resumed = measure_end(t->m)))
+			note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
+			     resumed);
+	}
+	for (i = 0; i < ncand && tune_stop && !t->o.budget; i++) { /* never reached */
+		struct result *x = &t->r[cand[i]];
+		if (x->status == ST_SKIPPED) {
+			x->status = ST_NOTRUN;
+			x->reason = xstrdup("interrupted before it was compiled");
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		struct result *x = &t->r[i];
+		t->ri.nskipped += x->status == ST_SKIPPED;
+		if ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && x->twin >= 0 && t->m) {
+			result_set_run(x, result_run(&t->r[x->twin])); /* twins share a result */
+			x->gbs = t->r[x->twin].gbs;
+			x->pct_copy = t->r[x->twin].pct_copy;
+			x->pct_read = t->r[x->twin].pct_read;
+		}
+	}
+	stream_summary(t, &st, ncand);
+	tune_phase(t, "compiled and run");
+	free(cachedir);
+	free(cand);
+	free(st.queue);
+	free(st.tkey);
+	free(st.tval);
+	search_free(st.q);
+	if (!tune_stop && st.nok == 0 && st.nbad) {
+		char hint[512];
+		const char *h = nv_hint(t->r[st.first_bad].reason, c->kernel.entry, c->kernel.source,
+		                        hint, sizeof hint);
+		fatal("%s: no variant of '%s' compiles%s%s; the first, %s, says:\n%s", c->path,
+		      c->kernel.source, h ? ": " : "", h ? h : "", s->v[st.first_bad].id,
+		      t->r[st.first_bad].reason);
+	}
+	if (!tune_stop)
+		unused_params(c, s, t->r);
+}
+
+static void write_out(const char *dir, const char *file, const struct buf *b)
+{
+	char *p = xasprintf("%s/%s", dir, file);
+
+	if (file_write_atomic(p, b->s, b->len) < 0)
+		fatal("cannot write '%s':", p);
+	free(p);
+}
+
 void tune_expand(struct tune *t)
 {
 	size_t i;
@@ -374,26 +626,36 @@ void tune_expand(struct tune *t)
 	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
 	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
 	tune_phase(t, "bank model evaluated");
-	t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
+	if (t->o.shard_n)
+		t->dir = xasprintf("%s/%s/%s/shard-%d-of-%d", t->o.outdir, t->c->name, t->ri.slug,
+		                   t->o.shard_k, t->o.shard_n);
+	else
+		t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
 }
 
-void tune_compile(struct tune *t)
+/* write results.json (csv 0) or results.csv into t->dir atomically, as it is made */
+static void write_report(struct tune *t, const char *file, int csv, const size_t *order)
 {
-	compile_all(t);
-	tune_phase(t, "compiled");
-	find_twins(&t->s, t->r, t->ri.bank_ignored);
-	if (!tune_stop)
-		unused_params(t->c, &t->s, t->r);
-}
+	char *path = xasprintf("%s/%s", t->dir, file);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	struct buf b = {0};
+	FILE *f = fopen(tmp, "w");
 
-void tune_measure(struct tune *t)
-{
-	if (!t->ri.timed || tune_stop)
-		return;
-	if (mkdirs(t->dir) < 0)
-		fatal("cannot create '%s':", t->dir);
-	measure_run(t->m);
-	tune_phase(t, "variants run");
+	if (!f)
+		fatal("cannot write '%s':", tmp);
+	if (csv)
+		report_csv(&b, f, t->c, &t->s, t->r, order);
+	else
+		report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+		fatal("cannot write '%s':", path);
+	}
+	buf_free(&b);
+	free(tmp);
+	free(path);
 }
 
 /* hold dir's lock (dir/.lock, fcntl) until the returned descriptor is closed: runs that
@@ -438,7 +700,6 @@ int tune_finish(struct tune *t)
 	struct config *c = t->c;
 	struct space *s = &t->s;
 	struct result *r = t->r;
-	struct buf b = {0};
 	size_t *order = report_rank(r, s->n), i, nok = 0;
 	int lock;
 
@@ -457,18 +718,16 @@ int tune_finish(struct tune *t)
 		fatal("cannot create '%s':", t->dir);
 	lock = lock_dir(t->dir);
 	copy_sources(t);
-	report_json(&b, c, s, r, order, &t->ri);
-	write_out(t->dir, "results.json", &b);
+	write_report(t, "results.json", 0, order);
 	if (getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window between files */
 		nanosleep(&(struct timespec){0, 300000000}, NULL);
-	b.len = 0;
-	report_csv(&b, c, s, r, order);
-	write_out(t->dir, "results.csv", &b);
-	buf_free(&b);
-	if (t->ri.timed && !tune_stop && r[order[0]].status == ST_OK) {
+	write_report(t, "results.csv", 1, order);
+	if (t->ri.timed && !tune_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
 		size_t w = order[0];
 		char *p = space_params_str(c, &s->v[w]);
-		if (emit_variant(t->dir, "best", c, &s->v[w], &r[w], &t->ri, t->tmpl) < 0)
+		struct vars vars;
+		space_bind(c, s, &s->v[w], &vars);
+		if (emit_variant(t->dir, "best", c, &s->v[w], &vars, &r[w], &t->ri, t->tmpl) < 0)
 			fatal("cannot write '%s/best.cu':", t->dir);
 		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[w].id, p,
 		       r[w].gbs, r[w].pct_copy, t->dir);
@@ -477,9 +736,11 @@ int tune_finish(struct tune *t)
 	if (t->o.emit && !tune_stop) {
 		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
 			;
+		struct vars vars;
 		if (r[i].status == ST_COMPILE_ERROR)
 			fatal("--emit: variant '%s' does not compile", t->o.emit);
-		if (emit_variant(t->dir, t->o.emit, c, &s->v[i], &r[i], &t->ri, t->tmpl) < 0)
+		space_bind(c, s, &s->v[i], &vars);
+		if (emit_variant(t->dir, t->o.emit, c, &s->v[i], &vars, &r[i], &t->ri, t->tmpl) < 0)
 			fatal("cannot write '%s/%s.cu':", t->dir, t->o.emit);
 		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	}
@@ -501,8 +762,11 @@ void tune_free(struct tune *t)
 	for (i = 0; t->r && i < t->s.n; i++) {
 		nv_out_free(&t->r[i].co);
 		free(t->r[i].reason);
-		free(t->r[i].bank);
-		free(t->r[i].bank8);
+		free(t->r[i].run);
+		if (!t->r[i].bank_shared) {
+			free(t->r[i].bank);
+			free(t->r[i].bank8);
+		}
 	}
 	nv_out_free(&t->ref);
 	nv_out_free(&t->copy);

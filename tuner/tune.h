@@ -24,6 +24,7 @@ enum status {
 	ST_COLLAPSED,     /* differs only in a bank mode the GPU does not apply */
 	ST_NOTRUN,        /* interrupted before it ran */
 	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
+	ST_SKIPPED,       /* kept, but not tried: another shard's, or beyond the budget */
 };
 
 struct result {
@@ -33,17 +34,26 @@ struct result {
 	int cache_hit;
 	int resumed;              /* the GPU result came from the journal of an earlier run */
 	long twin;                /* index of the variant whose cubin and timing this one shares, or -1 */
-	struct run_result run;    /* valid for ST_OK, ST_MISMATCH, ST_FAULT, ST_LAUNCH_ERROR, and twins */
+	struct run_result *run;   /* malloc'd (result_set_run) for ST_OK, ST_MISMATCH, ST_FAULT,
+	                             ST_LAUNCH_ERROR and timed twins; NULL otherwise: read it
+	                             through result_run */
 	double gbs, pct_copy;     /* when timed */
 	double pct_read;          /* of the read-only kernel's bandwidth */
 	struct bank_stats *bank;  /* per config access: the bank model's prediction under
 	                             bank_rules (NULL: dropped, or no accesses declared) */
 	struct bank_stats *bank8; /* the same under Kepler's 8-byte mode */
+	int bank_shared;          /* bank and bank8 are another variant's (not freed with it) */
 	const struct bank_rules *bank_rules;
 	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
+	uint64_t build;           /* hash of its cubin and launch (0: it did not build) */
 	int tie;                  /* verified, and not to be told apart from the fastest
 	                             (report_ties); the winner is chosen among these */
 };
+
+/* x's GPU result, or one of zeros when it has none */
+const struct run_result *result_run(const struct result *x);
+/* give x a copy of run (replacing the one it had) */
+void result_set_run(struct result *x, const struct run_result *run);
 
 /* facts about the run, for the report and the provenance comment */
 struct runinfo {
@@ -58,7 +68,17 @@ struct runinfo {
 	struct stats copy, read;
 	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
 	char date[32];            /* UTC, ISO 8601 */
-	double compile_s;         /* wall time of the compile phase */
+	struct limits lim;        /* what a block may use, the variants were expanded under */
+	int64_t sms;              /* SMS as the expressions saw it */
+	double compile_s;         /* wall time of compiling and timing (they overlap) */
+	double first_timed_s;     /* from the start of compiling to the first timed result (0:
+	                             none) */
+	size_t ntimed;            /* variants the GPU ran in this run */
+	size_t nskipped;          /* kept variants not tried (ST_SKIPPED) */
+	const char *strategy;     /* --strategy */
+	size_t budget;            /* --budget (0: none) */
+	uint64_t seed;
+	int shard_k, shard_n;     /* --shard K/N (0/0: none) */
 	int counters;             /* --counters: 1 + the set of counters_smem read, -1 unavailable
 	                             (counters_why), 0 not asked (or every result resumed) */
 	int counter_passes;       /* the profiler's passes per kernel */
@@ -90,6 +110,11 @@ struct tune_opts {
 	int counters;             /* --counters: read shared-memory counters of each variant */
 	int no_race;              /* --no-race: every verified variant gets all its samples */
 	int64_t sms;              /* --sms: SMS in expressions without a GPU (0: not given) */
+	size_t budget;            /* --budget: variants timed (compiled without a GPU); 0: all */
+	int strategy;             /* --strategy (enum strategy) */
+	uint64_t seed;            /* --seed */
+	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
+	const char *devices;      /* --devices LIST|all (NULL: device 0) */
 	double timeout;
 	char **sizes;
 	size_t nsizes;
@@ -129,10 +154,10 @@ void tune_load(struct tune *t);
 void tune_target(struct tune *t);
 /* expand the space; read the template and the reference; the bank model's prediction */
 void tune_expand(struct tune *t);
-/* compile every kept variant, the reference and the helper kernels; mark twins */
-void tune_compile(struct tune *t);
-/* verify and time what needs it on the GPU (nothing without one) */
-void tune_measure(struct tune *t);
+/* compile the reference and the helper kernels, then the variants the search picks, and
+   verify and time each on the GPU (if there is one) as soon as it is compiled; twins are
+   timed once */
+void tune_run(struct tune *t);
 /* write the table, results.json/.csv and the winner; returns the exit status */
 int tune_finish(struct tune *t);
 /* free everything t holds */

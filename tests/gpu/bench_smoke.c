@@ -125,6 +125,7 @@ static double run_variant(struct bench *b, const struct config *c, const struct 
                           const char *arch, const struct vspec *s, double copy_gbs)
 {
 	struct variant v;
+	struct vars vars;
 	struct compile_out co;
 	struct run_result r;
 	char d1[32], d2[32], d3[32], d4[32];
@@ -135,9 +136,9 @@ static double run_variant(struct bench *b, const struct config *c, const struct 
 	vars_get(sizes, "n", &n);
 	memset(&v, 0, sizeof v);
 	snprintf(v.id, sizeof v.id, "%s", "vsmoke");
-	v.vars = *sizes;
-	vars_set(&v.vars, "BLOCK", s->block);
-	vars_set(&v.vars, "VEC", s->vec);
+	vars = *sizes;
+	vars_set(&vars, "BLOCK", s->block);
+	vars_set(&vars, "VEC", s->vec);
 	v.block[0] = s->block;
 	v.block[1] = v.block[2] = 1;
 	v.grid[0] = (n + (int64_t)s->block * s->vec - 1) / ((int64_t)s->block * s->vec);
@@ -158,7 +159,7 @@ static double run_variant(struct bench *b, const struct config *c, const struct 
 	}
 	printf("%-22s compiled in %.0f ms (%d regs, lowered '%s')\n", s->label,
 	       (now_s() - t0) * 1e3, co.regs, co.lowered);
-	bench_variant(b, &v, &co, &r);
+	bench_variant(b, &v, &vars, &co, &r);
 	printf("%-22s %-12s", s->label, status_name(r.status));
 	if (r.status == RUN_OK)
 		printf(" median %.4f ms  min %.4f  max %.4f  mean %.4f  spread %.3f  n %d  "
@@ -364,11 +365,10 @@ static void flush_modes(const struct gpu_info *gpu, const char *arch,
 			continue;
 		memset(&v, 0, sizeof v);
 		snprintf(v.id, sizeof v.id, "vbsum");
-		v.vars = sizes;
 		v.block[0] = 256;
 		v.grid[0] = n / 1024;
 		v.block[1] = v.block[2] = v.grid[1] = v.grid[2] = 1;
-		bench_variant(b, &v, &kern, &r);
+		bench_variant(b, &v, &sizes, &kern, &r);
 		EXPECT(r.status == RUN_OK, "bsum (%s flush): %s", modes[m], r.reason);
 		small[m] = r.t.median_ms;
 		copy[m] = bench_copy(b, NULL, (int64_t)1 << 29, &t, why, sizeof why);
