@@ -227,8 +227,9 @@ assert n > 0
 
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written) and hostile runs (interrupts, corrupt
-# cache, concurrent writers). suite NAME SCRIPT ARGS...
+# the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
+# cache, concurrent writers) and scripts/slurm-tune on a one-node Slurm cluster the suite starts
+# (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it). suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
 	shift
@@ -243,6 +244,7 @@ suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
 suite hostile tests/hostile.sh "$T"
 suite search tests/search.sh "$T"
+suite slurm tests/slurm.sh "$T"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
