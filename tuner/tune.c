@@ -131,7 +131,8 @@ static void unused_params(const struct config *c, const struct space *s, const s
 		cap *= 2;
 	slot = xcalloc(cap, sizeof *slot);
 	for (i = 0; i < s->n; i++)
-		bh[i] = r[i].status == ST_COMPILE_ERROR ? 0 : r[i].build;
+		bh[i] = !r[i].build ? 0 /* the bank mode too, applied by the GPU or not */
+		        : hash_bytes(r[i].build, &s->v[i].bank_bytes, sizeof s->v[i].bank_bytes);
 	for (p = 0; p < c->nparams; p++) {
 		int differs = 0;
 		if (c->params[p].nvals < 2)
