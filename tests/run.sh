@@ -223,8 +223,9 @@ assert n > 0
 
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written) and hostile runs (interrupts, corrupt
-# cache, concurrent writers). suite NAME SCRIPT ARGS...
+# the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
+# cache, concurrent writers) and ninja install with the man page (this build's configuration
+# in its own build directory, $B/../install-test). suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
 	shift
@@ -238,6 +239,7 @@ suite() {
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
 suite hostile tests/hostile.sh "$T"
+suite install tests/install.sh "$B"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
