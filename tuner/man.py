@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import time
 
 SUMMARY = "find the fastest shared-memory layout of a CUDA kernel"
@@ -182,6 +183,13 @@ class Help:
                 parts.append((p.strip(), ""))
         return parts
 
+    def para(self, lines):
+        """help text (a string or its lines) as roff text lines of at most 78 characters where
+        words allow"""
+        s = " ".join(x.strip() for x in ([lines] if isinstance(lines, str) else lines))
+        return [line(x) for x in textwrap.wrap(self.prose(s), 78, break_long_words=False,
+                                               break_on_hyphens=False)]
+
     def prose(self, s):
         """a line of help text as roff: option names bold, placeholders italic"""
         out, pos = [], 0
@@ -250,53 +258,51 @@ def page(h, version, prefix, date):
             L.append(".br")
         L.append(line(h.synopsis(u)))
     L.append(".SH DESCRIPTION")
-    for sub, lines in h.desc:
+    for i, (sub, lines) in enumerate(h.desc):
         if sub:
             L += [".TP", line(bold(h.prog + " " + sub))]
-        else:
+        elif i:
             L.append(".PP")
-        L += [line(h.prose(x)) for x in lines]
+        L += h.para(lines)
     L.append(".SH OPTIONS")
     for heading, opts in h.options:
         if heading:
             L += [".SS %s" % esc(heading)]
         for spec, text in opts:
-            L += [".TP", line(h.tag(spec))] + [line(h.prose(x)) for x in text]
+            L += [".TP", line(h.tag(spec))] + h.para(text)
     for label, lines in h.sections:
         L.append(".SH %s" % esc(label.upper()))
         st = exit_statuses(" ".join(lines)) if label == "exit status" else None
         if st:
             for code, text in st:
-                L += [".TP", line(bold(code)), line(h.prose(text))]
+                L += [".TP", line(bold(code))] + h.para(text)
         else:
-            L += [line(h.prose(x)) for x in lines]
+            L += h.para(lines)
     L.append(".SH ENVIRONMENT")
     for name, text in ENVIRONMENT:
-        L += [".TP", line(bold(name)), line(h.prose(text))]
+        L += [".TP", line(bold(name))] + h.para(text)
+    conf = path(share + "/tuner/configs/transpose.yaml")
     L += [".SH FILES",
           ".TP", line(path("~/.cache/tuner/")),
-          line(h.prose("The compile cache (see ENVIRONMENT and --cache); safe to delete.")),
+          *h.para("The compile cache (see ENVIRONMENT and --cache); safe to delete."),
           ".TP", line(path("out/<kernel>/<gpu>/")),
-          line(h.prose("What a run writes (--out): best.cu and best.h (the winner, with its "
-                       "launch header), results.json, results.csv, the config and template "
-                       "as tuned, the journal of finished GPU results.")),
+          *h.para("What a run writes (--out): best.cu and best.h (the winner, with its launch "
+                  "header), results.json, results.csv, the config and template as tuned, the "
+                  "journal of finished GPU results."),
           ".TP", line(path(share + "/tuner/configs/")),
-          line(h.prose("Example configs; each names its template as ../templates/NAME.cu, "
-                       "relative to itself, so the two directories stay side by side.")),
+          *h.para("Example configs; each names its template as ../templates/NAME.cu, relative "
+                  "to itself, so the two directories stay side by side."),
           ".TP", line(path(share + "/tuner/templates/")),
-          line(h.prose("Their kernel templates and reference kernels.")),
+          *h.para("Their kernel templates and reference kernels."),
           ".TP", line(path(share + "/doc/tuner/")),
-          line(h.prose("README.md, the config format (configs/README.md), the bank model and "
-                       "the architecture (docs/).")),
+          *h.para("README.md, the config format (configs/README.md), the bank model and the "
+                  "architecture (docs/)."),
           ".SH EXAMPLES",
-          ".PP", line(h.prose("List the variants of an example config, tune it on the GPU in "
-                              "front of you, then bundle the winners of every GPU it was "
-                              "tuned on:")),
+          *h.para("List the variants of an example config, tune it on the GPU in front of you, "
+                  "then bundle the winners of every GPU it was tuned on:"),
           ".PP", ".RS",
-          line("%s \\-\\-dry\\-run %s" % (bold(h.prog), path(share + "/tuner/configs/transpose.yaml"))),
-          ".br",
-          line("%s %s" % (bold(h.prog), path(share + "/tuner/configs/transpose.yaml"))),
-          ".br",
+          "%s \\-\\-dry\\-run" % bold(h.prog), line(conf), ".br",
+          bold(h.prog), line(conf), ".br",
           line("%s bundle out/transpose" % bold(h.prog)),
           ".RE",
           ".SH SEE ALSO",
