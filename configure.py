@@ -130,10 +130,17 @@ def main():
     ap.add_argument("--builddir", metavar="DIR", default="out",
                     help="objects and binaries under DIR (default: out); any other DIR gets "
                          "its own DIR/build.ninja: ninja -f DIR/build.ninja [test|fuzz]")
+    ap.add_argument("--prefix", metavar="DIR", default="/usr/local",
+                    help="ninja install puts the files under $DESTDIR/DIR: bin/tuner, "
+                         "share/man/man1/tuner.1, share/tuner/{configs,templates}, "
+                         "share/doc/tuner (default: /usr/local)")
     args = ap.parse_args()
     bdir = os.path.normpath(args.builddir)
     if os.path.isabs(bdir) or bdir.startswith(".."):
         fail("--builddir: give a directory inside the source tree, not %s" % args.builddir)
+    if not os.path.isabs(args.prefix) or "\n" in args.prefix:
+        fail("--prefix: give an absolute directory, not %s" % args.prefix)
+    prefix = os.path.normpath(args.prefix)
     os.chdir(ROOT)
     manifest = "build.ninja" if bdir == "out" else os.path.join(bdir, "build.ninja")
 
@@ -200,7 +207,7 @@ def main():
 
     w = Writer()
     w.lines.append("# written by configure.py %s; edits are lost on regeneration"
-                   % " ".join(sys.argv[1:]))
+                   % " ".join(shlex.quote(a) for a in sys.argv[1:]))
     w.var("ninja_required_version", "1.5")
     if bdir != "out":
         w.var("builddir", bdir)
@@ -263,10 +270,35 @@ def main():
     w.build([tuner], "link", lib + main_o)
     w.build([unit], "link", lib + test_o)
     hdrs = sorted(glob.glob(os.path.join("tuner", "*.h")))
+    # what ninja install copies: (mode, source, destination under the prefix); the configs name
+    # their templates as ../templates/X.cu, so the two stay side by side; the documents keep
+    # the paths the README names them by (docs/bank-model.md, configs/README.md)
+    man = os.path.join(bdir, "man", "tuner.1")
+    installs = [("755", tuner, "bin/tuner"), ("644", man, "share/man/man1/tuner.1")]
+    for d, pat in (("templates", "*.cu"), ("configs", "*.yaml")):
+        for f in sorted(glob.glob(os.path.join(d, pat))):
+            installs.append(("644", f, "share/tuner/" + f))
+    for f in ["README.md", "configs/README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))):
+        installs.append(("644", f, "share/doc/tuner/" + f))
     w.build([manifest], "configure",
-            implicit=["configure.py", "tuner", "tests"] + (["tests/fuzz"] if fsrcs else []) +
-            srcs + hdrs + tsrcs + fsrcs)
+            implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +
+            (["tests/fuzz"] if fsrcs else []) + srcs + hdrs + tsrcs + fsrcs)
     w.build(["test"], "test", implicit=[tuner, unit])
+
+    # the man page, from the binary's own --help and --version (tuner/man.py)
+    py = shlex.quote(sys.executable)
+    w.var("prefix", shlex.quote(prefix).replace("$", "$$"))
+    w.rule("man", "%s tuner/man.py --prefix $prefix $in $out" % py, description="MAN $out")
+    w.build([man], "man", [tuner], implicit=["tuner/man.py"])
+    # ninja install, ninja uninstall: under $DESTDIR$prefix
+    w.var("installs", " ".join(shlex.quote(x).replace("$", "$$")
+                               for i in installs for x in i))
+    w.rule("install", "%s tuner/install.py install $prefix $installs" % py, pool="console",
+           description="INSTALL $prefix")
+    w.rule("uninstall", "%s tuner/install.py uninstall $prefix $installs" % py,
+           pool="console", description="UNINSTALL $prefix")
+    w.build(["install"], "install", implicit=[i[1] for i in installs] + ["tuner/install.py"])
+    w.build(["uninstall"], "uninstall", implicit=["tuner/install.py"])
 
     # fuzz targets: tests/fuzz/NAME.c -> DIR/fuzz/NAME, linked with the modules it needs
     fuzz_bins = []
@@ -315,7 +347,7 @@ def main():
                       "templates/filter21.cu", "templates/reduction.cu",
                       "tests/ref/filter21.c", "tests/ref/sum.c", "tests/ref/ref.h"])
     w.build(["examples"], "phony", [os.path.join(exdir, "app")])
-    w.lines.append("build all: phony %s %s" % (tuner, unit))
+    w.lines.append("build all: phony %s %s %s" % (tuner, unit, man))
     w.lines.append("default all")
 
     path = os.path.join(ROOT, manifest)
@@ -323,9 +355,9 @@ def main():
     with open(path + ".tmp", "w") as f:
         f.write(w.text())
     os.replace(path + ".tmp", path)
-    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s, fuzz targets %s; wrote %s"
+    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s, fuzz targets %s, prefix %s; wrote %s"
           % (cuda, culib, ylibs, "with " + clang if fuzz_why is None else "unavailable",
-             manifest))
+             prefix, manifest))
 
 
 if __name__ == "__main__":

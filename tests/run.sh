@@ -228,8 +228,10 @@ assert n > 0
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
 # the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
-# cache, concurrent writers) and scripts/slurm-tune on a one-node Slurm cluster the suite starts
-# (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it). suite NAME SCRIPT ARGS...
+# cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
+# (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
+# shards (tests/search.sh) and ninja install with the man page (this build's configuration in
+# its own build directory, $B/../install-test). suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
 	shift
@@ -245,6 +247,7 @@ suite bad tests/bad.sh "$T"
 suite hostile tests/hostile.sh "$T"
 suite search tests/search.sh "$T"
 suite slurm tests/slurm.sh "$T"
+suite install tests/install.sh "$B"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
