@@ -201,14 +201,16 @@ int merge_run(const char *dir)
 			size_t l1, l2;
 			char *c1 = shard_file(sh[k].dir, TUNE_CONFIG_COPY, &l1);
 			char *t1 = shard_file(sh[k].dir, TUNE_TEMPLATE_COPY, &l2);
-			if (l1 != t.cfglen || memcmp(c1, t.cfgtext, l1))
+			int other_cfg = l1 != t.cfglen || memcmp(c1, t.cfgtext, l1);
+			int other_tmpl = l2 != tlen || memcmp(t1, t.tmpl, l2);
+			free(c1); /* before any fatal(): what is left is reachable */
+			free(t1);
+			if (other_cfg)
 				fatal("%s: ran another config than %s: shards of different configs",
 				      sh[k].dir, sh[0].dir);
-			if (l2 != tlen || memcmp(t1, t.tmpl, l2))
+			if (other_tmpl)
 				fatal("%s: ran another template than %s: shards of different templates",
 				      sh[k].dir, sh[0].dir);
-			free(c1);
-			free(t1);
 			same(&sh[0], &sh[k], "kernel");
 			same(&sh[0], &sh[k], "arch");
 			same(&sh[0], &sh[k], "nvrtc");
