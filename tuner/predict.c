@@ -251,7 +251,7 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	rep = xcalloc(s->n + 1, sizeof *rep);
 	cls = xcalloc(s->n + 1, sizeof *cls);
 	for (i = 0; i < s->n; i++) {
-		if (s->v[i].drop)
+		if (s->v[i].drop || r[i].status == ST_SKIPPED) /* not tried: nothing to say */
 			continue;
 		r[i].bank_rules = bank_rules_for(cc, s->v[i].bank_bytes);
 		slot = memo_find(&m, i);
@@ -282,7 +282,7 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	if (f.err != (size_t)-1)
 		fatal("%s", f.msg);
 	for (i = 0; i < s->n; i++) {
-		if (s->v[i].drop)
+		if (s->v[i].drop || r[i].status == ST_SKIPPED)
 			continue;
 		if (cls[i] != i) { /* the class's prediction, shared: a space may be large */
 			r[i].bank = r[cls[i]].bank;

@@ -167,6 +167,8 @@ static void unused_params(const struct config *c, const struct space *s, const s
 	free(bh);
 }
 
+static void predict(struct tune *t);
+
 /* what variant_text needs */
 struct vjob {
 	const struct tune *t;
@@ -574,6 +576,8 @@ void tune_run(struct tune *t)
 			x->pct_read = t->r[x->twin].pct_read;
 		}
 	}
+	if (!t->predicted && !tune_stop)
+		predict(t);
 	stream_summary(t, &st, ncand);
 	tune_phase(t, "compiled and run");
 	free(cachedir);
@@ -603,6 +607,15 @@ static void write_out(const char *dir, const char *file, const struct buf *b)
 	free(p);
 }
 
+/* the bank model's prediction of every kept variant not skipped */
+static void predict(struct tune *t)
+{
+	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
+	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
+	t->predicted = 1;
+	tune_phase(t, "bank model evaluated");
+}
+
 void tune_expand(struct tune *t)
 {
 	size_t i;
@@ -624,9 +637,10 @@ void tune_expand(struct tune *t)
 	}
 	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
 	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
-	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
-	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
-	tune_phase(t, "bank model evaluated");
+	/* a run that tries part of the space predicts for what it tried, after it (the guided
+	   search needs every prediction first) */
+	if ((!t->o.budget && !t->o.shard_n) || t->o.strategy == SEARCH_GUIDED)
+		predict(t);
 	if (t->o.shard_n)
 		t->dir = xasprintf("%s/%s/%s/shard-%d-of-%d", t->o.outdir, t->c->name, t->ri.slug,
 		                   t->o.shard_k, t->o.shard_n);

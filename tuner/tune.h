@@ -137,6 +137,7 @@ struct tune {
 	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
 	struct measure *m;        /* the GPU side, when there is a GPU */
 	double t0;                /* when the run began (now_s) */
+	int predicted;            /* the bank model has run */
 	char why[512];            /* why nothing is timed */
 };
 
