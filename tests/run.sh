@@ -99,7 +99,7 @@ for v in d["variants"]:
 	else
 		bad "sources_copied_$k" "$(ls "$(dirname "$j")")"
 	fi
-	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 --out "$tmp/out" "$cfg"
+	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 $budget --out "$tmp/out" "$cfg"
 	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
 done
 
