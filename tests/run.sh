@@ -230,8 +230,10 @@ assert n > 0
 # the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
 # cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
 # (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
-# shards (tests/search.sh) and ninja install with the man page (this build's configuration in
-# its own build directory, $B/../install-test). suite NAME SCRIPT ARGS...
+# shards (tests/search.sh), report.html in a headless browser and results.t4.json against the
+# T4 schema (tests/report.sh; TUNER_NO_BROWSER=1 skips the browser) and ninja install with the
+# man page (this build's configuration in its own build directory, $B/../install-test).
+# suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
 	shift
@@ -246,6 +248,7 @@ suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
 suite hostile tests/hostile.sh "$T"
 suite search tests/search.sh "$T"
+suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B"
 

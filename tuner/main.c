@@ -63,6 +63,9 @@ static void usage(FILE *f)
 	        "                  as 0,1 (default: device 0); they must be of one model\n"
 	        "  --shard K/N     try only the K-th of N shares of the kept variants (1 <= K <= N),\n"
 	        "                  into OUT/<kernel>/<gpu>/shard-K-of-N; tuner merge joins them\n"
+	        "  --t4            also write OUT/<kernel>/<gpu>/results.t4.json: the results in\n"
+	        "                  the T4 format (Open Autotuning Results Schema 1.0.0, as Kernel\n"
+	        "                  Tuner writes it)\n"
 	        "  -q, --quiet     print only errors and the winner\n"
 	        "  -v, --verbose   print dropped variants and compile logs\n"
 	        "  -h, --help      this text\n"
@@ -100,7 +103,8 @@ static const char *value(const char *opt)
 static void parse_args(int argc, char **argv, struct tune_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
-	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES };
+	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
+	       O_T4 };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -111,6 +115,7 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 		{"sms", required_argument, 0, O_SMS}, {"budget", required_argument, 0, O_BUDGET},
 		{"strategy", required_argument, 0, O_STRATEGY}, {"seed", required_argument, 0, O_SEED},
 		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
+		{"t4", no_argument, 0, O_T4},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -192,6 +197,7 @@ static void parse_args(int argc, char **argv, struct tune_opts *o)
 			break;
 		}
 		case O_DEVICES: o->devices = value("--devices"); break;
+		case O_T4: o->t4 = 1; break;
 		case O_TIMEOUT:
 			errno = 0;
 			o->timeout = strtod(optarg, &end);

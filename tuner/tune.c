@@ -15,12 +15,14 @@
 #include "compile.h"
 #include "pool.h"
 #include "emit.h"
+#include "html.h"
 #include "measure.h"
 #include "predict.h"
 #include "report.h"
 #include "retune.h"
 #include "search.h"
 #include "source.h"
+#include "t4.h"
 #include "util.h"
 
 volatile sig_atomic_t tune_stop;
@@ -648,7 +650,8 @@ void tune_expand(struct tune *t)
 		t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
 }
 
-/* write results.json (csv 0) or results.csv into t->dir atomically, as it is made */
+/* write results.json (csv 0), results.csv (1), report.html (2) or results.t4.json (3) into
+   t->dir atomically, as it is made */
 static void write_report(struct tune *t, const char *file, int csv, const size_t *order)
 {
 	char *path = xasprintf("%s/%s", t->dir, file);
@@ -658,7 +661,11 @@ static void write_report(struct tune *t, const char *file, int csv, const size_t
 
 	if (!f)
 		fatal("cannot write '%s':", tmp);
-	if (csv)
+	if (csv == 2)
+		html_report(f, t->c, &t->s, t->r, order, &t->ri);
+	else if (csv == 3)
+		t4_results(f, t->c, &t->s, t->r, order, &t->ri);
+	else if (csv)
 		report_csv(&b, f, t->c, &t->s, t->r, order);
 	else
 		report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
@@ -737,6 +744,9 @@ int tune_finish(struct tune *t)
 	if (getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window between files */
 		nanosleep(&(struct timespec){0, 300000000}, NULL);
 	write_report(t, "results.csv", 1, order);
+	write_report(t, "report.html", 2, order); /* html.h */
+	if (t->o.t4)
+		write_report(t, "results.t4.json", 3, order); /* t4.h */
 	if (t->ri.timed && !tune_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
 		size_t w = order[0];
 		char *p = space_params_str(c, &s->v[w]);

@@ -115,6 +115,7 @@ struct tune_opts {
 	uint64_t seed;            /* --seed */
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */
+	int t4;                   /* --t4: also write results.t4.json (t4.h) */
 	double timeout;
 	char **sizes;
 	size_t nsizes;

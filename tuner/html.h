@@ -1,0 +1,31 @@
+/* html: report.html, one self-contained page of a run's results: every timed variant's GB/s
+   against the copy and read-only rooflines, coloured by a parameter the reader picks, the
+   winner and the ties marked, and a table with the bank model's prediction beside the
+   counters --counters read. Untimed runs say so and show what was compiled (registers,
+   spills, shared memory, the bank prediction) instead: no timings are made up. The page
+   loads nothing: its CSS, script and data (a JSON object in a <script type="application/json">
+   block) are inline, and its chart is SVG the script draws. */
+#ifndef TUNER_HTML_H
+#define TUNER_HTML_H
+
+#include <stdio.h>
+#include "config.h"
+#include "space.h"
+#include "tune.h"
+#include "util.h"
+
+/* the most variants the page holds (drawn and tabulated): the first in rank order, so the
+   best timed; the page says when there were more (results.json and results.csv list all) */
+#define HTML_MAX_POINTS 20000
+
+/* write the page to f: the variants of s tried in the order `order` (report_rank, after
+   report_ties); skipped and dropped variants are only counted. Exits on a write error. */
+void html_report(FILE *f, const struct config *c, const struct space *s, const struct result *r,
+                 const size_t *order, const struct runinfo *ri);
+/* append s as a JSON string literal that is safe inside an HTML <script> element: '<', '>'
+   and '&' as \u003c, \u003e and \u0026, so that no "</script>" or "<!--" can appear */
+void html_json_str(struct buf *b, const char *s);
+/* append s with &, <, >, " and ' as character references */
+void html_text(struct buf *b, const char *s);
+
+#endif
