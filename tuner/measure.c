@@ -47,7 +47,6 @@ struct measure {
 	struct donectx {
 		struct measure *m;
 		struct buf hello;
-		size_t ndone;
 		void (*timed)(void *arg, size_t i);
 		void *arg;
 	} d;
@@ -564,7 +563,7 @@ void measure_begin(struct measure *m)
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);
-	m->d = (struct donectx){m, {0}, 0, NULL, NULL};
+	m->d = (struct donectx){m, {0}, NULL, NULL};
 	wire_co(&m->setup, &t->ref);
 	wire_co(&m->setup, &t->copy);
 	wire_u64(&m->setup, (uint64_t)m->copy_bytes);

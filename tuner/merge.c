@@ -342,10 +342,7 @@ int merge_run(const char *dir)
 		note(1, "tuner: merging %d shards of %s: %zu variants tried, %zu skipped\n", n,
 		     t.c->name, nsel, t.ri.nskipped);
 		rc = tune_finish(&t);
-		if (k != 2)
-			free(o);
-		else
-			t.o.outdir = NULL, free(o);
+		free(o);
 	}
 	for (k = 0; k < n; k++) {
 		json_decref(sh[k].doc);

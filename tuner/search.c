@@ -26,7 +26,7 @@ struct search {
 	size_t next;              /* next in that order */
 	uint32_t *posof;          /* variant index -> position in cand + 1 (0: not one) */
 	unsigned char *picked;    /* per position */
-	size_t npicked, inflight, counted, settled;
+	size_t npicked, inflight, counted;
 	uint64_t rng;
 	/* guided */
 	size_t start;             /* picks taken in the start */
@@ -266,7 +266,6 @@ void search_result(struct search *q, size_t i, int counted, double ms)
 {
 	q->inflight -= q->inflight > 0;
 	q->counted += counted != 0;
-	q->settled++;
 	if (q->st != SEARCH_GUIDED || !counted || !q->posof[i])
 		return;
 	q->tried[q->ntried] = q->posof[i] - 1;

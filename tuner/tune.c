@@ -215,7 +215,7 @@ struct stream {
 	size_t *tval, tcap;
 	size_t compiling;         /* picked, result not in yet */
 	int search_done;
-	size_t nok, nbad, nres, nint, ntwin, first_bad;
+	size_t nok, nbad, nres, nint, first_bad;
 	double t0;
 };
 
@@ -381,7 +381,6 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		}
 		x->status = v->bank_bytes != t->s.v[w].bank_bytes ? ST_COLLAPSED : ST_TWIN;
 		x->twin = (long)w;
-		st->ntwin++;
 		drop_cubin(&x->co);
 		search_result(st->q, i, counted, 0);
 		return;
