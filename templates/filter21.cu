@@ -5,8 +5,7 @@
  * Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   BLOCK       threads per block.
  *   OUT         consecutive outputs per thread, computed from a register sliding window of
- *               OUT + 20 inputs (shared-memory reads per output: (OUT + 20) / OUT); 8 only with
- *               ASYNC > 0.
+ *               OUT + 20 inputs (shared-memory reads per output: (OUT + 20) / OUT): 1, 2, 4 or 8.
  *   PACK        1: the tile is a float array.
  *               2: float2 packing: the block's outputs are two halves of HALF = BLOCK * OUT;
  *                  shared word i holds (in[b0 + i], in[b0 + HALF + i]), so every thread reads
@@ -31,24 +30,35 @@
  *   STAGES      tile buffers of the ring (ASYNC > 0; 1 when ASYNC == 0).
  *   GRID        blocks per multiprocessor of the persistent grid (ASYNC > 0; 0 when ASYNC == 0),
  *               also the kernel's minimum-blocks launch bound, so that the whole grid is resident.
+ *   SMEM        1: the input reaches the window through shared memory (ASYNC says how).
+ *               0: no shared memory: every thread loads its window of OUT + 20 inputs from
+ *                  global memory with VEC-wide loads, and the L1 cache serves the overlap of
+ *                  neighbouring windows; one block per tile (PACK 1, PAD 0, ASYNC 0, STAGES 1,
+ *                  GRID 0; OUT % VEC == 0).
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
  * Launch (ASYNC 0): block BLOCK, grid ceil_div(n, BLOCK * OUT * PACK), dynamic shared memory
- * SMEM_ELEMS * 4 * PACK bytes. Launch (ASYNC > 0): block BLOCK, grid
+ * SMEM_ELEMS * 4 * PACK bytes (with SMEM 0: none). Launch (ASYNC > 0): block BLOCK, grid
  * min(GRID * SMS, ceil_div(n, BLOCK * OUT)), dynamic shared memory STAGES * STAGE_ELEMS * 4
  * bytes, plus 8 * STAGES for the mbarriers when ASYNC == 2 (see configs/filter21.yaml).
  * Any n >= 1 is handled.
  */
 
 #if !defined(BLOCK) || !defined(OUT) || !defined(PACK) || !defined(PAD) || !defined(VEC) || \
-    !defined(BANK_BYTES) || !defined(ASYNC) || !defined(STAGES) || !defined(GRID)
-#error "filter21.cu: BLOCK, OUT, PACK, PAD, VEC, BANK_BYTES, ASYNC, STAGES and GRID must be defined"
+    !defined(BANK_BYTES) || !defined(ASYNC) || !defined(STAGES) || !defined(GRID) || !defined(SMEM)
+#error "filter21.cu: BLOCK, OUT, PACK, PAD, VEC, BANK_BYTES, ASYNC, STAGES, GRID and SMEM must be defined"
 #endif
 #if BLOCK % 32 != 0
 #error "filter21.cu: BLOCK must be a multiple of 32"
 #endif
-#if OUT != 1 && OUT != 2 && OUT != 4 && (OUT != 8 || ASYNC == 0)
-#error "filter21.cu: OUT must be 1, 2 or 4 (or 8 when ASYNC > 0)"
+#if OUT != 1 && OUT != 2 && OUT != 4 && OUT != 8
+#error "filter21.cu: OUT must be 1, 2, 4 or 8"
+#endif
+#if SMEM != 0 && SMEM != 1
+#error "filter21.cu: SMEM must be 0 or 1"
+#endif
+#if SMEM == 0 && (PACK != 1 || PAD != 0 || ASYNC != 0 || STAGES != 1 || GRID != 0 || OUT % VEC != 0)
+#error "filter21.cu: SMEM 0 needs PACK 1, PAD 0, ASYNC 0, STAGES 1, GRID 0 and OUT % VEC == 0"
 #endif
 #if PACK != 1 && PACK != 2
 #error "filter21.cu: PACK must be 1 or 2"
@@ -62,7 +72,7 @@
 #if ASYNC != 0 && ASYNC != 1 && ASYNC != 2
 #error "filter21.cu: ASYNC must be 0, 1 or 2"
 #endif
-#if ASYNC == 0 && (STAGES != 1 || GRID != 0)
+#if ASYNC == 0 && SMEM == 1 && (STAGES != 1 || GRID != 0)
 #error "filter21.cu: ASYNC 0 needs STAGES 1 and GRID 0"
 #endif
 #if ASYNC != 0 && (STAGES < 2 || GRID < 1 || PACK != 1 || PAD != 0 || VEC != 4)
@@ -114,12 +124,14 @@ static __device__ __forceinline__ void load_vec_checked(float *v, const float *_
 	}
 }
 
-/* p[j] = a[j] for j < min(OUT, room); p is aligned to OUT * 4 bytes */
+/* p[j] = a[j] for j < min(OUT, room); p is aligned to min(OUT, 4) * 4 bytes */
 static __device__ __forceinline__ void store_out(float *p, const float *a, long long room)
 {
 	if (room >= OUT) {
-#if OUT == 4
-		*reinterpret_cast<float4 *>(p) = make_float4(a[0], a[1], a[2], a[3]);
+#if OUT >= 4
+#pragma unroll
+		for (int j = 0; j < OUT; j += 4)
+			*reinterpret_cast<float4 *>(p + j) = make_float4(a[j], a[j + 1], a[j + 2], a[j + 3]);
 #elif OUT == 2
 		*reinterpret_cast<float2 *>(p) = make_float2(a[0], a[1]);
 #else
@@ -133,7 +145,52 @@ static __device__ __forceinline__ void store_out(float *p, const float *a, long 
 	}
 }
 
-#if ASYNC == 0
+/* acc[j] = sum_k coef[k] * w[j + k], j < OUT */
+static __device__ __forceinline__ void fir(float *acc, const float *w)
+{
+#pragma unroll
+	for (int j = 0; j < OUT; j++)
+		acc[j] = 0.0f;
+#pragma unroll
+	for (int k = 0; k < TAPS; k++) {
+#pragma unroll
+		for (int j = 0; j < OUT; j++)
+			acc[j] = fmaf(coef[k], w[j + k], acc[j]);
+	}
+}
+
+#if SMEM == 0
+/* outputs t * HALF + i0 .. + OUT - 1 from a window loaded straight from global memory: the
+   windows of neighbouring threads overlap by 20 inputs, which the L1 cache serves */
+static __device__ __forceinline__ void direct_tile(float *__restrict__ out,
+                                                   const float *__restrict__ in, long long t, int n)
+{
+	const long long o = t * HALF + threadIdx.x * OUT; /* first output of this thread */
+	if (o >= n)
+		return;
+	const long long avail = (long long)n + HALO - o;  /* inputs present at in + o */
+	float w[OUT + HALO];
+	if (avail >= OUT + HALO) {
+#pragma unroll
+		for (int c = 0; c < OUT + HALO; c += VEC)
+			load_vec(w + c, in + o + c);
+	} else {
+#pragma unroll
+		for (int c = 0; c < OUT + HALO; c += VEC)
+			load_vec_checked(w + c, in + o, c, avail);
+	}
+	float acc[OUT];
+	fir(acc, w);
+	store_out(out + o, acc, n - o);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+filter21(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+	direct_tile(out, in, blockIdx.x, n);
+}
+
+#elif ASYNC == 0
 extern "C" __global__ void __launch_bounds__(BLOCK)
 filter21(float *__restrict__ out, const float *__restrict__ in, int n)
 {
@@ -340,32 +397,11 @@ static __device__ __forceinline__ void compute_tile(float *__restrict__ out, con
 #endif
 
 	float acc[OUT];
-#pragma unroll
-	for (int j = 0; j < OUT; j++)
-		acc[j] = 0.0f;
-#pragma unroll
-	for (int k = 0; k < TAPS; k++) {
-#pragma unroll
-		for (int j = 0; j < OUT; j++)
-			acc[j] = fmaf(coef[k], w[j + k], acc[j]);
-	}
+	fir(acc, w);
 
 	const long long o = t * HALF + i0; /* first output of this thread */
-	if (o < n) {
-#if OUT == 8
-		if (n - o >= 8) {
-			*reinterpret_cast<float4 *>(out + o) = make_float4(acc[0], acc[1], acc[2], acc[3]);
-			*reinterpret_cast<float4 *>(out + o + 4) = make_float4(acc[4], acc[5], acc[6], acc[7]);
-		} else {
-#pragma unroll
-			for (int j = 0; j < OUT; j++)
-				if (j < n - o)
-					out[o + j] = acc[j];
-		}
-#else
+	if (o < n)
 		store_out(out + o, acc, n - o);
-#endif
-	}
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK, GRID)
