@@ -211,12 +211,13 @@ TEST(report_ties_rule)
 	struct result r[4];
 	struct variant v[4];
 	struct space s = {.v = v, .n = 4, .nkept = 4};
+	struct config cf = {.tie = 0}, *c = &cf;
 	size_t *order, i;
 
 	timed_results(r, v, 4, ms, sp, smem);
 	order = report_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK_EQ(order[1], 0);
 	CHECK_EQ(order[2], 2);
@@ -228,30 +229,86 @@ TEST(report_ties_rule)
 	r[0].run->t.median_ms = 1.006;
 	r[1].run->t.median_ms = 1.0;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* equal shared memory: the fewest registers, then the first in the config's order */
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	r[1].co.regs = 30;
 	order = report_rank(r, 4);
-	report_ties(r, 4, &s, order);
+	report_ties(r, 4, c, &s, order);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* no overlap: no tie marked, the fastest wins */
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, &s, order), 1);
+	CHECK_EQ(report_ties(r, 4, c, &s, order), 1);
 	CHECK_EQ(order[0], 0);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
+	free(order);
+
+	/* timing.tie: medians within 0.6 % tie however small their spreads */
+	cf.tie = 0.006;
+	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
+	CHECK_EQ(order[0], 1);
+	CHECK(r[0].tie && r[1].tie && !r[2].tie);
+	free(order);
+}
+
+TEST(report_ties_playoff)
+{
+	/* the play-off's medians decide, and only its variants tie: 1 is its fastest and 0 is
+	   1 % slower there (beyond the 0.5 % of timing.tie and twice the standard error), so 1
+	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
+	const double ms[] = {1.0, 1.02, 1.001, 2.0}, sp[] = {0.01, 0.01, 0.01, 0.01};
+	const int smem[] = {0, 4096, 0, 0};
+	struct result r[4];
+	struct variant v[4];
+	struct space s = {.v = v, .n = 4, .nkept = 4};
+	struct config c = {.tie = 0.005};
+	size_t *order, i;
+
+	timed_results(r, v, 4, ms, sp, smem);
+	r[0].po_n = r[1].po_n = 5;
+	r[0].po_ms = 1.010, r[1].po_ms = 1.000;
+	r[0].po_se = r[1].po_se = 0.001;
+	order = report_rank(r, 4);
+	CHECK_EQ(order[0], 0);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order), 1);
+	CHECK_EQ(order[0], 1);
+	for (i = 0; i < 4; i++)
+		CHECK(!r[i].tie);
+	free(order);
+
+	/* within the band: a tie of 0 and 1, the rule takes 0 (less shared memory) */
+	timed_results(r, v, 4, ms, sp, smem);
+	r[0].po_n = r[1].po_n = 5;
+	r[0].po_ms = 1.003, r[1].po_ms = 1.000;
+	r[0].po_se = r[1].po_se = 0.001;
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order), 2);
+	CHECK_EQ(order[0], 0);
+	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
+	free(order);
+
+	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
+	timed_results(r, v, 4, ms, sp, smem);
+	r[0].po_n = r[1].po_n = 5;
+	r[0].po_ms = 1.008, r[1].po_ms = 1.000;
+	r[0].po_se = r[1].po_se = 0.003;
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order), 2);
+	CHECK_EQ(order[0], 0);
 	free(order);
 }
 

@@ -1755,9 +1755,12 @@ static void walk(struct ctx *x)
 	c->warmup = 3;
 	c->samples = 20;
 	c->flush_l2 = 1;
+	c->tie = 0.005;
+	c->playoff = 5;
 	if (f[TIMING].v) {
 		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
-		                    OPT("flush_l2", D_RESULT)};
+		                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE),
+		                    OPT("playoff", D_NONE)};
 		fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
 			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
@@ -1765,6 +1768,14 @@ static void walk(struct ctx *x)
 			c->samples = (int)get_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
 		if (t[2].v)
 			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
+		if (t[3].v) {
+			c->tie = get_double(x, t[3].v, "tie");
+			if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
+				err_node(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
+				         "medians within 0.5 %% tie)", CFG_TIE_MAX);
+		}
+		if (t[4].v)
+			c->playoff = (int)get_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);
 	}
 	if (f[ACCESSES].v)
 		get_accesses(x, f[ACCESSES].v);

@@ -88,6 +88,8 @@ struct size {
 #define CFG_NAME_MAX 64            /* characters of the config's name */
 #define CFG_SAMPLES_MAX 10000      /* timing.samples: 1 .. this */
 #define CFG_WARMUP_MAX 10000       /* timing.warmup: 0 .. this */
+#define CFG_PLAYOFF_MAX 100        /* timing.playoff: 0 .. this */
+#define CFG_TIE_MAX 0.5            /* timing.tie: 0 .. this */
 #define CFG_SOURCE_MAX (4 << 20)   /* bytes of a template or reference source */
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
@@ -114,6 +116,8 @@ struct config {
 	double rtol, atol;    /* pass if |x - ref| <= atol + rtol * |ref| */
 	int warmup, samples;
 	int flush_l2;
+	double tie;           /* timing.tie: medians this close (a fraction) are a tie */
+	int playoff;          /* timing.playoff: rounds of the play-off among the fastest */
 	struct bank_access *accesses; /* declared shared-memory accesses, for the bank model */
 	size_t naccesses;
 	struct loc *access_loc;  /* of each access's mapping */

@@ -48,6 +48,7 @@ struct measure {
 		struct measure *m;
 		struct buf hello;
 		void (*timed)(void *arg, size_t i);
+		void (*again)(void *arg, size_t i, const struct run_result *run);
 		void *arg;
 	} d;
 };
@@ -475,10 +476,12 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	struct measure *m = d->m;
 	struct tune *t = m->t;
 	struct vars vars;
+	int again = i >= t->s.n; /* timed again: never cut */
 
+	i %= t->s.n;
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
-	wire_f64(b, t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
+	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
 	wire_co(b, &t->r[i].co);
 }
 
@@ -499,6 +502,18 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 			die("bad result message");
 	} else {
 		snprintf(run.reason, sizeof run.reason, "%.*s", (int)len, (const char *)msg);
+	}
+	if (i >= t->s.n) { /* timed again: only a failure changes its result (not journaled) */
+		i %= t->s.n;
+		if (oc == OUT_DONE && run.status == RUN_OK)
+			d->again(d->arg, i, &run);
+		else if (oc != OUT_NONE)
+			settle(t, i, oc, &run);
+		if (oc != OUT_NONE && t->r[i].status != ST_OK)
+			note(1, "tuner: %s failed when timed again: %s\n", t->s.v[i].id,
+			     t->r[i].reason ? t->r[i].reason : report_status(t->r[i].status));
+		d->timed(d->arg, i + t->s.n);
+		return;
 	}
 	settle(t, i, oc, &run);
 	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms))
@@ -563,7 +578,7 @@ void measure_begin(struct measure *m)
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);
-	m->d = (struct donectx){m, {0}, NULL, NULL};
+	m->d = (struct donectx){m, {0}, NULL, NULL, NULL};
 	wire_co(&m->setup, &t->ref);
 	wire_co(&m->setup, &t->copy);
 	wire_u64(&m->setup, (uint64_t)m->copy_bytes);
@@ -583,10 +598,51 @@ int measure_resume(struct measure *m, size_t i)
 	return 1;
 }
 
+/* the journal key of a variant's play-off record, from its own: the record's samples are
+   the rounds, its median the rounds' median, its mean the median's standard error */
+static uint64_t playoff_key(uint64_t key)
+{
+	return key ^ 0x706c61796f666621ull;
+}
+
+int measure_playoff_resume(struct measure *m, size_t i)
+{
+	struct result *x = &m->t->r[i];
+	uint64_t key = playoff_key(m->keys[i]);
+	size_t k;
+
+	for (k = m->nrec; k-- > 0;)
+		if (m->recs[k].key == key && m->recs[k].status == ST_OK) {
+			x->po_n = m->recs[k].run.t.n;
+			x->po_ms = m->recs[k].run.t.median_ms;
+			x->po_se = m->recs[k].run.t.mean_ms;
+			return 1;
+		}
+	return 0;
+}
+
+void measure_playoff_save(struct measure *m, size_t i)
+{
+	const struct result *x = &m->t->r[i];
+	struct jrec rec;
+
+	memset(&rec, 0, sizeof rec);
+	rec.key = playoff_key(m->keys[i]);
+	rec.status = ST_OK;
+	rec.run.status = RUN_OK;
+	rec.run.t.n = x->po_n;
+	rec.run.t.median_ms = x->po_ms;
+	rec.run.t.mean_ms = x->po_se;
+	if (journal_append(m->journal, &rec) < 0)
+		warn("cannot append to '%s':", m->journal);
+}
+
 void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *arg, size_t *i),
-                  void (*timed)(void *arg, size_t i), void *arg)
+                  void (*timed)(void *arg, size_t i),
+                  void (*again)(void *arg, size_t i, const struct run_result *run), void *arg)
 {
 	m->d.timed = timed;
+	m->d.again = again;
 	m->d.arg = arg;
 	*task = (struct pool_task){m->pool, &m->run, next, arg, m->t->why, sizeof m->t->why, 0};
 }

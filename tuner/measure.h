@@ -19,10 +19,19 @@ void measure_begin(struct measure *m);
 int measure_resume(struct measure *m, size_t i);
 /* the GPU worker's part in a pool_run_many: it verifies and times the variants next() gives
    (their cubins in t->r[i].co) and settles each result into t->r[i] (journaled), then calls
-   timed(arg, i); a worker that faults or times out is restarted */
+   timed(arg, i); a worker that faults or times out is restarted. A job i + n (n: the
+   variants) times variant i again, never cut short: an ok result goes to again(arg, i, run)
+   and leaves t->r[i] alone, a failure is settled (not journaled); then timed(arg, i + n). */
 struct pool_task;
+struct run_result;
 void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *arg, size_t *i),
-                  void (*timed)(void *arg, size_t i), void *arg);
+                  void (*timed)(void *arg, size_t i),
+                  void (*again)(void *arg, size_t i, const struct run_result *run), void *arg);
+/* 1 if variant i's play-off result (po_n, po_ms, po_se) is in the journal: it is taken
+   into t->r[i] */
+int measure_playoff_resume(struct measure *m, size_t i);
+/* journal variant i's play-off result */
+void measure_playoff_save(struct measure *m, size_t i);
 /* the run is over; returns how many results came from the journal */
 size_t measure_end(struct measure *m);
 /* variant i never ran (interrupted) */

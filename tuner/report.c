@@ -68,31 +68,44 @@ static int tie_better(const struct space *s, const struct result *r, size_t x, s
 	return x < y;
 }
 
-size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order)
+size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
+                   size_t *order)
 {
-	size_t k, nt = 0, best = 0, f = n ? order[0] : 0;
-	double hf;
+	size_t k, nt = 0, best = 0, f = 0, i;
+	double mf, hf;
+	int po = 0;
 
-	if (!n || !timed(&r[f]))
+	if (!n || !timed(&r[order[0]]))
 		return 0;
-	hf = median_se(&result_run(&r[f])->t);
+	for (k = 0; k < n && timed(&r[order[k]]); k++) /* the fastest: of the play-off, if any */
+		if (r[order[k]].po_n > 0 && (!po++ || r[order[k]].po_ms < r[order[f]].po_ms))
+			f = k;
+	i = order[f];
+	mf = po ? r[i].po_ms : result_run(&r[i])->t.median_ms;
+	hf = po ? r[i].po_se : median_se(&result_run(&r[i])->t);
+	best = f;
 	for (k = 0; k < n && timed(&r[order[k]]); k++) {
-		const struct stats *t = &result_run(&r[order[k]])->t;
-		double h = median_se(t);
-		r[order[k]].tie = t->median_ms - result_run(&r[f])->t.median_ms <= 2 * sqrt(h * h + hf * hf);
-		if (!r[order[k]].tie)
-			break;
+		const struct result *x = &r[order[k]];
+		double m = po ? x->po_ms : result_run(x)->t.median_ms;
+		double h = po ? x->po_se : median_se(&result_run(x)->t);
+		double band = 2 * sqrt(h * h + hf * hf);
+		if (band < c->tie * mf)
+			band = c->tie * mf;
+		r[order[k]].tie = (!po || x->po_n > 0) && m - mf <= band;
+		if (!r[order[k]].tie) {
+			if (!po)
+				break; /* in order of their medians: none further on ties */
+			continue;
+		}
 		nt++;
 		if (tie_better(s, r, order[k], order[best]))
 			best = k;
 	}
-	if (nt < 2) {
-		r[f].tie = 0;
-		return nt;
-	}
-	f = order[best]; /* to the front, the others keep their order */
+	if (nt < 2)
+		r[order[f]].tie = 0;
+	i = order[best]; /* to the front, the others keep their order */
 	memmove(order + 1, order, best * sizeof *order);
-	order[0] = f;
+	order[0] = i;
 	return nt;
 }
 
@@ -350,11 +363,15 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		fputs(ri->retune_text.s, f);
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
+	if (ri->playoff)
+		fprintf(f, "play-off: the %zu fastest (medians within %g %% of the fastest's) timed "
+		           "again in %d rounds, one after another in turn; the ties and the winner "
+		           "come from their rounds' medians\n", ri->playoff, 100 * ri->playoff_net,
+		        ri->playoff_rounds);
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
-		           "differ by less than twice their standard error); the winner among them has "
-		           "%s\n", rank,
-		        REPORT_TIE_RULE);
+		           "differ by less than twice their standard error, or %g %%); the winner "
+		           "among them has %s\n", rank, 100 * c->tie, REPORT_TIE_RULE);
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
@@ -477,8 +494,8 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 
 	for (k = 0; k < s->n; k++)
 		nt += r[k].tie;
-	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"edge\": [", nt,
-	           REPORT_TIE_RULE);
+	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"tie_within\": %g,\n"
+	           "  \"edge\": [", nt, REPORT_TIE_RULE, c->tie);
 	if (s->n && timed(&r[order[0]]) && report_edges(&e, c, &s->v[order[0]]))
 		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
 			*q = '\0';
@@ -534,6 +551,9 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
+		if (ri->playoff)
+			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
+			           "%g},\n", ri->playoff, ri->playoff_rounds, ri->playoff_net);
 		if (ri->retune_json.len) {
 			buf_puts(b, "  \"retune\": ");
 			buf_puts(b, ri->retune_json.s);
@@ -635,6 +655,12 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 			json_kv(b, "gbs", x->gbs);
 			json_kv(b, "pct_copy", x->pct_copy);
 			json_kv(b, "pct_read", x->pct_read);
+			if (x->po_n) {
+				buf_printf(b, ", \"playoff\": {\"rounds\": %d", x->po_n);
+				json_kv(b, "median_ms", x->po_ms);
+				json_kv(b, "se_ms", x->po_se);
+				buf_puts(b, "}");
+			}
 		}
 		if (x->bank) {
 			buf_puts(b, ", \"bank\": {\"rules\": ");

@@ -14,11 +14,15 @@ void report_variants(FILE *f, const struct config *c, const struct space *s);
    returns a malloc'd array of n indices */
 size_t *report_rank(const struct result *r, size_t n);
 /* the variants whose timings cannot be told apart from the fastest's: verified ones whose
-   median exceeds the fastest's by at most twice the standard error of the difference (each
-   median's estimated from its samples' 10-90 % spread and count). When there are two
-   or more, marks them (r[i].tie) and moves the winner among them to order[0] by the tie rule
-   REPORT_TIE_RULE; returns how many there are (0 when nothing was verified) */
-size_t report_ties(struct result *r, size_t n, const struct space *s, size_t *order);
+   median exceeds the fastest's by at most twice the standard error of the difference, or by
+   c->tie of the fastest's median if that is more. With a play-off (r[i].po_n > 0) only its
+   variants take part, with their rounds' medians and standard errors, and the fastest is the
+   play-off's; without one, each median's standard error is estimated from its samples' 10-90 %
+   spread and count. When there are two or more, marks them (r[i].tie); moves the winner (by
+   the tie rule REPORT_TIE_RULE among them, else the fastest) to order[0]; returns how many
+   ties there are (0 when nothing was verified) */
+size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
+                   size_t *order);
 #define REPORT_TIE_RULE "the least shared memory, then the fewest registers, then the first " \
                         "in the config's order"
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest

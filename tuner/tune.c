@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,8 +204,22 @@ static uint64_t build_hash(const struct variant *v, const struct compile_out *co
 	return h ? h : 1;
 }
 
+/* The play-off: once every variant is timed, the fastest (at most PLAYOFF_MAX, within
+   playoff_net() of the fastest median) are timed again, timing.playoff rounds of one launch
+   series each, round after round in a rotated order, so that a drift of the GPU's speed
+   during the run weighs on all of them alike; report_ties decides on their rounds' medians.
+   Their cubins are kept from their first timing on. */
+#define PLAYOFF_MAX 16
+
+/* the play-off takes the variants whose medians are within this fraction of the fastest's */
+static double playoff_net(const struct config *c)
+{
+	return 4 * c->tie > 0.01 ? 4 * c->tie : 0.01;
+}
+
 /* a run's variants on their way: picked by the search, compiled (or found in the cache),
-   queued for the GPU, timed. Memory holds the cubins between compiling and timing only. */
+   queued for the GPU, timed. Memory holds the cubins between compiling and timing only (and
+   the play-off's candidates' until the end). */
 struct stream {
 	struct tune *t;
 	struct search *q;
@@ -214,7 +229,15 @@ struct stream {
 	uint64_t *tkey;           /* builds seen: open addressing, build hash -> variant + 1 */
 	size_t *tval, tcap;
 	size_t compiling;         /* picked, result not in yet */
+	size_t timing;            /* handed to the GPU, result not in yet */
 	int search_done;
+	size_t keep[PLAYOFF_MAX + 1], nkeep; /* the play-off's candidates so far (cubins kept) */
+	double best;              /* the fastest median so far */
+	int po_on;                /* the play-off has begun */
+	int po_resumed;           /* its results are an earlier run's, from the journal */
+	size_t po_next, po_total; /* its jobs handed out, and in all */
+	double *po_ms;            /* nkeep x rounds medians */
+	int *po_cnt;              /* per candidate: rounds in */
 	size_t nok, nbad, nres, nint, first_bad;
 	double t0;
 };
@@ -249,16 +272,52 @@ static int compile_next(void *arg, size_t *i)
 	return got;
 }
 
-/* the GPU's next job: the oldest compiled variant waiting */
+/* the play-off's next job (variant + n), once every other result is in */
+static int playoff_next(struct stream *st, size_t *i)
+{
+	struct tune *t = st->t;
+	size_t k;
+
+	if (!st->po_on) {
+		if (st->timing)
+			return 0;
+		st->po_on = 1;
+		if (st->nkeep < 2 || tune_stop)
+			return -1;
+		for (k = 0; k < st->nkeep && measure_playoff_resume(t->m, st->keep[k]); k++)
+			;
+		if (k == st->nkeep) { /* the same play-off as an earlier run's: its results */
+			st->po_resumed = 1;
+			return -1;
+		}
+		for (k = 0; k < st->nkeep; k++)
+			t->r[st->keep[k]].po_n = 0;
+		st->po_total = st->nkeep * (size_t)t->c->playoff;
+		st->po_ms = xcalloc(st->po_total, sizeof *st->po_ms);
+		st->po_cnt = xcalloc(st->nkeep, sizeof *st->po_cnt);
+		note(1, "tuner: play-off: timing the %zu fastest again, %d rounds\n", st->nkeep,
+		     t->c->playoff);
+	}
+	if (st->po_next == st->po_total)
+		return -1;
+	k = st->po_next / st->nkeep; /* the round: it starts k places further on */
+	*i = st->keep[(st->po_next % st->nkeep + k) % st->nkeep] + t->s.n;
+	st->po_next++;
+	st->timing++;
+	return 1;
+}
+
+/* the GPU's next job: the oldest compiled variant waiting, then the play-off */
 static int gpu_next(void *arg, size_t *i)
 {
 	struct stream *st = arg;
 
 	if (!st->qlen)
-		return st->search_done && !st->compiling ? -1 : 0;
+		return st->search_done && !st->compiling ? playoff_next(st, i) : 0;
 	*i = st->queue[st->qhead];
 	st->qhead = (st->qhead + 1) % st->qcap;
 	st->qlen--;
+	st->timing++;
 	return 1;
 }
 
@@ -313,6 +372,98 @@ static void drop_cubin(struct compile_out *co)
 {
 	free(co->cubin);
 	co->cubin = NULL;
+}
+
+/* variant i has its GPU result: keep its cubin if it may take part in the play-off, and drop
+   the cubins of those that no longer may */
+static void keep_or_drop(struct stream *st, size_t i)
+{
+	struct tune *t = st->t;
+	double ms = result_run(&t->r[i])->t.median_ms, lim;
+	size_t k, n = 0;
+
+	if (!t->c->playoff || t->r[i].status != ST_OK || !(ms > 0)) {
+		drop_cubin(&t->r[i].co);
+		return;
+	}
+	if (st->best <= 0 || ms < st->best)
+		st->best = ms;
+	st->keep[st->nkeep++] = i;
+	lim = st->best * (1 + playoff_net(t->c));
+	for (k = 0; k < st->nkeep; k++) {
+		size_t j = st->keep[k];
+		if (result_run(&t->r[j])->t.median_ms > lim)
+			drop_cubin(&t->r[j].co);
+		else
+			st->keep[n++] = j;
+	}
+	st->nkeep = n;
+	if (n > PLAYOFF_MAX) { /* one too many: the slowest goes */
+		size_t w = 0;
+		for (k = 1; k < n; k++)
+			if (result_run(&t->r[st->keep[k]])->t.median_ms >
+			    result_run(&t->r[st->keep[w]])->t.median_ms)
+				w = k;
+		drop_cubin(&t->r[st->keep[w]].co);
+		st->keep[w] = st->keep[--st->nkeep];
+	}
+}
+
+/* a play-off round of variant i is in */
+static void timed_again(void *arg, size_t i, const struct run_result *run)
+{
+	struct stream *st = arg;
+	size_t k;
+
+	for (k = 0; k < st->nkeep; k++)
+		if (st->keep[k] == i && st->po_cnt[k] < st->t->c->playoff) {
+			st->po_ms[k * (size_t)st->t->c->playoff + (size_t)st->po_cnt[k]++] =
+				run->t.median_ms;
+			return;
+		}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the play-off's results into the candidates' results; their cubins go */
+static void playoff_end(struct stream *st)
+{
+	struct tune *t = st->t;
+	size_t k;
+	int j, rounds = t->c->playoff;
+
+	for (k = 0; k < st->nkeep; k++) {
+		struct result *x = &t->r[st->keep[k]];
+		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL, mean = 0, var = 0;
+		int n = st->po_cnt ? st->po_cnt[k] : 0;
+		drop_cubin(&x->co);
+		if (st->po_resumed && x->po_n > 0)
+			t->ri.playoff++;
+		if (!n || x->status != ST_OK)
+			continue;
+		qsort(m, (size_t)n, sizeof *m, cmp_double);
+		x->po_n = n;
+		x->po_ms = n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
+		for (j = 0; j < n; j++)
+			mean += m[j] / n;
+		for (j = 0; j < n; j++)
+			var += (m[j] - mean) * (m[j] - mean) / (n > 1 ? n - 1 : 1);
+		x->po_se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
+		t->ri.playoff++;
+		if (!tune_stop && n == rounds) /* a whole play-off: the next run may take it */
+			measure_playoff_save(t->m, st->keep[k]);
+	}
+	if (t->ri.playoff) {
+		t->ri.playoff_rounds = rounds;
+		t->ri.playoff_net = playoff_net(t->c);
+	}
+	free(st->po_ms);
+	free(st->po_cnt);
 }
 
 /* variant i's compile result (owned from now on): classify it, then hand it to the GPU, to
@@ -391,7 +542,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		return;
 	}
 	if (measure_resume(t->m, i)) {
-		drop_cubin(&x->co);
+		keep_or_drop(st, i);
 		search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
 		return;
 	}
@@ -405,9 +556,12 @@ static void timed(void *arg, size_t i)
 	struct tune *t = st->t;
 	struct result *x = &t->r[i];
 
+	st->timing--;
+	if (i >= t->s.n) /* a play-off round */
+		return;
 	if (!t->ri.ntimed++)
 		t->ri.first_timed_s = now_s() - st->t0;
-	drop_cubin(&x->co);
+	keep_or_drop(st, i);
 	search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
 }
 
@@ -533,7 +687,7 @@ void tune_run(struct tune *t)
 		if (mkdirs(t->dir) < 0)
 			fatal("cannot create '%s':", t->dir);
 		measure_begin(t->m);
-		measure_task(t->m, &tasks[ntask++], gpu_next, timed, &st);
+		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
 		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
 	}
 	progress_begin(t->m ? "compiling and timing" : "compiling",
@@ -556,6 +710,7 @@ void tune_run(struct tune *t)
 			drop_cubin(&t->r[j].co);
 			measure_notrun(t->m, j);
 		}
+		playoff_end(&st);
 		if ((resumed = measure_end(t->m)))
 			note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
 			     resumed);
@@ -575,6 +730,9 @@ void tune_run(struct tune *t)
 			x->gbs = t->r[x->twin].gbs;
 			x->pct_copy = t->r[x->twin].pct_copy;
 			x->pct_read = t->r[x->twin].pct_read;
+			x->po_n = t->r[x->twin].po_n;
+			x->po_ms = t->r[x->twin].po_ms;
+			x->po_se = t->r[x->twin].po_se;
 		}
 	}
 	if (!t->predicted && !tune_stop)
@@ -726,7 +884,7 @@ int tune_finish(struct tune *t)
 
 	if (t->ri.timed) {
 		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
-		report_ties(r, s->n, s, order);
+		report_ties(r, s->n, t->c, s, order);
 		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
 		               &t->ri.retune_json);
 		free(kdir);

@@ -48,6 +48,8 @@ struct result {
 	uint64_t build;           /* hash of its cubin and launch (0: it did not build) */
 	int tie;                  /* verified, and not to be told apart from the fastest
 	                             (report_ties); the winner is chosen among these */
+	int po_n;                 /* play-off rounds it was timed in (0: not in the play-off) */
+	double po_ms, po_se;      /* the median of its rounds' medians, and its standard error */
 };
 
 /* x's GPU result, or one of zeros when it has none */
@@ -75,6 +77,9 @@ struct runinfo {
 	                             none) */
 	size_t ntimed;            /* variants the GPU ran in this run */
 	size_t nskipped;          /* kept variants not tried (ST_SKIPPED) */
+	size_t playoff;           /* variants in the play-off (0: none) */
+	int playoff_rounds;
+	double playoff_net;       /* its candidates' medians were within this fraction */
 	const char *strategy;     /* --strategy */
 	size_t budget;            /* --budget (0: none) */
 	uint64_t seed;
