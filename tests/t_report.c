@@ -217,7 +217,7 @@ TEST(report_ties_rule)
 	timed_results(r, v, 4, ms, sp, smem);
 	order = report_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK_EQ(order[1], 0);
 	CHECK_EQ(order[2], 2);
@@ -229,27 +229,27 @@ TEST(report_ties_rule)
 	r[0].run->t.median_ms = 1.006;
 	r[1].run->t.median_ms = 1.0;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* equal shared memory: the fewest registers, then the first in the config's order */
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	r[1].co.regs = 30;
 	order = report_rank(r, 4);
-	report_ties(r, 4, c, &s, order);
+	report_ties(r, 4, c, &s, order, SIZE_MAX);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* no overlap: no tie marked, the fastest wins */
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order), 1);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 1);
 	CHECK_EQ(order[0], 0);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -259,7 +259,7 @@ TEST(report_ties_rule)
 	cf.tie = 0.006;
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie);
 	free(order);
@@ -284,7 +284,7 @@ TEST(report_ties_playoff)
 	r[0].po_se = r[1].po_se = 0.001;
 	order = report_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 1);
 	CHECK_EQ(order[0], 1);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -296,10 +296,22 @@ TEST(report_ties_playoff)
 	r[0].po_ms = 1.003, r[1].po_ms = 1.000;
 	r[0].po_se = r[1].po_se = 0.001;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
 	free(order);
+
+	/* an earlier run's winner stays while it ties (1), not when it does not (2, 3) */
+	for (i = 1; i < 4; i++) {
+		timed_results(r, v, 4, ms, sp, smem);
+		r[0].po_n = r[1].po_n = 5;
+		r[0].po_ms = 1.003, r[1].po_ms = 1.000;
+		r[0].po_se = r[1].po_se = 0.001;
+		order = report_rank(r, 4);
+		CHECK_EQ(report_ties(r, 4, &c, &s, order, i), 2);
+		CHECK_EQ(order[0], i == 1 ? 1 : 0);
+		free(order);
+	}
 
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	timed_results(r, v, 4, ms, sp, smem);
@@ -307,7 +319,7 @@ TEST(report_ties_playoff)
 	r[0].po_ms = 1.008, r[1].po_ms = 1.000;
 	r[0].po_se = r[1].po_se = 0.003;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 }

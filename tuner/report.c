@@ -69,7 +69,7 @@ static int tie_better(const struct space *s, const struct result *r, size_t x, s
 }
 
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order)
+                   size_t *order, size_t keep)
 {
 	size_t k, nt = 0, best = 0, f = 0, i;
 	double mf, hf;
@@ -98,11 +98,13 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 			continue;
 		}
 		nt++;
-		if (tie_better(s, r, order[k], order[best]))
+		if (order[best] != keep && (order[k] == keep || tie_better(s, r, order[k], order[best])))
 			best = k;
 	}
-	if (nt < 2)
+	if (nt < 2) {
 		r[order[f]].tie = 0;
+		best = f;
+	}
 	i = order[best]; /* to the front, the others keep their order */
 	memmove(order + 1, order, best * sizeof *order);
 	order[0] = i;
@@ -371,7 +373,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
-		           "among them has %s\n", rank, 100 * c->tie, REPORT_TIE_RULE);
+		           "among them has %s%s\n", rank, 100 * c->tie, REPORT_TIE_RULE,
+		        ri->kept_winner ? ", unless the run before chose one of them: it is kept" : "");
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
@@ -551,6 +554,8 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
+		if (ri->kept_winner)
+			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)
 			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
 			           "%g},\n", ri->playoff, ri->playoff_rounds, ri->playoff_net);

@@ -18,11 +18,12 @@ size_t *report_rank(const struct result *r, size_t n);
    c->tie of the fastest's median if that is more. With a play-off (r[i].po_n > 0) only its
    variants take part, with their rounds' medians and standard errors, and the fastest is the
    play-off's; without one, each median's standard error is estimated from its samples' 10-90 %
-   spread and count. When there are two or more, marks them (r[i].tie); moves the winner (by
-   the tie rule REPORT_TIE_RULE among them, else the fastest) to order[0]; returns how many
-   ties there are (0 when nothing was verified) */
+   spread and count. When there are two or more, marks them (r[i].tie); moves the winner to
+   order[0]: variant keep (an earlier run's winner; SIZE_MAX: none) if it is one of the ties,
+   else the one the tie rule REPORT_TIE_RULE prefers among them, else the fastest; returns how
+   many ties there are (0 when nothing was verified) */
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order);
+                   size_t *order, size_t keep);
 #define REPORT_TIE_RULE "the least shared memory, then the fewest registers, then the first " \
                         "in the config's order"
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest

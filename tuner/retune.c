@@ -47,6 +47,16 @@ out:
 	return rc;
 }
 
+int retune_earlier_winner(const char *path, const char *kernel, char *id, size_t idlen)
+{
+	char gpu[256];
+	double pct;
+
+	if (access(path, F_OK) < 0)
+		return -1;
+	return winner_of(path, kernel, gpu, sizeof gpu, id, idlen, &pct);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -17,4 +17,9 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
                       const struct space *s, const struct result *r, const size_t *order,
                       struct buf *text, struct buf *json);
 
+/* the winner of an earlier timed run of kernel whose results.json is at path (a missing file
+   is not an error; one that cannot be read is skipped with a warning): its id into id; 0, or
+   -1 if there is none */
+int retune_earlier_winner(const char *path, const char *kernel, char *id, size_t idlen);
+
 #endif

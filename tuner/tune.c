@@ -209,12 +209,12 @@ static uint64_t build_hash(const struct variant *v, const struct compile_out *co
    series each, round after round in a rotated order, so that a drift of the GPU's speed
    during the run weighs on all of them alike; report_ties decides on their rounds' medians.
    Their cubins are kept from their first timing on. */
-#define PLAYOFF_MAX 16
+#define PLAYOFF_MAX 64
 
 /* the play-off takes the variants whose medians are within this fraction of the fastest's */
 static double playoff_net(const struct config *c)
 {
-	return 4 * c->tie > 0.01 ? 4 * c->tie : 0.01;
+	return 2 * c->tie > 0.01 ? 2 * c->tie : 0.01;
 }
 
 /* a run's variants on their way: picked by the search, compiled (or found in the cache),
@@ -883,8 +883,17 @@ int tune_finish(struct tune *t)
 	int lock;
 
 	if (t->ri.timed) {
-		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
-		report_ties(r, s->n, t->c, s, order);
+		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name), id[64];
+		char *prev = xasprintf("%s/results.json", t->dir);
+		size_t keep = SIZE_MAX;
+		/* the winner of the run before, while it ties, stays the winner */
+		if (retune_earlier_winner(prev, c->name, id, sizeof id) == 0)
+			for (i = 0; i < s->n && keep == SIZE_MAX; i++)
+				if (!strcmp(s->v[i].id, id))
+					keep = i;
+		free(prev);
+		report_ties(r, s->n, t->c, s, order, keep);
+		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
 		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
 		               &t->ri.retune_json);
 		free(kdir);

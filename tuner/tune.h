@@ -78,6 +78,7 @@ struct runinfo {
 	size_t ntimed;            /* variants the GPU ran in this run */
 	size_t nskipped;          /* kept variants not tried (ST_SKIPPED) */
 	size_t playoff;           /* variants in the play-off (0: none) */
+	int kept_winner;          /* the winner is the earlier run's, kept because it ties */
 	int playoff_rounds;
 	double playoff_net;       /* its candidates' medians were within this fraction */
 	const char *strategy;     /* --strategy */
