@@ -5,7 +5,8 @@
  * Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   BLOCK       threads per block.
  *   OUT         consecutive outputs per thread, computed from a register sliding window of
- *               OUT + 20 inputs (shared-memory reads per output: (OUT + 20) / OUT): 1, 2, 4 or 8.
+ *               OUT + 20 inputs (shared-memory reads per output: (OUT + 20) / OUT): 1, 2, 4, 8,
+ *               or 16 with SMEM 0.
  *   PACK        1: the tile is a float array.
  *               2: float2 packing: the block's outputs are two halves of HALF = BLOCK * OUT;
  *                  shared word i holds (in[b0 + i], in[b0 + HALF + i]), so every thread reads
@@ -33,14 +34,16 @@
  *   SMEM        1: the input reaches the window through shared memory (ASYNC says how).
  *               0: no shared memory: every thread loads its window of OUT + 20 inputs from
  *                  global memory with VEC-wide loads, and the L1 cache serves the overlap of
- *                  neighbouring windows; one block per tile (PACK 1, PAD 0, ASYNC 0, STAGES 1,
- *                  GRID 0; OUT % VEC == 0).
+ *                  neighbouring windows (PACK 1, PAD 0, ASYNC 0, STAGES 1; OUT % VEC == 0); one
+ *                  block per tile with GRID 0, else a persistent grid of GRID blocks per
+ *                  multiprocessor striding over the tiles.
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
- * Launch (ASYNC 0): block BLOCK, grid ceil_div(n, BLOCK * OUT * PACK), dynamic shared memory
- * SMEM_ELEMS * 4 * PACK bytes (with SMEM 0: none). Launch (ASYNC > 0): block BLOCK, grid
+ * Launch (GRID 0): block BLOCK, grid ceil_div(n, BLOCK * OUT * PACK), dynamic shared memory
+ * SMEM_ELEMS * 4 * PACK bytes (none with SMEM 0). Launch (GRID > 0): block BLOCK, grid
  * min(GRID * SMS, ceil_div(n, BLOCK * OUT)), dynamic shared memory STAGES * STAGE_ELEMS * 4
- * bytes, plus 8 * STAGES for the mbarriers when ASYNC == 2 (see configs/filter21.yaml).
+ * bytes, plus 8 * STAGES for the mbarriers when ASYNC == 2 (none with SMEM 0; see
+ * configs/filter21.yaml).
  * Any n >= 1 is handled.
  */
 
@@ -51,14 +54,14 @@
 #if BLOCK % 32 != 0
 #error "filter21.cu: BLOCK must be a multiple of 32"
 #endif
-#if OUT != 1 && OUT != 2 && OUT != 4 && OUT != 8
-#error "filter21.cu: OUT must be 1, 2, 4 or 8"
+#if OUT != 1 && OUT != 2 && OUT != 4 && OUT != 8 && (OUT != 16 || SMEM != 0)
+#error "filter21.cu: OUT must be 1, 2, 4 or 8 (or 16 with SMEM 0)"
 #endif
 #if SMEM != 0 && SMEM != 1
 #error "filter21.cu: SMEM must be 0 or 1"
 #endif
-#if SMEM == 0 && (PACK != 1 || PAD != 0 || ASYNC != 0 || STAGES != 1 || GRID != 0 || OUT % VEC != 0)
-#error "filter21.cu: SMEM 0 needs PACK 1, PAD 0, ASYNC 0, STAGES 1, GRID 0 and OUT % VEC == 0"
+#if SMEM == 0 && (PACK != 1 || PAD != 0 || ASYNC != 0 || STAGES != 1 || GRID < 0 || OUT % VEC != 0)
+#error "filter21.cu: SMEM 0 needs PACK 1, PAD 0, ASYNC 0, STAGES 1, GRID >= 0 and OUT % VEC == 0"
 #endif
 #if PACK != 1 && PACK != 2
 #error "filter21.cu: PACK must be 1 or 2"
@@ -184,11 +187,21 @@ static __device__ __forceinline__ void direct_tile(float *__restrict__ out,
 	store_out(out + o, acc, n - o);
 }
 
+#if GRID == 0
 extern "C" __global__ void __launch_bounds__(BLOCK)
 filter21(float *__restrict__ out, const float *__restrict__ in, int n)
 {
 	direct_tile(out, in, blockIdx.x, n);
 }
+#else
+extern "C" __global__ void __launch_bounds__(BLOCK, GRID)
+filter21(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+	const long long tiles = ((long long)n - 1) / HALF + 1; /* n >= 1 */
+	for (long long t = blockIdx.x; t < tiles; t += gridDim.x)
+		direct_tile(out, in, t, n);
+}
+#endif
 
 #elif ASYNC == 0
 extern "C" __global__ void __launch_bounds__(BLOCK)
