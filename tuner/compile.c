@@ -112,7 +112,8 @@ static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t l
 	struct compile_out out;
 	struct job jb = job_at(c, j);
 
-	progress_step(++c->ndone);
+	if (!c->sink) /* a stream counts what it settles itself */
+		progress_step(++c->ndone);
 	memset(&out, 0, sizeof out);
 	if (oc == OUT_DONE && rd_co(&r, &out) == 0 && rd_done(&r)) {
 		store(c, j, &out);

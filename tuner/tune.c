@@ -236,9 +236,11 @@ struct stream {
 	int po_on;                /* the play-off has begun */
 	int po_resumed;           /* its results are an earlier run's, from the journal */
 	size_t po_next, po_total; /* its jobs handed out, and in all */
+	size_t po_done;           /* its jobs answered */
 	double *po_ms;            /* nkeep x rounds medians */
 	int *po_cnt;              /* per candidate: rounds in */
 	size_t nok, nbad, nres, nint, first_bad;
+	size_t settled;           /* variants whose result is in, for the status line */
 	double t0;
 };
 
@@ -297,6 +299,8 @@ static int playoff_next(struct stream *st, size_t *i)
 		st->po_cnt = xcalloc(st->nkeep, sizeof *st->po_cnt);
 		note(1, "tuner: play-off: timing the %zu fastest again, %d rounds\n", st->nkeep,
 		     t->c->playoff);
+		progress_end();
+		progress_begin("play-off", st->po_total);
 	}
 	if (st->po_next == st->po_total)
 		return -1;
@@ -466,6 +470,14 @@ static void playoff_end(struct stream *st)
 	free(st->po_cnt);
 }
 
+/* variant i's result is in (tried, counted by the budget when counted), and its median if
+   it was timed: to the search, and one step of the status line */
+static void settle(struct stream *st, size_t i, int counted, double ms)
+{
+	progress_step(++st->settled);
+	search_result(st->q, i, counted, ms);
+}
+
 /* variant i's compile result (owned from now on): classify it, then hand it to the GPU, to
    the journal's earlier result, or back to the search */
 static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
@@ -486,7 +498,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		st->nint++;
 		x->status = ST_NOTRUN;
 		x->reason = xstrdup("interrupted while compiling");
-		search_result(st->q, i, 0, 0);
+		settle(st, i, 0, 0);
 		return;
 	}
 	if (!x->co.ok) {
@@ -495,7 +507,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		note(2, "%s: compile error:\n%s\n", v->id, x->co.log);
 		if (st->nbad++ == 0 || i < st->first_bad) /* the first in config order */
 			st->first_bad = i;
-		search_result(st->q, i, counted, 0);
+		settle(st, i, counted, 0);
 		return;
 	}
 	free(x->co.log); /* ptxas's report, parsed */
@@ -508,7 +520,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		                      x->co.smem_static, (long long)v->shared,
 		                      (long long)t->lim.smem_optin);
 		drop_cubin(&x->co);
-		search_result(st->q, i, counted, 0);
+		settle(st, i, counted, 0);
 		return;
 	}
 	st->nok++;
@@ -533,17 +545,17 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		x->status = v->bank_bytes != t->s.v[w].bank_bytes ? ST_COLLAPSED : ST_TWIN;
 		x->twin = (long)w;
 		drop_cubin(&x->co);
-		search_result(st->q, i, counted, 0);
+		settle(st, i, counted, 0);
 		return;
 	}
 	if (!t->m) {
 		drop_cubin(&x->co);
-		search_result(st->q, i, 1, 0);
+		settle(st, i, 1, 0);
 		return;
 	}
 	if (measure_resume(t->m, i)) {
 		keep_or_drop(st, i);
-		search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+		settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
 		return;
 	}
 	enqueue(st, i);
@@ -557,12 +569,14 @@ static void timed(void *arg, size_t i)
 	struct result *x = &t->r[i];
 
 	st->timing--;
-	if (i >= t->s.n) /* a play-off round */
+	if (i >= t->s.n) { /* a play-off round */
+		progress_step(++st->po_done);
 		return;
+	}
 	if (!t->ri.ntimed++)
 		t->ri.first_timed_s = now_s() - st->t0;
 	keep_or_drop(st, i);
-	search_result(st->q, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+	settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
 }
 
 /* the kept variants this run may try (its shard's), in config order; count in *n */
