@@ -157,6 +157,11 @@ rc=$?
 # the status line: on a terminal ([n/N] compiling, rate), not with -q, not into a file
 script -qec "$T -j 2 --no-cache --arch sm_90 --out $tmp/p1 tests/kernels/scale.yaml" /dev/null >"$tmp/tty.log" 2>&1
 grep -q "\[5/5\] compiling, [0-9.]*/s" "$tmp/tty.log" && ok "progress_on_a_terminal" || bad "progress_on_a_terminal" "$(cat -v "$tmp/tty.log" | head -5)"
+# a run whose every variant comes from the cache counts them too
+$T -q -j 2 --cache "$tmp/pc" --arch sm_90 --out "$tmp/p4" tests/kernels/scale.yaml >/dev/null 2>&1
+script -qec "$T -j 2 --cache $tmp/pc --arch sm_90 --out $tmp/p4 tests/kernels/scale.yaml" /dev/null >"$tmp/tty.log" 2>&1
+grep -q "\[5/5\] compiling, [0-9.]*/s" "$tmp/tty.log" && grep -q "NVRTC compiled 0," "$tmp/tty.log" &&
+	ok "progress_cached" || bad "progress_cached" "$(cat -v "$tmp/tty.log" | head -5)"
 script -qec "$T -q -j 2 --no-cache --arch sm_90 --out $tmp/p2 tests/kernels/scale.yaml" /dev/null >"$tmp/tty.log" 2>&1
 ! grep -q "compiling, " "$tmp/tty.log" && ok "progress_quiet" || bad "progress_quiet" "$(cat -v "$tmp/tty.log" | head -5)"
 $T -j 2 --no-cache --arch sm_90 --out "$tmp/p3" tests/kernels/scale.yaml >"$tmp/p.out" 2>"$tmp/p.err"
