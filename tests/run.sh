@@ -84,6 +84,7 @@ for cfg in configs/*.yaml tests/kernels/*.yaml; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["timed"] is False and d["arch"] == "sm_90" and d["variants"], "header"
+assert isinstance(d["verify_sizes"], list), "verify_sizes"
 s = d["sources"]
 assert s["config"]["copy"] == "config.yaml" and len(s["config"]["fnv1a64"]) == 16, s
 assert s["template"]["copy"] == "template.cu" and s["template"]["path"], s
