@@ -153,6 +153,30 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	expect emit_sms_geometry 0 "$tmp/hs"
 fi
 
+# refill and extra verification sizes without a GPU (tests/gpu/verify.sh runs them on one):
+# results.json lists the extra sizes, which --size leaves alone; the launch header of a buffer
+# refilled before every launch says so, and of that buffer only
+expect verify_sizes_run 0 $T -j 2 --arch sm_90 --size n=4096 --out "$tmp/v" tests/kernels/pairs.yaml
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sizes"] == {"n": 4096}, d["sizes"]
+assert d["verify_sizes"] == [{"n": 1000003}, {"n": 1}], d["verify_sizes"]
+assert all(v["status"] == "untimed" for v in d["variants"]), d["variants"]
+' "$tmp/v/pairs/untimed-sm_90/results.json" 2>"$tmp/py"; then ok verify_sizes_json; else bad verify_sizes_json "$(cat "$tmp/py")"; fi
+id=$($T --dry-run tests/kernels/hist.yaml | awk '/PRIVATE=1/ && $NF == "kept" { print $1; exit }')
+expect emit_refill 0 $T --arch sm_90 --out "$tmp/r" --emit "$id" tests/kernels/hist.yaml
+h=$tmp/r/hist/untimed-sm_90/$id.h
+has emit_refill_macro "#define HIST_BINS_REFILL 1" "$h"
+has emit_refill_zero "#define HIST_BINS_ZERO 1" "$h"
+has emit_refill_doc "out, read and written by the kernel: it must be all zero before every launch" "$h"
+if [ -f "$h" ] && ! grep -q "HIST_DATA_REFILL" "$h"; then ok emit_refill_only_refilled; else bad emit_refill_only_refilled "$(grep REFILL "$h")"; fi
+if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
+	printf '#include "%s"\nint main(void){return !(HIST_BINS_REFILL && HIST_BINS_ZERO && HIST_BINS_ROLE == TUNER_ROLE_OUT && hist_bins_count(1 << 24, 1) == 256);}\n' "$h" >"$tmp/hr.cu"
+	expect emit_refill_compiles 0 "$NVCC" -o "$tmp/hr" "$tmp/hr.cu"
+	expect emit_refill_header_values 0 "$tmp/hr"
+fi
+
 # built without CUPTI's headers (configure.py finds none), --counters is unavailable and says why
 printf '#include "counters.h"\n#include <string.h>\nint main(void)\n{\n\tchar w[256] = "";\n\treturn counters_open(NULL, 0, counters_smem[0], 6, w, sizeof w) != NULL || !strstr(w, "without CUPTI");\n}\n' >"$tmp/nocupti.c"
 cuinc=$(dirname "$(dirname "$NVCC")")/include
