@@ -252,7 +252,8 @@ assert n > 0
 
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
+# the message, within the time limit, nothing written), the GPU side on a fake driver
+# (tests/fakegpu.sh: extra verification sizes, refills), hostile runs (interrupts, corrupt
 # cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
 # (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
 # shards (tests/search.sh), report.html in a headless browser and results.t4.json against the
@@ -271,6 +272,7 @@ suite() {
 }
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
+suite fakegpu tests/fakegpu.sh "$T"
 suite hostile tests/hostile.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"
