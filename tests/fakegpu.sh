@@ -70,8 +70,11 @@ for l in "fake_pairs_ref 64x64" "fake_pairs_ref 16x64" "fake_pairs_ref 1x64" "fa
 	"fake_pairs 16x32" "fake_pairs 1x32" "fake_pairs 32x64" "fake_pairs 8x64" "fake_pairs 1x64"; do
 	has "pairs_launch_$(echo "$l" | tr ' ' _)" "^launch $l\$" "$tmp/pairs.log"
 done
-# a TAIL 0 variant stops at its first failing size: it never runs at n = 1, nor timed
-if [ "$(grep -c '^launch fake_pairs 1x' "$tmp/pairs.log")" -eq 2 ]; then ok pairs_stops_at_mismatch; else
+# a TAIL 0 variant stops at its first failing size: each of the two runs once at n = 1001 and
+# never at n = 1; a TAIL 1 variant runs at both as often as it is run at all
+n1001=$(grep -c -e '^launch fake_pairs 16x32$' -e '^launch fake_pairs 8x64$' "$tmp/pairs.log")
+n1=$(grep -c '^launch fake_pairs 1x' "$tmp/pairs.log")
+if [ "$((n1001 - n1))" -eq 2 ] && [ "$n1" -ge 2 ]; then ok pairs_stops_at_mismatch; else
 	bad pairs_stops_at_mismatch "$(grep '^launch fake_pairs ' "$tmp/pairs.log" | sort | uniq -c)"; fi
 # a re-run takes every result from the journal; other extra sizes re-run every variant
 tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
@@ -100,7 +103,7 @@ if awk '
 /^launch tuner_fill 1x/ { if (inside) { print NR ": a refill inside the timed interval"; bad = 1 } filled = 1; next }
 /^launch fake_hist / { if (!filled) { print NR ": a launch without its refill"; bad = 1 } filled = 0; n++; next }
 /^event/ { inside = !inside; next }
-END { if (n != 12) { print n " launches of fake_hist, want 2 x (1 verified + 2 warm-up + 3 samples)"; bad = 1 } exit bad }
+END { if (n < 12 || n % 6) { print n " launches of fake_hist, want runs of 1 verified + 2 warm-up + 3 samples, at least one per variant"; bad = 1 } exit bad }
 ' "$tmp/hist.log" >"$tmp/awk"; then ok hist_refill_order; else bad hist_refill_order "$(cat "$tmp/awk")"; fi
 # each sample: the refill, then the flush (evicting what the refill left in L2), then the
 # first event
