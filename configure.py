@@ -283,7 +283,12 @@ def main():
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +
             (["tests/fuzz"] if fsrcs else []) + srcs + hdrs + tsrcs + fsrcs)
-    w.build(["test"], "test", implicit=[tuner, unit])
+    # a fake libcuda.so.1 for tests/fakegpu.sh: the GPU side of a run on the host
+    fake = os.path.join(bdir, "fakecuda", "libcuda.so.1")
+    w.rule("fakecuda", "$cc -std=c11 -D_POSIX_C_SOURCE=200809L %s -O1 -g -fPIC -shared -I%s "
+           "$in -o $out" % (WARN, cuinc), description="CC $out")
+    w.build([fake], "fakecuda", ["tests/fakecuda/cuda.c"])
+    w.build(["test"], "test", implicit=[tuner, unit, fake])
 
     # the man page, from the binary's own --help and --version (tuner/man.py)
     py = shlex.quote(sys.executable)
@@ -347,7 +352,7 @@ def main():
                       "templates/filter21.cu", "templates/reduction.cu",
                       "tests/ref/filter21.c", "tests/ref/sum.c", "tests/ref/ref.h"])
     w.build(["examples"], "phony", [os.path.join(exdir, "app")])
-    w.lines.append("build all: phony %s %s %s" % (tuner, unit, man))
+    w.lines.append("build all: phony %s %s %s %s" % (tuner, unit, man, fake))
     w.lines.append("default all")
 
     path = os.path.join(ROOT, manifest)

@@ -85,6 +85,7 @@ for cfg in configs/*.yaml bench/*.yaml tests/kernels/*.yaml; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["timed"] is False and d["arch"] == "sm_90" and d["variants"], "header"
+assert isinstance(d["verify_sizes"], list), "verify_sizes"
 s = d["sources"]
 assert s["config"]["copy"] == "config.yaml" and len(s["config"]["fnv1a64"]) == 16, s
 assert s["template"]["copy"] == "template.cu" and s["template"]["path"], s
@@ -151,6 +152,30 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 32768 + 256 || reduction_counter_count(1 << 26,7) != 257 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
 	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
 	expect emit_sms_geometry 0 "$tmp/hs"
+fi
+
+# refill and extra verification sizes without a GPU (tests/gpu/verify.sh runs them on one):
+# results.json lists the extra sizes, which --size leaves alone; the launch header of a buffer
+# refilled before every launch says so, and of that buffer only
+expect verify_sizes_run 0 $T -j 2 --arch sm_90 --size n=4096 --out "$tmp/v" tests/kernels/pairs.yaml
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["sizes"] == {"n": 4096}, d["sizes"]
+assert d["verify_sizes"] == [{"n": 1000003}, {"n": 1}], d["verify_sizes"]
+assert all(v["status"] == "untimed" for v in d["variants"]), d["variants"]
+' "$tmp/v/pairs/untimed-sm_90/results.json" 2>"$tmp/py"; then ok verify_sizes_json; else bad verify_sizes_json "$(cat "$tmp/py")"; fi
+id=$($T --dry-run tests/kernels/hist.yaml | awk '/PRIVATE=1/ && $NF == "kept" { print $1; exit }')
+expect emit_refill 0 $T --arch sm_90 --out "$tmp/r" --emit "$id" tests/kernels/hist.yaml
+h=$tmp/r/hist/untimed-sm_90/$id.h
+has emit_refill_macro "#define HIST_BINS_REFILL 1" "$h"
+has emit_refill_zero "#define HIST_BINS_ZERO 1" "$h"
+has emit_refill_doc "out, read and written by the kernel: it must be all zero before every launch" "$h"
+if [ -f "$h" ] && ! grep -q "HIST_DATA_REFILL" "$h"; then ok emit_refill_only_refilled; else bad emit_refill_only_refilled "$(grep REFILL "$h")"; fi
+if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
+	printf '#include "%s"\nint main(void){return !(HIST_BINS_REFILL && HIST_BINS_ZERO && HIST_BINS_ROLE == TUNER_ROLE_OUT && hist_bins_count(1 << 24, 1) == 256);}\n' "$h" >"$tmp/hr.cu"
+	expect emit_refill_compiles 0 "$NVCC" -o "$tmp/hr" "$tmp/hr.cu"
+	expect emit_refill_header_values 0 "$tmp/hr"
 fi
 
 # built without CUPTI's headers (configure.py finds none), --counters is unavailable and says why
@@ -228,7 +253,8 @@ assert n > 0
 
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written), hostile runs (interrupts, corrupt
+# the message, within the time limit, nothing written), the GPU side on a fake driver
+# (tests/fakegpu.sh: extra verification sizes, refills), hostile runs (interrupts, corrupt
 # cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
 # (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
 # shards (tests/search.sh), report.html in a headless browser and results.t4.json against the
@@ -247,6 +273,7 @@ suite() {
 }
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
+suite fakegpu tests/fakegpu.sh "$T"
 suite hostile tests/hostile.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"

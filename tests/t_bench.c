@@ -135,9 +135,9 @@ TEST(bench_method_flush)
 	memset(&c, 0, sizeof c);
 	setenv("TUNER_FLUSH", "write", 1);
 	c.flush_l2 = 1;
-	CHECK_STR(bench_method(&c), "helpers 2, L2 flush read");
+	CHECK_STR(bench_method(&c), "helpers 3, L2 flush read");
 	c.flush_l2 = 0;
-	CHECK_STR(bench_method(&c), "helpers 2, L2 flush none");
+	CHECK_STR(bench_method(&c), "helpers 3, L2 flush none");
 	unsetenv("TUNER_FLUSH");
 }
 

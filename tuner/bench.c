@@ -47,11 +47,18 @@ struct prof {
 	double setup, verify, timing, unload;
 };
 
+/* the config's buffers at one set of sizes: the tuning sizes, or an extra verification size */
+struct sizeset {
+	struct vars sizes;        /* bound, SMS too */
+	struct devbufs bufs;
+	char at[200];             /* "" for the tuning sizes, else "at n=1: " (for reasons) */
+};
+
 struct bench {
 	const struct config *c;
-	struct vars sizes;
 	struct gpu_info gpu;
-	struct devbufs bufs;      /* the config's buffers */
+	struct sizeset *set;      /* set[0]: the tuning sizes; then c's extra verification sizes */
+	size_t nset;              /* opened */
 	struct hconst *con;       /* one per config constant */
 	struct timer tm;          /* events, the L2 flush, bench_set_cut's limit */
 	struct helpers h;
@@ -193,7 +200,8 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 
 const char *bench_method(const struct config *c)
 {
-	return c->flush_l2 ? "helpers 2, L2 flush read" : "helpers 2, L2 flush none";
+	/* 3: the outputs are compared again after the timed launches */
+	return c->flush_l2 ? "helpers 3, L2 flush read" : "helpers 3, L2 flush none";
 }
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
@@ -201,6 +209,7 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 {
 	struct bench *b;
 	const char *p = getenv("TUNER_BENCH_PROFILE");
+	size_t k;
 
 	if (why && whylen)
 		why[0] = 0;
@@ -210,12 +219,25 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 	}
 	b = xcalloc(1, sizeof *b);
 	b->c = c;
-	b->sizes = *sizes;
 	b->gpu = *gpu;
 	b->prof.on = p && *p && strcmp(p, "0");
 	b->con = xcalloc(c->nconstants, sizeof *b->con);
-	if (devbuf_open(&b->bufs, c, sizes, gpu->sms, why, whylen) < 0 ||
-	    timing_open(&b->tm, c, gpu, why, whylen) < 0)
+	b->set = xcalloc(c->nverify + 1, sizeof *b->set);
+	for (k = 0; k <= c->nverify; k++) {
+		struct sizeset *z = &b->set[k];
+		char msg[240];
+		z->sizes = *sizes;
+		if (k) {
+			space_sizes_at(c, sizes, k - 1, &z->sizes);
+			snprintf(z->at, sizeof z->at, "at %s: ", c->verify[k - 1].label);
+		}
+		if (devbuf_open(&z->bufs, c, &z->sizes, gpu->sms, msg, sizeof msg) < 0) {
+			say(why, whylen, "%s%s", z->at, msg);
+			goto fail;
+		}
+		b->nset++;
+	}
+	if (timing_open(&b->tm, c, gpu, why, whylen) < 0)
 		goto fail;
 	return b;
 fail:
@@ -244,7 +266,9 @@ void bench_close(struct bench *b)
 		free(b->con[i].data);
 	timing_close(&b->tm);
 	unload(&b->h.m);
-	devbuf_close(&b->bufs);
+	for (i = 0; i < b->nset; i++)
+		devbuf_close(&b->set[i].bufs);
+	free(b->set);
 	free(b->con);
 	free(b);
 }
@@ -277,9 +301,9 @@ int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why,
 	{
 		struct { CUfunction *f; const char *name; } fns[3 + LEN(cmp_names)] = {
 			{&h->read, "tuner_read"}, {&b->tm.flush_fn, "tuner_flush"},
-			{&b->bufs.fill, "tuner_fill"}};
+			{&b->set[0].bufs.fill, "tuner_fill"}};
 		for (i = 0; i < LEN(cmp_names); i++) {
-			fns[3 + i].f = &b->bufs.cmp[i];
+			fns[3 + i].f = &b->set[0].bufs.cmp[i];
 			fns[3 + i].name = cmp_names[i];
 		}
 		for (i = 0; i < LEN(fns); i++)
@@ -290,9 +314,20 @@ int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why,
 				goto fail;
 			}
 	}
-	/* the inputs: filled on the device, then a few elements checked against the host */
-	if (devbuf_fill(&b->bufs, &r, msg, sizeof msg) < 0)
-		goto fail;
+	/* the inputs at every set of sizes: filled on the device, then a few elements checked
+	   against the host */
+	for (i = 0; i < b->nset; i++) {
+		struct devbufs *d = &b->set[i].bufs;
+		char m1[sizeof msg];
+		if (i) {
+			d->fill = b->set[0].bufs.fill;
+			memcpy(d->cmp, b->set[0].bufs.cmp, sizeof d->cmp);
+		}
+		if (devbuf_fill(d, &r, m1, sizeof m1) < 0) {
+			say(msg, sizeof msg, "%s%s", b->set[i].at, m1);
+			goto fail;
+		}
+	}
 	b->have_helpers = 1;
 	if (b->prof.on)
 		fprintf(stderr, "bench: helpers loaded and inputs filled in %.3f ms\n",
@@ -319,19 +354,95 @@ static void kernel_args(const struct config *c, const struct kernel *k, const st
 	}
 }
 
-int bench_reference(struct bench *b, const struct compile_out *ref, char *why, size_t whylen)
+/* launch L's geometry under v into block, grid and *shared (who: "reference launch" or
+   "launch", for messages); 0, or -1 with msg */
+static int geometry(const struct launch *L, const struct vars *v, const char *who,
+                    int64_t block[3], int64_t grid[3], int64_t *shared, char *msg,
+                    size_t msglen)
+{
+	char what[64];
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		snprintf(what, sizeof what, "%s block[%d]", who, d);
+		if (launch_eval(L->block[d], v, 1, &block[d], what, msg, msglen) < 0)
+			return -1;
+		snprintf(what, sizeof what, "%s grid[%d]", who, d);
+		if (launch_eval(L->grid[d], v, 1, &grid[d], what, msg, msglen) < 0)
+			return -1;
+	}
+	snprintf(what, sizeof what, "%s shared", who);
+	return launch_eval(L->shared, v, 0, shared, what, msg, msglen);
+}
+
+/* one launch of lp over bufs as verification runs it: the outputs poisoned, lp's buffers
+   refilled, the launch and a synchronization. 0, or -1 with *rc and msg (*faulted: 1 if the
+   kernel failed, 0 if a call before it did) */
+static int run_verified(const struct devbufs *bufs, const struct launchp *lp, CUresult *rc,
+                        int *faulted, char *msg, size_t msglen)
+{
+	*faulted = 0;
+	if ((*rc = devbuf_poison(bufs)) != CUDA_SUCCESS) {
+		gpu_err(msg, msglen, "cuMemsetD8Async(poison)", *rc);
+		return -1;
+	}
+	if ((*rc = launch_refill(lp)) != CUDA_SUCCESS) {
+		gpu_err(msg, msglen, "cuLaunchKernel(refill)", *rc);
+		return -1;
+	}
+	if ((*rc = launch_run(lp)) != CUDA_SUCCESS) {
+		gpu_err(msg, msglen, "cuLaunchKernel", *rc);
+		return -1;
+	}
+	if ((*rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
+		*faulted = 1;
+		gpu_err(msg, msglen, "kernel failed", *rc);
+		return -1;
+	}
+	return 0;
+}
+
+/* the reference (f, of module m) run once at the sizes of set z, its outputs kept there; 0,
+   or -1 with *rc and msg */
+static int reference_at(struct bench *b, CUmodule m, CUfunction f, struct sizeset *z,
+                        CUresult *rc, char *msg, size_t msglen)
 {
 	const struct config *c = b->c;
-	const struct launch *L = &c->reference.launch;
 	const struct arg *args;
 	size_t nargs;
 	struct launchp lp;
 	int64_t block[3], grid[3], shared;
+	int faulted, ret;
+
+	*rc = CUDA_SUCCESS;
+	kernel_args(c, &c->reference, &args, &nargs);
+	if (set_constants(b, m, &z->sizes, 1, rc, msg, msglen) < 0 ||
+	    geometry(&c->reference.launch, &z->sizes, "reference launch", block, grid, &shared,
+	             msg, msglen) < 0 ||
+	    devbuf_scratch(&z->bufs, args, nargs, &z->sizes, rc, msg, msglen) < 0 ||
+	    launch_make(&lp, &z->bufs, &b->gpu, f, args, nargs, &z->sizes, block, grid, shared,
+	                rc, msg, msglen) < 0)
+		return -1;
+	ret = run_verified(&z->bufs, &lp, rc, &faulted, msg, msglen);
+	launch_free(&lp);
+	if (ret < 0)
+		return -1;
+	/* keep the reference's outputs on the device */
+	if ((*rc = devbuf_keep(&z->bufs)) != CUDA_SUCCESS) {
+		gpu_err(msg, msglen, "cuMemcpyDtoD(reference outputs)", *rc);
+		return -1;
+	}
+	return 0;
+}
+
+int bench_reference(struct bench *b, const struct compile_out *ref, char *why, size_t whylen)
+{
+	const struct config *c = b->c;
 	CUmodule m = NULL;
 	CUfunction f;
 	CUresult r = CUDA_SUCCESS;
 	char msg[256];
-	int d;
+	size_t i;
 	double t0 = now_s();
 
 	if (why && whylen)
@@ -346,47 +457,14 @@ int bench_reference(struct bench *b, const struct compile_out *ref, char *why, s
 		    "after bench_open)");
 		return -1;
 	}
-	kernel_args(c, &c->reference, &args, &nargs);
 	if (load(ref, c->reference.entry, &m, &f, &r, msg, sizeof msg) < 0)
 		goto fail;
-	if (set_constants(b, m, &b->sizes, 1, &r, msg, sizeof msg) < 0)
-		goto fail;
-	for (d = 0; d < 3; d++) {
-		char what[64];
-		snprintf(what, sizeof what, "reference launch block[%d]", d);
-		if (launch_eval(L->block[d], &b->sizes, 1, &block[d], what, msg, sizeof msg) < 0)
+	for (i = 0; i < b->nset; i++) { /* the tuning sizes, then each extra one */
+		char m1[sizeof msg];
+		if (reference_at(b, m, f, &b->set[i], &r, m1, sizeof m1) < 0) {
+			say(msg, sizeof msg, "%s%s", b->set[i].at, m1);
 			goto fail;
-		snprintf(what, sizeof what, "reference launch grid[%d]", d);
-		if (launch_eval(L->grid[d], &b->sizes, 1, &grid[d], what, msg, sizeof msg) < 0)
-			goto fail;
-	}
-	if (launch_eval(L->shared, &b->sizes, 0, &shared, "reference launch shared", msg,
-	                sizeof msg) < 0)
-		goto fail;
-	if (devbuf_scratch(&b->bufs, args, nargs, &b->sizes, &r, msg, sizeof msg) < 0)
-		goto fail;
-	if (launch_make(&lp, &b->bufs, &b->gpu, f, args, nargs, &b->sizes, block, grid, shared,
-	                &r, msg, sizeof msg) < 0)
-		goto fail;
-	if ((r = devbuf_poison(&b->bufs)) != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "cuMemsetD8Async(poison)", r);
-		launch_free(&lp);
-		goto fail;
-	}
-	r = launch_run(&lp);
-	launch_free(&lp);
-	if (r != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "cuLaunchKernel", r);
-		goto fail;
-	}
-	if ((r = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "kernel failed", r);
-		goto fail;
-	}
-	/* keep the reference's outputs on the device */
-	if ((r = devbuf_keep(&b->bufs)) != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "cuMemcpyDtoD(reference outputs)", r);
-		goto fail;
+		}
 	}
 	unload(&m);
 	b->have_ref = 1;
@@ -432,6 +510,10 @@ static int probe(struct bench *b, const struct launchp *lp, struct run_result *r
 	char why[sizeof r->probe_why] = "";
 	int n;
 
+	if ((*rc = launch_refill(lp)) != CUDA_SUCCESS) { /* before the profiled range */
+		gpu_err(msg, msglen, "cuLaunchKernel(refill)", *rc);
+		return -1;
+	}
 	if (b->probe.before && b->probe.before(b->probe.arg, why, sizeof why) < 0) {
 		r->nprobe = -1;
 		snprintf(r->probe_why, sizeof r->probe_why, "%s", why);
@@ -452,12 +534,107 @@ static int probe(struct bench *b, const struct launchp *lp, struct run_result *r
 	return 0;
 }
 
+/* r's verdict from what a comparison at the sizes of set z found: the largest errors so far,
+   and a mismatch (its reason begins with z->at) */
+static void judge(struct run_result *r, const struct cmp_sum *cs, const struct sizeset *z)
+{
+	if (cs->maxabs > r->max_abs_err)
+		r->max_abs_err = cs->maxabs;
+	if (cs->maxrel > r->max_rel_err)
+		r->max_rel_err = cs->maxrel;
+	r->bad = cs->bad;
+	if (!cs->bad)
+		return;
+	r->status = RUN_MISMATCH;
+	if (cs->unwritten)
+		say(r->reason, sizeof r->reason, "%s'%s' was never written: all its elements still "
+		    "hold the poison the tuner fills outputs with (bytes 0xff)", z->at,
+		    cs->unwritten);
+	else
+		say(r->reason, sizeof r->reason, "%s%zu of %zu elements differ; first at %s", z->at,
+		    cs->bad, cs->total, cs->first);
+}
+
+/* a verified launch of lp at the sizes of set z, compared with the reference's outputs there
+   into r; 0, or -1 with *st (what the failure makes of the variant), *rc and msg */
+static int check_launch(const struct sizeset *z, const struct launchp *lp,
+                        struct run_result *r, enum run_status *st, CUresult *rc, char *msg,
+                        size_t msglen)
+{
+	struct cmp_sum cs;
+	int faulted;
+
+	if (run_verified(&z->bufs, lp, rc, &faulted, msg, msglen) < 0) {
+		if (faulted)
+			*st = RUN_FAULT;
+		return -1;
+	}
+	if ((*rc = devbuf_compare(&z->bufs, &cs, msg, msglen)) != CUDA_SUCCESS) {
+		*st = RUN_FAULT;
+		return -1;
+	}
+	judge(r, &cs, z);
+	return 0;
+}
+
+/* the variant (f, of module m, bound in vars) verified at extra set k (k >= 1): its
+   constants, launch, scratch and arguments at those sizes, then check_launch; 0, or -1 with
+   *st, *rc and msg (beginning with the set's "at ...: ") */
+static int verify_at(struct bench *b, CUmodule m, CUfunction f, const struct vars *vars,
+                     size_t k, struct run_result *r, enum run_status *st, CUresult *rc,
+                     char *msg, size_t msglen)
+{
+	const struct config *c = b->c;
+	struct sizeset *z = &b->set[k];
+	struct launchp lp;
+	struct vars vk;
+	int64_t block[3], grid[3], shared;
+	char m1[240];
+	int ret = -1;
+
+	space_sizes_at(c, vars, k - 1, &vk);
+	if (set_constants(b, m, &vk, 0, rc, m1, sizeof m1) < 0 ||
+	    geometry(&c->kernel.launch, &vk, "launch", block, grid, &shared, m1, sizeof m1) < 0 ||
+	    devbuf_scratch(&z->bufs, c->kernel.args, c->kernel.nargs, &vk, rc, m1, sizeof m1) < 0 ||
+	    launch_make(&lp, &z->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, &vk, block,
+	                grid, shared, rc, m1, sizeof m1) < 0)
+		goto out;
+	ret = check_launch(z, &lp, r, st, rc, m1, sizeof m1);
+	launch_free(&lp);
+out:
+	if (ret < 0)
+		say(msg, msglen, "%s%s", z->at, m1);
+	return ret;
+}
+
+/* the outputs of the last timed launch compared with the reference's once more: a kernel that
+   changes what it reads (accumulates into a buffer, overwrites its input) without refill:
+   launch ran other work when timed than when verified. A mismatch goes into r (its timing
+   dropped); 0, or -1 with *rc and msg */
+static int check_timed(struct bench *b, struct run_result *r, CUresult *rc, char *msg,
+                       size_t msglen)
+{
+	struct cmp_sum cs;
+
+	if ((*rc = devbuf_compare(&b->set[0].bufs, &cs, msg, msglen)) != CUDA_SUCCESS)
+		return -1;
+	if (!cs.bad)
+		return 0;
+	r->status = RUN_MISMATCH;
+	r->bad = cs.bad;
+	memset(&r->t, 0, sizeof r->t);
+	say(r->reason, sizeof r->reason, "after the timed launches: %zu of %zu elements differ; "
+	    "first at %s (does a buffer the kernel accumulates into or overwrites need 'refill: "
+	    "launch'?)", cs.bad, cs.total, cs.first);
+	return 0;
+}
+
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r)
 {
 	const struct config *c = b->c;
+	struct sizeset *z0 = &b->set[0];
 	struct launchp lp;
-	struct cmp_sum cs;
 	CUmodule m = NULL;
 	CUfunction f;
 	CUresult rc = CUDA_SUCCESS;
@@ -466,6 +643,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 	enum run_status st = RUN_LAUNCH_ERROR;
 	char msg[240];
 	double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
+	size_t k;
 
 	memset(r, 0, sizeof *r);
 	memset(&lp, 0, sizeof lp);
@@ -497,46 +675,34 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 		    cu.CtxGetSharedMemConfig(&now) == CUDA_SUCCESS)
 			r->bank_applied = bank_of(now);
 	}
-	if (devbuf_scratch(&b->bufs, c->kernel.args, c->kernel.nargs, vars, &rc, msg,
+	if (devbuf_scratch(&z0->bufs, c->kernel.args, c->kernel.nargs, vars, &rc, msg,
 	                   sizeof msg) < 0)
 		goto fail;
-	if (launch_make(&lp, &b->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, vars,
+	if (launch_make(&lp, &z0->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, vars,
 	                v->block, v->grid, v->shared, &rc, msg, sizeof msg) < 0)
 		goto fail;
 	t1 = now_s();
-	if ((rc = devbuf_poison(&b->bufs)) != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "cuMemsetD8Async(poison)", rc);
+	if (check_launch(z0, &lp, r, &st, &rc, msg, sizeof msg) < 0)
 		goto fail;
-	}
-	if ((rc = launch_run(&lp)) != CUDA_SUCCESS) {
-		gpu_err(msg, sizeof msg, "cuLaunchKernel", rc);
-		goto fail;
-	}
-	if ((rc = cu.CtxSynchronize()) != CUDA_SUCCESS) {
-		st = RUN_FAULT;
-		gpu_err(msg, sizeof msg, "kernel failed", rc);
-		goto fail;
-	}
-	if ((rc = devbuf_compare(&b->bufs, &cs, msg, sizeof msg)) != CUDA_SUCCESS) {
-		st = RUN_FAULT;
-		goto fail;
-	}
-	r->max_abs_err = cs.maxabs;
-	r->max_rel_err = cs.maxrel;
-	r->bad = cs.bad;
-	if (cs.bad && cs.unwritten) {
-		r->status = RUN_MISMATCH;
-		snprintf(r->reason, sizeof r->reason, "'%s' was never written: all its elements still "
-		         "hold the poison the tuner fills outputs with (bytes 0xff)", cs.unwritten);
-	} else if (cs.bad) {
-		r->status = RUN_MISMATCH;
-		snprintf(r->reason, sizeof r->reason, "%zu of %zu elements differ; first at %s",
-		         cs.bad, cs.total, cs.first);
+	for (k = 1; k < b->nset && r->status == RUN_OK; k++)
+		if (verify_at(b, m, f, vars, k, r, &st, &rc, msg, sizeof msg) < 0)
+			goto fail;
+	if (b->nset > 1 && r->status == RUN_OK) {
+		/* back to the tuning sizes: their constants, their shared-memory opt-in */
+		launch_free(&lp);
+		if (set_constants(b, m, vars, 0, &rc, msg, sizeof msg) < 0 ||
+		    launch_make(&lp, &z0->bufs, &b->gpu, f, c->kernel.args, c->kernel.nargs, vars,
+		                v->block, v->grid, v->shared, &rc, msg, sizeof msg) < 0)
+			goto fail;
 	}
 	t2 = now_s();
 	if (r->status == RUN_OK &&
 	    timing_run(&b->tm, &lp, &r->t, &rc, &in_launch, msg, sizeof msg) < 0) {
 		st = in_launch ? RUN_LAUNCH_ERROR : RUN_FAULT;
+		goto fail;
+	}
+	if (r->status == RUN_OK && check_timed(b, r, &rc, msg, sizeof msg) < 0) {
+		st = RUN_FAULT;
 		goto fail;
 	}
 	if (r->status == RUN_OK && b->probe.after && probe(b, &lp, r, &rc, msg, sizeof msg) < 0) {

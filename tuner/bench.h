@@ -44,17 +44,20 @@ struct bench;
  * size of a buffer crosses to the host.
  */
 
-/* allocate c's buffers at sizes (the reference's outputs twice); NULL with why if it fails */
+/* allocate c's buffers at sizes (the reference's outputs twice), and again at each of c's
+   extra verification sizes (the sizes' other values, SMS included, as in sizes); NULL with
+   why if it fails */
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
                          const struct gpu_info *gpu, char *why, size_t whylen);
 /* CUDA source of the helper kernels (copy and read rooflines, L2 flush, fills, comparisons);
    compile it with entry "tuner_copy" and hand the result to bench_helpers */
 const char *bench_helpers_source(void);
-/* load the compiled helpers, keep them loaded and fill the in buffers on the device (checked
-   against the host formula at a few elements); 0, or -1 with why */
+/* load the compiled helpers, keep them loaded and fill the in buffers on the device, at every
+   set of sizes (checked against the host formula at a few elements); 0, or -1 with why */
 int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why, size_t whylen);
-/* run the reference kernel (compiled) once and keep its outputs on the device; 0 or -1 with
-   why (also when bench_helpers has not succeeded) */
+/* run the reference kernel (compiled) once at the tuning sizes and once at each extra
+   verification size, and keep its outputs on the device; 0 or -1 with why (also when
+   bench_helpers has not succeeded) */
 int bench_reference(struct bench *b, const struct compile_out *ref, char *why, size_t whylen);
 /* time a device-to-device float4 copy of `bytes` total traffic (read + write, at least 128 MiB)
    with the helpers' tuner_copy (copy, the same cubin, is not used: it may be NULL); returns
@@ -64,9 +67,12 @@ double bench_copy(struct bench *b, const struct compile_out *copy, int64_t bytes
 /* time a read-only float4 sum over `bytes` (at least 64 MiB) with the helpers' tuner_read;
    returns GB/s (bytes read / median time), or -1 with why */
 double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, size_t whylen);
-/* verify then time one variant (a mismatching one is not timed); after a fault that loses the
-   context every later call reports RUN_FAULT without running; vars: v's binding
-   (space_bind) */
+/* verify one variant at the tuning sizes and at each extra verification size (a reason from
+   there begins "at n=1: "), then time it (a mismatching one is not timed) and compare the
+   outputs of its last timed launch once more (a mismatch there: "after the timed launches");
+   before each launch the buffers with refill: launch get their fill, outside the timed
+   interval. After a fault that loses the context every later call reports RUN_FAULT without
+   running; vars: v's binding (space_bind) */
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r);
 /* stop timing the next variants after BENCH_RACE_SAMPLES samples when their median is above
@@ -77,8 +83,9 @@ void bench_set_probe(struct bench *b, const struct bench_probe *p);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.
    b may be NULL (a context must be current) */
 int bench_bank_probe(struct bench *b, int bytes);
-/* how c's timings are taken, for a results cache key: "helpers 2, L2 flush read" (c's
-   timing.flush_l2 true, the default) or "helpers 2, L2 flush none" (false); static */
+/* how c's variants are verified and timed, for a results cache key: "helpers 3, L2 flush
+   read" (c's timing.flush_l2 true, the default) or "helpers 3, L2 flush none" (false);
+   static */
 const char *bench_method(const struct config *c);
 /* free everything */
 void bench_close(struct bench *b);

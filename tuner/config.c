@@ -28,7 +28,8 @@ enum nkind { N_SCALAR, N_SEQ, N_MAP };
    fields it is in say D_RESULT; what no table checks (list items, a fill's kind, the items of
    sizes or params) is as the field it is in. The sections, as the tables below say:
    - in the digest: entry, buffers, constants, args, reference (but its source), tolerance,
-     timing;
+     timing, verify (journal_context also hashes its sizes as resolved, the file's sizes
+     filling in what an entry leaves out);
    - per variant, so left out: params and constraints (they choose the variants), launch and
      bytes (journal_key hashes each variant's parameters, geometry and bytes);
    - compiled: template, options and reference.source reach a result only through a cubin,
@@ -1015,6 +1016,22 @@ static int find_buffer(const struct config *c, const char *name)
 	return -1;
 }
 
+/* a buffer's refill: launch, or variant (not for out buffers) */
+static void get_refill(struct ctx *x, const struct field *f, struct buffer *b)
+{
+	const char *s = get_str(x, f->v, "refill");
+
+	if (!strcmp(s, "launch"))
+		b->refill = REFILL_LAUNCH;
+	else if (!strcmp(s, "variant"))
+		b->refill = REFILL_VARIANT;
+	else
+		err_node(x, f->v, "unknown refill '%s' (launch variant)", show(x, s));
+	if (b->role == ROLE_OUT && b->refill != REFILL_LAUNCH)
+		err_node(x, f->v, "out buffers are poisoned before each variant: their only refill "
+		         "is 'launch' (with a 'fill')");
+}
+
 static void get_buffers(struct ctx *x, const struct node *seq)
 {
 	static const char *const roles[] = {"in", "out", "scratch"};
@@ -1030,9 +1047,10 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
 		                    REQ("count", D_RESULT), REQ("role", D_RESULT),
-		                    OPT("fill", D_RESULT)};
+		                    OPT("fill", D_RESULT), OPT("refill", D_RESULT)};
 		struct buffer *b = &c->buffers[c->nbuffers];
 		const char *name, *role;
+		int filled;
 
 		fields(x, seq->kid[i], "buffers", f, LEN(f));
 		name = get_ident(x, f[0].v, "name");
@@ -1054,11 +1072,18 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		c->nbuffers++;
 		get_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
 		         &b->count);
-		if (f[4].v && b->role == ROLE_OUT)
-			err_node(x, f[4].k, "out buffers take no 'fill' (they are poisoned)");
+		if (f[5].v)
+			get_refill(x, &f[5], b);
+		filled = b->role != ROLE_OUT || b->refill == REFILL_LAUNCH;
+		if (f[4].v && !filled)
+			err_node(x, f[4].k, "out buffers take no 'fill' (they are poisoned) unless "
+			         "they have 'refill: launch'");
+		if (!f[4].v && b->role == ROLE_OUT && filled)
+			err_node(x, f[5].k, "an out buffer with 'refill: launch' needs a 'fill': "
+			         "what it must hold before every launch");
 		if (f[4].v)
 			get_fill(x, f[4].v, &b->fill);
-		else if (b->role != ROLE_OUT)
+		else if (filled)
 			default_fill(&b->fill);
 	}
 	if (!nout)
@@ -1216,6 +1241,57 @@ static void get_reference(struct ctx *x, const struct node *n)
 		copy_args(x, r, &c->kernel);
 	get_launch(x, f[3].v, &r->launch, &x->sizes);
 	c->has_reference = 1;
+}
+
+/* ---- verify: extra sizes every variant is verified at ---- */
+
+/* verify: {sizes: [{NAME: N, ...}, ...]}: each entry the file's sizes with some changed */
+static void get_verify(struct ctx *x, const struct node *n)
+{
+	struct field f[] = {REQ("sizes", D_RESULT)};
+	struct config *c = x->c;
+	const struct node *seq;
+	size_t i, j, k;
+
+	fields(x, n, "verify", f, LEN(f));
+	seq = f[0].v;
+	want(x, seq, N_SEQ, "sizes");
+	if (!seq->n)
+		err_node(x, seq, "'sizes' of 'verify' must list at least one entry");
+	if (seq->n > CFG_VERIFY_MAX)
+		err_node(x, seq->kid[CFG_VERIFY_MAX], "more than %d verify sizes", CFG_VERIFY_MAX);
+	c->verify = xcalloc(seq->n, sizeof *c->verify);
+	for (i = 0; i < seq->n; i++) {
+		const struct node *m = seq->kid[i];
+		struct vsize *vs = &c->verify[c->nverify];
+		struct buf label = {0};
+
+		want(x, m, N_MAP, "verify sizes");
+		if (!m->n)
+			err_node(x, m, "a verify size must set at least one size");
+		vs->loc = loc_of(m);
+		vs->vals = xcalloc(c->nsizes + 1, sizeof *vs->vals);
+		c->nverify++; /* c owns vs->vals from here on */
+		for (k = 0; k < c->nsizes; k++)
+			vs->vals[k] = c->sizes[k].val;
+		for (j = 0; j < m->n; j += 2) {
+			const char *name = m->kid[j]->s;
+			for (k = 0; k < c->nsizes && strcmp(c->sizes[k].name, name); k++)
+				;
+			if (k == c->nsizes)
+				err_node(x, m->kid[j], "unknown size '%s' (a verify size sets sizes "
+				         "of 'sizes')", show(x, name));
+			vs->vals[k] = get_int(x, m->kid[j + 1], name, 0, INT64_MAX);
+		}
+		for (k = 0; k < c->nsizes; k++)
+			buf_printf(&label, "%s%s=%lld", k ? " " : "", c->sizes[k].name,
+			           (long long)vs->vals[k]);
+		vs->label = label.s ? label.s : xstrdup("");
+		for (j = 0; j < i; j++)
+			if (!memcmp(c->verify[j].vals, vs->vals, c->nsizes * sizeof *vs->vals))
+				err_node(x, m, "verify size %s is listed twice (also at line %d)",
+				         show(x, vs->label), c->verify[j].loc.line);
+	}
 }
 
 /* ---- accesses: the kernel's shared-memory instructions, for the bank model ---- */
@@ -1670,7 +1746,7 @@ static void check_option(struct ctx *x, const struct node *at, const char *o)
 static void walk(struct ctx *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
-	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES };
+	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES, VERIFY };
 	/* whether each section can change a result, and how the journal covers it: enum dig */
 	struct field f[] = {
 		REQ("name", D_NONE), REQ("template", D_CUBIN), REQ("entry", D_RESULT),
@@ -1678,7 +1754,7 @@ static void walk(struct ctx *x)
 		OPT("constraints", D_VARIANT), REQ("buffers", D_RESULT), OPT("constants", D_RESULT),
 		REQ("args", D_RESULT), REQ("launch", D_VARIANT), REQ("bytes", D_VARIANT),
 		REQ("reference", D_RESULT), OPT("tolerance", D_RESULT), OPT("timing", D_RESULT),
-		OPT("accesses", D_NONE),
+		OPT("accesses", D_NONE), OPT("verify", D_RESULT),
 	};
 	struct config *c = x->c;
 	const char *s;
@@ -1779,6 +1855,8 @@ static void walk(struct ctx *x)
 	}
 	if (f[ACCESSES].v)
 		get_accesses(x, f[ACCESSES].v);
+	if (f[VERIFY].v)
+		get_verify(x, f[VERIFY].v);
 	c->result_digest = result_digest(x->root);
 }
 
@@ -1972,5 +2050,10 @@ void cfg_free(struct config *c)
 	free(c->accesses);
 	free(c->access_loc);
 	free(c->at);
+	for (i = 0; i < c->nverify; i++) {
+		free(c->verify[i].vals);
+		free(c->verify[i].label);
+	}
+	free(c->verify);
 	free(c);
 }

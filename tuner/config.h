@@ -15,6 +15,10 @@ struct loc {
 enum elem { EL_F32, EL_F64, EL_I32, EL_U32, EL_I64, EL_U64 };
 enum role { ROLE_IN, ROLE_OUT, ROLE_SCRATCH };
 enum fill_kind { FILL_RANDOM, FILL_RANGE, FILL_CONST, FILL_LIST };
+/* when a buffer gets its fill again (refill:): REFILL_ROLE as its role says (in: once, before
+   the reference; scratch: before each variant; out: poisoned instead), REFILL_VARIANT before
+   each variant's first launch, REFILL_LAUNCH before every launch */
+enum refill { REFILL_ROLE, REFILL_VARIANT, REFILL_LAUNCH };
 
 struct fill {
 	enum fill_kind kind;
@@ -31,7 +35,9 @@ struct buffer {
 	enum elem type;
 	struct expr *count;   /* element count: sizes only, except scratch buffers (sizes and params) */
 	enum role role;
-	struct fill fill;     /* in and scratch; out buffers are poisoned */
+	struct fill fill;     /* in and scratch, and out with REFILL_LAUNCH; other out buffers
+	                         are poisoned */
+	enum refill refill;
 	struct loc loc;
 };
 
@@ -84,6 +90,14 @@ struct size {
 	struct loc loc;
 };
 
+/* an extra size every variant is also verified at (verify.sizes) */
+struct vsize {
+	int64_t *vals;        /* every size's value, in config order: the entry's, else the one
+	                         the file's sizes give (not --size's) */
+	char *label;          /* every size: "n=1 m=64" */
+	struct loc loc;       /* of the entry */
+};
+
 /* limits a config is checked against (configs/README.md lists them) */
 #define CFG_NAME_MAX 64            /* characters of the config's name */
 #define CFG_SAMPLES_MAX 10000      /* timing.samples: 1 .. this */
@@ -93,6 +107,7 @@ struct size {
 #define CFG_SOURCE_MAX (4 << 20)   /* bytes of a template or reference source */
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
+#define CFG_VERIFY_MAX 16          /* entries of verify.sizes */
 
 struct config {
 	char *path;           /* as given */
@@ -126,6 +141,8 @@ struct config {
 	                            for the same values in any key order or YAML style */
 	struct cfg_at *at;    /* where each expression is in the file, for cfg_expr_loc */
 	size_t nat;
+	struct vsize *verify; /* the extra verification sizes */
+	size_t nverify;
 };
 
 /* load path; on error print "tuner: path:line:col: msg" and exit 2 */

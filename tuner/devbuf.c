@@ -198,7 +198,8 @@ int devbuf_open(struct devbufs *d, const struct config *c, const struct vars *si
 		char what[160];
 		size_t bytes;
 
-		if (bf->role != ROLE_OUT && bf->fill.kind == FILL_LIST && bf->fill.nlist) {
+		if ((bf->role != ROLE_OUT || bf->refill == REFILL_LAUNCH) &&
+		    bf->fill.kind == FILL_LIST && bf->fill.nlist) {
 			size_t lb = bf->fill.nlist * sizeof(double);
 			snprintf(what, sizeof what, "the fill list of buffer '%s'", bf->name);
 			if (devbuf_alloc(&db->list, lb, what, why, whylen) < 0)
@@ -340,6 +341,12 @@ int devbuf_fill(struct devbufs *d, CUresult *rc, char *why, size_t whylen)
 	return 0;
 }
 
+/* 1 if b is filled before each variant: a scratch buffer, an in buffer with refill: variant */
+static int per_variant(const struct buffer *b)
+{
+	return b->role == ROLE_SCRATCH || (b->role == ROLE_IN && b->refill == REFILL_VARIANT);
+}
+
 int devbuf_scratch(struct devbufs *d, const struct arg *args, size_t nargs,
                    const struct vars *v, CUresult *rc, char *why, size_t whylen)
 {
@@ -356,7 +363,7 @@ int devbuf_scratch(struct devbufs *d, const struct arg *args, size_t nargs,
 		CUresult r;
 		int seen = 0;
 
-		if (k < 0 || c->buffers[k].role != ROLE_SCRATCH)
+		if (k < 0 || !per_variant(&c->buffers[k]))
 			continue;
 		for (j = 0; j < i; j++)
 			seen |= args[j].buffer == k;
@@ -364,6 +371,14 @@ int devbuf_scratch(struct devbufs *d, const struct arg *args, size_t nargs,
 			continue;
 		bf = &c->buffers[k];
 		db = &d->buf[k];
+		if (bf->role == ROLE_IN) { /* allocated with the others: filled again */
+			if ((r = fill1(d, (size_t)k, db->count)) != CUDA_SUCCESS) {
+				*rc = r;
+				gpu_err(why, whylen, "cuLaunchKernel(refill)", r);
+				return -1;
+			}
+			continue;
+		}
 		if (devbuf_count("buffer", bf->name, bf->count, bf->type, v, &count, &bytes,
 		                 why, whylen) < 0)
 			return -1;
@@ -383,6 +398,13 @@ int devbuf_scratch(struct devbufs *d, const struct arg *args, size_t nargs,
 		}
 	}
 	return 0;
+}
+
+CUresult devbuf_refill(const struct devbufs *d, size_t k)
+{
+	if (k >= d->c->nbuffers)
+		die("refill of buffer %zu of %zu", k, d->c->nbuffers);
+	return fill1(d, k, d->buf[k].count);
 }
 
 /* ---- outputs ---- */

@@ -50,9 +50,12 @@ int devbuf_open(struct devbufs *d, const struct config *c, const struct vars *si
    bench_fill_host; 0, or -1 with why (*rc: the failing call's CUresult, or success) */
 int devbuf_fill(struct devbufs *d, CUresult *rc, char *why, size_t whylen);
 /* (re)allocate the scratch buffers that args use, with their counts under v, and enqueue their
-   fills; 0, or -1 with why (*rc as for devbuf_fill) */
+   fills, and those of the in buffers they use with refill: variant; 0, or -1 with why (*rc as
+   for devbuf_fill) */
 int devbuf_scratch(struct devbufs *d, const struct arg *args, size_t nargs,
                    const struct vars *v, CUresult *rc, char *why, size_t whylen);
+/* enqueue buffer k's fill over the elements in use (its refill: launch) */
+CUresult devbuf_refill(const struct devbufs *d, size_t k);
 /* enqueue 0xFF bytes over the out buffers: NaN for floats, -1 / max for integers */
 CUresult devbuf_poison(const struct devbufs *d);
 /* copy the out buffers to the reference's copies, and wait */

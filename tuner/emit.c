@@ -37,7 +37,16 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_printf(b, " * bandwidth: %.1f GB/s = %.1f %% of a copy kernel timed in the same run "
 		           "(%.1f GB/s), %.1f %% of a read-only kernel (%.1f GB/s)\n", r->gbs,
 		           r->pct_copy, ri->copy_gbs, r->pct_read, ri->read_gbs);
-		buf_printf(b, " * verified against the reference: max abs error %.3g, max rel error %.3g\n",
+		buf_puts(b, " * verified against the reference");
+		if (c->nverify) { /* at the tuning sizes, then each extra one */
+			buf_puts(b, " at");
+			for (i = 0; i < c->nsizes; i++)
+				buf_printf(b, " %s=%lld", c->sizes[i].name,
+				           (long long)c->sizes[i].val);
+			for (i = 0; i < c->nverify; i++)
+				buf_printf(b, ", %s", c->verify[i].label);
+		}
+		buf_printf(b, ": max abs error %.3g, max rel error %.3g\n",
 		           result_run(r)->max_abs_err, result_run(r)->max_rel_err);
 	} else {
 		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
@@ -186,10 +195,14 @@ void emit_buffer_doc(struct buf *b, const struct config *c, size_t i, const char
 	const struct buffer *bf = &c->buffers[i];
 	const struct fill *f = &bf->fill;
 	char *up = emit_upper(prefix), *ub = emit_upper(bf->name);
-	int zero = bf->role == ROLE_SCRATCH && fill_zero(f), init;
+	/* what it must hold before the first launch, or before every one (refill: launch) */
+	int given = bf->role == ROLE_SCRATCH ||
+	            (bf->role == ROLE_OUT && bf->refill == REFILL_LAUNCH);
+	int zero = given && fill_zero(f), init;
+	const char *when = bf->refill == REFILL_LAUNCH ? "every" : "the first";
 	size_t a, j;
 
-	init = bf->role == ROLE_SCRATCH && !zero && f->kind != FILL_RANDOM;
+	init = given && !zero && f->kind != FILL_RANDOM;
 	buf_printf(b, "\n/* %s (%s", bf->name, elem_name(bf->type));
 	for (a = 0; a < c->kernel.nargs; a++)
 		if (c->kernel.args[a].buffer == (int)i)
@@ -199,26 +212,33 @@ void emit_buffer_doc(struct buf *b, const struct config *c, size_t i, const char
 		buf_puts(b, "): in, the kernel's input: the application's data");
 		break;
 	case ROLE_OUT:
-		buf_puts(b, "): out, written by the kernel");
+		buf_puts(b, given ? "): out, read and written by the kernel: "
+		                  : "): out, written by the kernel");
 		break;
 	case ROLE_SCRATCH:
 		buf_puts(b, "): scratch, the kernel's own: ");
-		if (zero)
-			buf_puts(b, "it must be all zero before the first launch");
-		else if (init)
-			buf_printf(b, "element i must hold %s_%s_init(i) before the first launch",
-			           prefix, bf->name);
-		else
-			buf_puts(b, "any values before the first launch (the tuner filled it with "
-			            "random ones)");
-		buf_puts(b, "\n   (the tuner filled it once per variant, before that variant's first "
-		            "launch)");
 		break;
 	}
+	if (zero)
+		buf_printf(b, "it must be all zero before %s launch", when);
+	else if (init)
+		buf_printf(b, "element i must hold %s_%s_init(i) before %s launch", prefix, bf->name,
+		           when);
+	else if (given)
+		buf_printf(b, "any values before %s launch (the tuner filled it with random ones)",
+		           when);
+	if (bf->refill == REFILL_LAUNCH)
+		buf_puts(b, "\n   (the kernel changes what it reads there: the tuner filled it "
+		            "before every launch)");
+	else if (bf->role == ROLE_SCRATCH)
+		buf_puts(b, "\n   (the tuner filled it once per variant, before that variant's "
+		            "first launch)");
 	buf_puts(b, " */\n");
 	buf_printf(b, "#define %s_%s_ROLE TUNER_ROLE_%s\n", up, ub,
 	           bf->role == ROLE_IN ? "IN" : bf->role == ROLE_OUT ? "OUT" : "SCRATCH");
 	buf_printf(b, "#define %s_%s_ZERO %d\n", up, ub, zero);
+	if (bf->refill == REFILL_LAUNCH) /* only then: headers of other buffers stay as they were */
+		buf_printf(b, "#define %s_%s_REFILL 1\n", up, ub);
 	if (init) {
 		buf_printf(b, "static inline double %s_%s_init(long long i)\n{\n", prefix, bf->name);
 		switch (f->kind) {

@@ -36,7 +36,7 @@ uint64_t journal_context(const struct config *c, const struct vars *sizes, const
                          const char *method, const struct compile_out *ref)
 {
 	uint64_t h = hash_str(HASH_INIT, MAGIC);
-	size_t i;
+	size_t i, k;
 
 	h = hash_str(h, gpu);
 	h = hash_str(h, method);
@@ -45,6 +45,11 @@ uint64_t journal_context(const struct config *c, const struct vars *sizes, const
 		h = hash_i64(h, sizes->val[i]);
 	}
 	h = hash_bytes(h, &c->result_digest, sizeof c->result_digest);
+	for (k = 0; k < c->nverify; k++) /* as resolved: the file's sizes fill them in */
+		for (i = 0; i < c->nsizes; i++) {
+			h = hash_str(h, c->sizes[i].name);
+			h = hash_i64(h, c->verify[k].vals[i]);
+		}
 	h = hash_i64(h, (int64_t)ref->cubin_len);
 	return hash_bytes(h, ref->cubin, ref->cubin_len);
 }
@@ -68,6 +73,8 @@ uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s
 		h = hash_str(h, vars.name[d]);
 		h = hash_i64(h, vars.val[d]);
 	}
+	if (c->nverify) /* its launch at the extra verification sizes */
+		h = hash_i64(h, (int64_t)space_verify_hash(c, s, v));
 	h = hash_i64(h, (int64_t)co->cubin_len);
 	return hash_bytes(h, co->cubin, co->cubin_len);
 }

@@ -17,11 +17,13 @@ struct jrec {
 };
 
 /* hash of everything outside a variant that its result depends on: the GPU, the sizes as
-   bound, the timing method, the reference's cubin and the config's result_digest (buffers,
-   constants, arguments, the reference's launch, tolerance, timing settings, ...) */
+   bound, the extra verification sizes, the timing method, the reference's cubin and the
+   config's result_digest (buffers and their refills, constants, arguments, the reference's
+   launch, tolerance, timing settings, ...) */
 uint64_t journal_context(const struct config *c, const struct vars *sizes, const char *gpu,
                          const char *method, const struct compile_out *ref);
-/* the key of variant v of c's space s with cubin co under context ctx */
+/* the key of variant v of c's space s with cubin co under context ctx: its launch (also at
+   the extra verification sizes), its binding of sizes and parameters, its cubin */
 uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s,
                      const struct variant *v, const struct compile_out *co);
 /* read every intact record of path: a torn or corrupt line is skipped, and so is a record

@@ -68,6 +68,17 @@ static int check_params(const struct devbufs *bufs, CUfunction f, const struct a
 	return 0;
 }
 
+/* refill buffer k before each launch of lp (once, whatever the args that pass it) */
+static void refill_add(struct launchp *lp, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < lp->nrefill; i++)
+		if (lp->refill[i] == k)
+			return;
+	lp->refill[lp->nrefill++] = k;
+}
+
 int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu_info *gpu,
                 CUfunction f, const struct arg *args, size_t nargs, const struct vars *v,
                 const int64_t block[3], const int64_t grid[3], int64_t shared, CUresult *rc,
@@ -83,6 +94,8 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 	lp->nargs = nargs;
 	lp->params = xcalloc(nargs, sizeof *lp->params);
 	lp->vals = xcalloc(nargs, sizeof *lp->vals);
+	lp->bufs = bufs;
+	lp->refill = xcalloc(nargs + 1, sizeof *lp->refill);
 	for (d = 0; d < 3; d++) {
 		if (block[d] < 1 || block[d] > UINT32_MAX || grid[d] < 1 || grid[d] > UINT32_MAX) {
 			say(why, whylen, "launch geometry out of range: block[%d] = %" PRId64
@@ -104,6 +117,8 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 				    bufs->c->nbuffers);
 			u->p = bufs->buf[a->buffer].d;
 			lp->params[i] = &u->p;
+			if (bufs->c->buffers[a->buffer].refill == REFILL_LAUNCH)
+				refill_add(lp, (size_t)a->buffer);
 			continue;
 		}
 		snprintf(what, sizeof what, "argument %zu", i + 1);
@@ -185,10 +200,22 @@ CUresult launch_run(const struct launchp *lp)
 	                       lp->block[1], lp->block[2], lp->shared, NULL, lp->params, NULL);
 }
 
+CUresult launch_refill(const struct launchp *lp)
+{
+	size_t i;
+	CUresult r;
+
+	for (i = 0; i < lp->nrefill; i++)
+		if ((r = devbuf_refill(lp->bufs, lp->refill[i])) != CUDA_SUCCESS)
+			return r;
+	return CUDA_SUCCESS;
+}
+
 void launch_free(struct launchp *lp)
 {
 	free(lp->params);
 	free(lp->vals);
+	free(lp->refill);
 	memset(lp, 0, sizeof *lp);
 }
 

@@ -22,20 +22,27 @@ struct launchp {
 		size_t z;
 	} *vals;
 	size_t nargs;
+	const struct devbufs *bufs; /* where the buffers to refill are (launch_refill) */
+	size_t *refill;           /* the config's buffers among the args with refill: launch */
+	size_t nrefill;
 };
 
 /* e under v into *out (dflt when e is NULL); 0, or -1 with "what 'e': error" in why */
 int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
                 const char *what, char *why, size_t whylen);
 /* f with args evaluated under v (a buffer argument is its device pointer in bufs) and the
-   geometry checked, into lp; shared memory beyond gpu's default per-block limit is opted into
-   on f. 0, or -1 with why (*rc: the failing call's CUresult, or success) and lp empty */
+   geometry checked, into lp, with the buffers launch_refill fills; shared memory beyond gpu's
+   default per-block limit is opted into on f. 0, or -1 with why (*rc: the failing call's
+   CUresult, or success) and lp empty */
 int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu_info *gpu,
                 CUfunction f, const struct arg *args, size_t nargs, const struct vars *v,
                 const int64_t block[3], const int64_t grid[3], int64_t shared, CUresult *rc,
                 char *why, size_t whylen);
 /* enqueue lp on the default stream */
 CUresult launch_run(const struct launchp *lp);
+/* enqueue the fills of lp's buffers with refill: launch, to go before each launch_run of lp
+   (and before any L2 flush and timing event of it) */
+CUresult launch_refill(const struct launchp *lp);
 /* free lp's parameters and zero it */
 void launch_free(struct launchp *lp);
 /* blocks for a grid-stride kernel over n items: one item per thread, at most per_sm blocks per

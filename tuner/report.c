@@ -487,6 +487,22 @@ static void json_counted(struct buf *b, const struct config *c, const struct var
 	buf_puts(b, "}");
 }
 
+/* results.json's extra verification sizes: an object of every size per entry */
+static void json_verify_sizes(struct buf *b, const struct config *c)
+{
+	size_t i, k;
+
+	for (k = 0; k < c->nverify; k++) {
+		buf_puts(b, k ? ", {" : "{");
+		for (i = 0; i < c->nsizes; i++) {
+			buf_puts(b, i ? ", " : "");
+			buf_json_str(b, c->sizes[i].name);
+			buf_printf(b, ": %lld", (long long)c->verify[k].vals[i]);
+		}
+		buf_puts(b, "}");
+	}
+}
+
 /* results.json's ties and the winner's edges of the space */
 static void json_winner(struct buf *b, const struct config *c, const struct space *s,
                         const struct result *r, const size_t *order)
@@ -588,7 +604,9 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		buf_json_str(b, c->sizes[i].name);
 		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
 	}
-	buf_printf(b, "},\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
+	buf_puts(b, "},\n  \"verify_sizes\": [");
+	json_verify_sizes(b, c);
+	buf_printf(b, "],\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
 	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
 	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
 	           (long long)ri->sms);

@@ -85,7 +85,8 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 			names[nn++] = xstrdup(e->d_name);
 		}
 	closedir(d);
-	qsort(names, nn, sizeof *names, by_name);
+	if (nn) /* qsort's array may not be NULL, even of 0 elements */
+		qsort(names, nn, sizeof *names, by_name);
 	/* the fastest, which a tie rule may not have chosen */
 	best = result_run(&r[order[0]])->t.median_ms;
 	for (k = 0; k < s->n && r[order[k]].status == ST_OK; k++) {

@@ -7,10 +7,12 @@
 #include <string.h>
 
 /* exit 2 with "what 'e' for PARAMS: msg" (without " for PARAMS" when v is NULL: e uses sizes
-   only) at the place in c's file of byte col of e */
-__attribute__((format(printf, 6, 7)))
+   only) at the place in c's file of byte col of e; at an extra verification size (at not
+   NULL), "verify size LABEL: what 'e' for PARAMS (LINE:COL): msg" at at's entry */
+__attribute__((format(printf, 7, 8)))
 static noreturn void fail_expr(const struct config *c, const struct expr *e, int col,
-                               const struct variant *v, const char *what, const char *fmt, ...)
+                               const struct variant *v, const struct vsize *at,
+                               const char *what, const char *fmt, ...)
 {
 	char msg[512], *p = v ? space_params_str(c, v) : NULL;
 	const char *f = p ? " for " : "";
@@ -20,6 +22,12 @@ static noreturn void fail_expr(const struct config *c, const struct expr *e, int
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (at && cfg_expr_loc(c, e, col, &l))
+		fatal("%s:%d:%d: verify size %s: %s '%s'%s%s (%d:%d): %s", c->path, at->loc.line,
+		      at->loc.col, at->label, what, expr_src(e), f, p ? p : "", l.line, l.col, msg);
+	if (at)
+		fatal("%s:%d:%d: verify size %s: %s '%s'%s%s: %s", c->path, at->loc.line,
+		      at->loc.col, at->label, what, expr_src(e), f, p ? p : "", msg);
 	if (cfg_expr_loc(c, e, col, &l))
 		fatal("%s:%d:%d: %s '%s'%s%s: %s", c->path, l.line, l.col, what, expr_src(e), f,
 		      p ? p : "", msg);
@@ -27,43 +35,36 @@ static noreturn void fail_expr(const struct config *c, const struct expr *e, int
 	      p ? p : "", msg);
 }
 
-/* evaluate e under vars (v's, or the sizes when v is NULL) or exit 2 naming the config and
-   the expression */
+/* evaluate e under vars (v's, or the sizes when v is NULL; at an extra verification size
+   when at is not NULL) or exit 2 naming the config and the expression */
 static int64_t eval_at(const struct config *c, const struct expr *e, const struct vars *vars,
-                       const struct variant *v, const char *what)
+                       const struct variant *v, const struct vsize *at, const char *what)
 {
 	struct expr_err err;
 	int64_t x;
 
 	if (expr_eval(e, vars, &x, &err) < 0)
-		fail_expr(c, e, err.col >= 0 ? err.col : 0, v, what, "%s", err.msg);
+		fail_expr(c, e, err.col >= 0 ? err.col : 0, v, at, what, "%s", err.msg);
 	return x;
-}
-
-/* evaluate e for v or exit 2 naming the config and the expression */
-static int64_t eval_or_die(const struct config *c, const struct expr *e, const struct vars *vars,
-                           const struct variant *v, const char *what)
-{
-	return eval_at(c, e, vars, v, what);
 }
 
 /* the element count of a buffer or constant (kind) named name, whose count is e and elements
    es bytes, under vars (v's or the sizes): exit 2 unless at least 1 and at most max bytes */
 static int64_t count_check(const struct config *c, const char *kind, const char *name,
                            const struct expr *e, size_t es, int64_t max, const struct vars *vars,
-                           const struct variant *v)
+                           const struct variant *v, const struct vsize *at)
 {
 	char what[160];
 	int64_t n;
 
 	snprintf(what, sizeof what, "%s '%s' count", kind, name);
-	n = eval_at(c, e, vars, v, what);
+	n = eval_at(c, e, vars, v, at, what);
 	if (n < 1)
-		fail_expr(c, e, 0, v, what, "%lld elements: a %s needs at least one", (long long)n,
-		          kind);
+		fail_expr(c, e, 0, v, at, what, "%lld elements: a %s needs at least one",
+		          (long long)n, kind);
 	if (n > max / (int64_t)es)
-		fail_expr(c, e, 0, v, what, "%lld elements of %zu bytes: more than the %lld bytes a "
-		          "%s may have", (long long)n, es, (long long)max, kind);
+		fail_expr(c, e, 0, v, at, what, "%lld elements of %zu bytes: more than the %lld "
+		          "bytes a %s may have", (long long)n, es, (long long)max, kind);
 	return n;
 }
 
@@ -82,16 +83,17 @@ static int arg_fits(int64_t x, enum elem t)
 }
 
 /* what a launch of kernel k (kind: "argument" or "reference argument") needs of its args
-   under vars (v's, or the sizes when v is NULL), as the GPU path checks it: every scalar fits
-   its type, every scratch buffer has a valid count; else exit 2 */
+   under vars (v's, or the sizes when v is NULL; at is the extra verification size they are
+   of, or NULL), as the GPU path checks it: every scalar fits its type, every scratch buffer
+   has a valid count; else exit 2 */
 static void args_check(const struct config *c, const struct kernel *k, const char *kind,
-                       const struct vars *vars, const struct variant *v)
+                       const struct vars *vars, const struct variant *v, const struct vsize *at)
 {
 	size_t i;
 
 	for (i = 0; i < k->nargs; i++) {
 		const struct arg *a = &k->args[i];
-		const struct expr *at = a->value;
+		const struct expr *e = a->value;
 		char what[64];
 		struct loc l;
 		int64_t x;
@@ -100,24 +102,25 @@ static void args_check(const struct config *c, const struct kernel *k, const cha
 			const struct buffer *b = &c->buffers[a->buffer];
 			if (b->role == ROLE_SCRATCH)
 				count_check(c, "buffer", b->name, b->count, elem_size(b->type),
-				            CFG_BUFFER_MAX, vars, v);
+				            CFG_BUFFER_MAX, vars, v, at);
 			continue;
 		}
 		/* the reference's default args are copies of the kernel's: say where the text is */
-		if (k == &c->reference && !cfg_expr_loc(c, at, 0, &l) && i < c->kernel.nargs &&
+		if (k == &c->reference && !cfg_expr_loc(c, e, 0, &l) && i < c->kernel.nargs &&
 		    c->kernel.args[i].value)
-			at = c->kernel.args[i].value;
+			e = c->kernel.args[i].value;
 		snprintf(what, sizeof what, "%s %zu", kind, i + 1);
-		x = eval_at(c, at, vars, v, what);
+		x = eval_at(c, e, vars, v, at, what);
 		if (!arg_fits(x, a->type))
-			fail_expr(c, at, 0, v, what, "%lld does not fit %s", (long long)x,
+			fail_expr(c, e, 0, v, at, what, "%lld does not fit %s", (long long)x,
 			          elem_name(a->type));
 	}
 }
 
-/* what the GPU path allocates and launches for every variant alike, under the sizes: the
-   buffers that are not scratch, the constants; exit 2 naming the first that cannot be */
-static void sizes_check(const struct config *c, const struct vars *sizes)
+/* what the GPU path allocates and launches for every variant alike, under the sizes (those
+   of extra verification size at, or the tuning sizes when NULL): the buffers that are not
+   scratch, the constants; exit 2 naming the first that cannot be */
+static void sizes_check(const struct config *c, const struct vars *sizes, const struct vsize *at)
 {
 	size_t i;
 
@@ -125,18 +128,19 @@ static void sizes_check(const struct config *c, const struct vars *sizes)
 		const struct buffer *b = &c->buffers[i];
 		if (b->role != ROLE_SCRATCH)
 			count_check(c, "buffer", b->name, b->count, elem_size(b->type), CFG_BUFFER_MAX,
-			            sizes, NULL);
+			            sizes, NULL, at);
 	}
 	for (i = 0; i < c->nconstants; i++) {
 		const struct constant *k = &c->constants[i];
 		count_check(c, "constant", k->name, k->count, elem_size(k->type), CFG_CONSTANT_MAX,
-		            sizes, NULL);
+		            sizes, NULL, at);
 	}
 }
 
-/* the reference's launch under the sizes within lim, and its args; else exit 2 */
+/* the reference's launch under the sizes (those of extra verification size at, or the tuning
+   sizes when NULL) within lim, and its args; else exit 2 */
 static void reference_check(const struct config *c, const struct vars *sizes,
-                            const struct limits *lim)
+                            const struct limits *lim, const struct vsize *at)
 {
 	static const int64_t bmax[3] = {1024, 1024, 64}, gmax[3] = {2147483647LL, 65535, 65535};
 	const struct launch *L = &c->reference.launch;
@@ -144,27 +148,30 @@ static void reference_check(const struct config *c, const struct vars *sizes,
 	int d;
 
 	for (d = 0; d < 3; d++) {
-		x = eval_at(c, L->block[d], sizes, NULL, "reference block");
+		x = eval_at(c, L->block[d], sizes, NULL, at, "reference block");
 		if (x < 1)
-			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld is not positive",
-			          (long long)x);
+			fail_expr(c, L->block[d], 0, NULL, at, "reference block", "%lld is not "
+			          "positive", (long long)x);
 		if (x > bmax[d])
-			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld exceeds the limit of "
-			          "%lld for dimension %d", (long long)x, (long long)bmax[d], d);
+			fail_expr(c, L->block[d], 0, NULL, at, "reference block", "%lld exceeds the "
+			          "limit of %lld for dimension %d", (long long)x, (long long)bmax[d],
+			          d);
 		threads *= x;
 		if (threads > lim->max_threads)
-			fail_expr(c, L->block[d], 0, NULL, "reference block", "%lld threads per block "
-			          "exceed the limit of %d", (long long)threads, lim->max_threads);
-		x = eval_at(c, L->grid[d], sizes, NULL, "reference grid");
+			fail_expr(c, L->block[d], 0, NULL, at, "reference block", "%lld threads per "
+			          "block exceed the limit of %d", (long long)threads,
+			          lim->max_threads);
+		x = eval_at(c, L->grid[d], sizes, NULL, at, "reference grid");
 		if (x < 1 || x > gmax[d])
-			fail_expr(c, L->grid[d], 0, NULL, "reference grid", "%lld is %s", (long long)x,
-			          x < 1 ? "not positive" : "beyond the limit of the dimension");
+			fail_expr(c, L->grid[d], 0, NULL, at, "reference grid", "%lld is %s",
+			          (long long)x, x < 1 ? "not positive"
+			                              : "beyond the limit of the dimension");
 	}
-	x = eval_at(c, L->shared, sizes, NULL, "reference shared");
+	x = eval_at(c, L->shared, sizes, NULL, at, "reference shared");
 	if (x < 0 || x > lim->smem_optin)
-		fail_expr(c, L->shared, 0, NULL, "reference shared", "%lld bytes of shared memory %s",
-		          (long long)x, x < 0 ? "is negative" : "exceed the limit");
-	args_check(c, &c->reference, "reference argument", sizes, NULL);
+		fail_expr(c, L->shared, 0, NULL, at, "reference shared", "%lld bytes of shared "
+		          "memory %s", (long long)x, x < 0 ? "is negative" : "exceed the limit");
+	args_check(c, &c->reference, "reference argument", sizes, NULL, at);
 }
 
 /* the hash of v's parameter values that its id shows */
@@ -225,27 +232,38 @@ static void space_ids(const struct config *c, struct space *s)
 	free(p);
 }
 
-/* the first reason v cannot run, or NULL */
+/* v's launch geometry, bank mode and bytes under vars (at: the extra verification size they
+   are of, or NULL) into v; exit 2 on an expression that cannot be evaluated */
+static void geometry(const struct config *c, struct variant *v, const struct vars *vars,
+                     const struct vsize *at)
+{
+	const struct launch *L = &c->kernel.launch;
+	int d;
+
+	for (d = 0; d < 3; d++) {
+		v->block[d] = eval_at(c, L->block[d], vars, v, at, "block");
+		v->grid[d] = eval_at(c, L->grid[d], vars, v, at, "grid");
+	}
+	v->shared = L->shared ? eval_at(c, L->shared, vars, v, at, "shared") : 0;
+	v->bank_bytes = L->bank_bytes ? (int)eval_at(c, L->bank_bytes, vars, v, at, "bank_bytes")
+	                              : 0;
+	v->bytes = eval_at(c, c->bytes, vars, v, at, "bytes");
+}
+
+/* the first reason v cannot run under vars (at: the extra verification size they are of, or
+   NULL), or NULL; v's geometry as evaluated there */
 static char *check(const struct config *c, struct variant *v, const struct vars *vars,
-                   const struct limits *lim)
+                   const struct limits *lim, const struct vsize *at)
 {
 	int64_t threads = 1;
 	size_t i;
 	int d;
 
 	for (i = 0; i < c->nconstraints; i++) {
-		if (!eval_or_die(c, c->constraints[i].e, vars, v, "constraint"))
+		if (!eval_at(c, c->constraints[i].e, vars, v, at, "constraint"))
 			return xasprintf("constraint '%s'", expr_src(c->constraints[i].e));
 	}
-	for (d = 0; d < 3; d++) {
-		v->block[d] = eval_or_die(c, c->kernel.launch.block[d], vars, v, "block");
-		v->grid[d] = eval_or_die(c, c->kernel.launch.grid[d], vars, v, "grid");
-	}
-	v->shared = c->kernel.launch.shared
-	            ? eval_or_die(c, c->kernel.launch.shared, vars, v, "shared") : 0;
-	v->bank_bytes = c->kernel.launch.bank_bytes
-	                ? (int)eval_or_die(c, c->kernel.launch.bank_bytes, vars, v, "bank_bytes") : 0;
-	v->bytes = eval_or_die(c, c->bytes, vars, v, "bytes");
+	geometry(c, v, vars, at);
 	for (d = 0; d < 3; d++) {
 		if (v->block[d] < 1)
 			return xasprintf("block[%d] = %lld is not positive", d, (long long)v->block[d]);
@@ -270,8 +288,64 @@ static char *check(const struct config *c, struct variant *v, const struct vars 
 		return xasprintf("bank_bytes = %d is neither 4 nor 8", v->bank_bytes);
 	if (v->bytes <= 0)
 		return xasprintf("bytes = %lld is not positive", (long long)v->bytes);
-	args_check(c, &c->kernel, "argument", vars, v);
+	args_check(c, &c->kernel, "argument", vars, v, at);
 	return NULL;
+}
+
+/* the first reason v (bound in vars) cannot run at one of c's extra verification sizes, as
+   "at LABEL: why", or NULL */
+static char *check_verify(const struct config *c, const struct variant *v,
+                          const struct vars *vars, const struct limits *lim)
+{
+	size_t k;
+
+	for (k = 0; k < c->nverify; k++) {
+		struct variant at = *v;
+		struct vars vk;
+		char *why, *r;
+
+		space_sizes_at(c, vars, k, &vk);
+		if (!(why = check(c, &at, &vk, lim, &c->verify[k])))
+			continue;
+		r = xasprintf("at %s: %s", c->verify[k].label, why);
+		free(why);
+		return r;
+	}
+	return NULL;
+}
+
+void space_sizes_at(const struct config *c, const struct vars *vars, size_t k, struct vars *out)
+{
+	size_t i;
+
+	if (k >= c->nverify)
+		die("verify size %zu of %zu", k, c->nverify);
+	*out = *vars;
+	for (i = 0; i < c->nsizes; i++)
+		vars_set(out, c->sizes[i].name, c->verify[k].vals[i]);
+}
+
+uint64_t space_verify_hash(const struct config *c, const struct space *s,
+                           const struct variant *v)
+{
+	uint64_t h = HASH_INIT;
+	struct vars vars;
+	size_t k;
+
+	if (!c->nverify)
+		return h;
+	space_bind(c, s, v, &vars);
+	for (k = 0; k < c->nverify; k++) {
+		struct variant at = *v;
+		struct vars vk;
+
+		space_sizes_at(c, &vars, k, &vk);
+		geometry(c, &at, &vk, &c->verify[k]);
+		h = hash_bytes(h, at.block, sizeof at.block);
+		h = hash_bytes(h, at.grid, sizeof at.grid);
+		h = hash_bytes(h, &at.shared, sizeof at.shared);
+	}
+	return h;
 }
 
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
@@ -287,7 +361,12 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 	}
 	if (total > 1000000)
 		fatal("%s: the parameter space has %zu variants (at most 1000000)", c->path, total);
-	sizes_check(c, sizes);
+	sizes_check(c, sizes, NULL);
+	for (k = 0; k < c->nverify; k++) {
+		struct vars vk;
+		space_sizes_at(c, sizes, k, &vk);
+		sizes_check(c, &vk, &c->verify[k]);
+	}
 	memset(s, 0, sizeof *s);
 	s->v = xcalloc(total, sizeof *s->v);
 	s->vals = xcalloc(total * c->nparams + 1, sizeof *s->vals);
@@ -302,7 +381,9 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 			v->vals[i] = c->params[i].vals[idx[i]];
 			vars_set(&vars, c->params[i].name, v->vals[i]);
 		}
-		v->drop = check(c, v, &vars, lim);
+		v->drop = check(c, v, &vars, lim, NULL);
+		if (!v->drop)
+			v->drop = check_verify(c, v, &vars, lim);
 		if (!v->drop)
 			s->nkept++;
 		for (i = c->nparams; i-- > 0;) { /* odometer, last parameter fastest */
@@ -312,7 +393,12 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 		}
 	}
 	free(idx);
-	reference_check(c, sizes, lim);
+	reference_check(c, sizes, lim, NULL);
+	for (k = 0; k < c->nverify; k++) {
+		struct vars vk;
+		space_sizes_at(c, sizes, k, &vk);
+		reference_check(c, &vk, lim, &c->verify[k]);
+	}
 	space_ids(c, s);
 }
 

@@ -35,13 +35,23 @@ struct space {
    does what the GPU path could not allocate or launch, with or without a GPU: a buffer of
    fewer than 1 element or more than CFG_BUFFER_MAX bytes, a constant of more than
    CFG_CONSTANT_MAX bytes, a kept variant's or the reference's scalar argument that does not
-   fit its type, a reference launch beyond lim. */
+   fit its type, a reference launch beyond lim; at the tuning sizes and at each of c's extra
+   verification sizes (those exit naming the verify entry). A variant is kept only if its
+   constraints and launch hold at every one of them (the drop reason names the size). */
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
                   struct space *s);
 /* the sizes and v's parameter values bound, into out (not kept per variant: a binding is
    about a kilobyte) */
 void space_bind(const struct config *c, const struct space *s, const struct variant *v,
                 struct vars *out);
+/* vars (c's sizes bound, with or without a variant's parameters) with every size set to its
+   value at c's extra verification size k (c->verify[k]), into out */
+void space_sizes_at(const struct config *c, const struct vars *vars, size_t k,
+                    struct vars *out);
+/* the hash of v's launch geometry at each of c's extra verification sizes (HASH_INIT when c
+   has none), for what tells variants' GPU results apart: journal keys, twins */
+uint64_t space_verify_hash(const struct config *c, const struct space *s,
+                           const struct variant *v);
 /* "BLOCK=256 PAD=1" (malloc'd) */
 char *space_params_str(const struct config *c, const struct variant *v);
 /* free s's contents */

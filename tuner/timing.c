@@ -152,16 +152,24 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		}
 	}
 	ms = xcalloc((size_t)n, sizeof *ms);
-	for (i = 0; i < warm; i++)
+	for (i = 0; i < warm; i++) {
+		if ((r = launch_refill(lp)) != CUDA_SUCCESS) {
+			*rc = r;
+			gpu_err(why, whylen, "cuLaunchKernel(refill)", r);
+			goto fail;
+		}
 		if ((r = launch_run(lp)) != CUDA_SUCCESS)
 			goto launch_fail;
+	}
 	/* the first BENCH_RACE_SAMPLES samples, then (unless they show the variant cannot win)
 	   the rest; one synchronization per part */
 	for (i = 0, part = 0; part < 2 && i < n; part++) {
 		int end = part == 0 && race ? BENCH_RACE_SAMPLES : n;
 		for (; i < end; i++) {
-			const char *call = "";
-			if ((r = flush_l2(tm, &call)) != CUDA_SUCCESS) {
+			const char *call = "cuLaunchKernel(refill)";
+			/* the refill, then the flush, evicting what the refill left in L2 */
+			if ((r = launch_refill(lp)) != CUDA_SUCCESS ||
+			    (r = flush_l2(tm, &call)) != CUDA_SUCCESS) {
 				*rc = r;
 				gpu_err(why, whylen, call, r);
 				goto fail;

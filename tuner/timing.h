@@ -34,7 +34,8 @@ struct timer {
 int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
                 size_t whylen);
 /* c's warm-up launches of lp, then its samples, each bracketed by events (after an L2 flush if
-   c asks), one synchronization per part (the first BENCH_RACE_SAMPLES samples, then the rest
+   c asks), each launch after lp's refills (launch_refill: before the flush and the events,
+   so not timed), one synchronization per part (the first BENCH_RACE_SAMPLES samples, then the rest
    unless their median is above cut_ms); their statistics into *t. 0, or -1 with why, *rc and
    *in_launch (1: a launch failed, 0: the run or another call) */
 int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUresult *rc,

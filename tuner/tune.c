@@ -188,10 +188,11 @@ static void variant_text(const void *arg, struct buf *b)
 	free(src);
 }
 
-/* the hash of what a variant compiled to and how it launches (never 0); with the bank mode
-   ignored by the GPU, 8-byte banks count as 4 */
+/* the hash of what a variant compiled to and how it launches (never 0), at the extra
+   verification sizes too (at: space_verify_hash); with the bank mode ignored by the GPU,
+   8-byte banks count as 4 */
 static uint64_t build_hash(const struct variant *v, const struct compile_out *co,
-                           int bank_ignored)
+                           int bank_ignored, uint64_t at)
 {
 	int bank = bank_ignored && v->bank_bytes == 8 ? 4 : v->bank_bytes;
 	uint64_t h = hash_bytes(HASH_INIT, co->cubin, co->cubin_len);
@@ -201,6 +202,7 @@ static uint64_t build_hash(const struct variant *v, const struct compile_out *co
 	h = hash_bytes(h, v->grid, sizeof v->grid);
 	h = hash_bytes(h, &bank, sizeof bank);
 	h = hash_bytes(h, &v->shared, sizeof v->shared);
+	h = hash_bytes(h, &at, sizeof at);
 	return h ? h : 1;
 }
 
@@ -512,7 +514,8 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 	}
 	free(x->co.log); /* ptxas's report, parsed */
 	x->co.log = NULL;
-	x->build = build_hash(v, &x->co, t->ri.bank_ignored);
+	x->build = build_hash(v, &x->co, t->ri.bank_ignored,
+	                      space_verify_hash(t->c, &t->s, v));
 	if (x->co.smem_static + v->shared > t->lim.smem_optin) {
 		st->nres++;
 		x->status = ST_RESOURCES;

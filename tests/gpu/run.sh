@@ -61,6 +61,11 @@ sys.exit(not ok)
 PY
 done
 
+# a buffer refilled before every launch, and the extra verification sizes (also run alone:
+# tests/gpu/verify.sh [OUTDIR])
+echo "== tests/gpu/verify.sh"
+tests/gpu/verify.sh "$outdir/verify-out" || status=1
+
 # resume: SIGKILL a run part-way through its timing, run again: nothing finished is re-timed
 echo "== resume after SIGKILL (configs/filter21.yaml)"
 rm -rf "$outdir/resume-out"

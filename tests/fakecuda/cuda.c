@@ -1,0 +1,478 @@
+/*
+ * A fake CUDA driver, libcuda.so.1 for tests/fakegpu.sh: the entry points tuner/gpu.c looks
+ * up, run on the host, so that the tuner's GPU side (the worker, bench, devbuf, launch,
+ * timing, the journal, results and best.cu of a timed run) runs where there is no GPU.
+ * Device memory is host memory. A launch runs the kernel it names on the host: the tuner's
+ * helpers (copy, read, flush, fill without random, compare) and the kernels of the configs
+ * beside this file, one host function each; any other name fails. Events time nothing:
+ * every sample takes FAKE_MS. With FAKECUDA_LOG set, each launch and event record appends a
+ * line there ("launch NAME GRIDxBLOCK", "event"). Nothing here tells what a GPU would do with
+ * the real kernels: it shows what the tuner asks of the driver, and in which order.
+ */
+#include <cuda.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FAKE_MS 0.25f
+
+struct CUmod_st {
+	int unused;
+};
+
+struct CUfunc_st {
+	char name[128];
+};
+
+struct CUevent_st {
+	int unused;
+};
+
+static struct CUctx_st {
+	int unused;
+} the_ctx;
+
+/* a line to $FAKECUDA_LOG, if set (opened per line: workers come and go) */
+static void log_line(const char *line)
+{
+	const char *path = getenv("FAKECUDA_LOG");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fputs(line, f);
+	fclose(f);
+}
+
+static void *ptr(CUdeviceptr d)
+{
+	return (void *)(uintptr_t)d;
+}
+
+/* ---- device, context ---- */
+
+CUresult cuInit(unsigned int flags)
+{
+	(void)flags;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *v)
+{
+	*v = 13000;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *n)
+{
+	*n = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *d, int ordinal)
+{
+	if (ordinal != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*d = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice d)
+{
+	(void)d;
+	snprintf(name, (size_t)len, "Fake GPU");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d)
+{
+	(void)d;
+	switch (a) {
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = 0; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 4; break;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *pi = 1 << 20; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *pi = 48 * 1024; break;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *pi = 227 * 1024; break;
+	default: *pi = 0; break;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d)
+{
+	(void)d;
+	*bytes = (size_t)16 << 30;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
+{
+	(void)d;
+	*c = &the_ctx;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice d)
+{
+	(void)d;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext c)
+{
+	(void)c;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSynchronize(void)
+{
+	return CUDA_SUCCESS;
+}
+
+/* ---- modules ---- */
+
+CUresult cuModuleLoadData(CUmodule *m, const void *image)
+{
+	(void)image;
+	*m = calloc(1, sizeof **m);
+	return *m ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuModuleUnload(CUmodule m)
+{
+	free(m);
+	return CUDA_SUCCESS;
+}
+
+/* a new handle per look-up: the tuner never compares them */
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
+{
+	(void)m;
+	if (!(*f = calloc(1, sizeof **f)))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	snprintf((*f)->name, sizeof (*f)->name, "%s", name);
+	return CUDA_SUCCESS;
+}
+
+/* the fake kernels use no __constant__ */
+CUresult cuModuleGetGlobal(CUdeviceptr *d, size_t *bytes, CUmodule m, const char *name)
+{
+	(void)d;
+	(void)bytes;
+	(void)m;
+	(void)name;
+	return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	(void)f;
+	(void)a;
+	(void)v;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute a, CUfunction f)
+{
+	(void)a;
+	(void)f;
+	*pi = 0;
+	return CUDA_SUCCESS;
+}
+
+/* ---- memory ---- */
+
+CUresult cuMemAlloc(CUdeviceptr *d, size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*d = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr d)
+{
+	free(ptr(d));
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	memcpy(ptr(dst), src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	memcpy(dst, ptr(src), n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	memmove(ptr(dst), ptr(src), n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD32(CUdeviceptr dst, unsigned int v, size_t n)
+{
+	unsigned int *p = ptr(dst);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = v;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n)
+{
+	memset(ptr(dst), v, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
+{
+	(void)s;
+	memset(ptr(dst), v, n);
+	return CUDA_SUCCESS;
+}
+
+/* ---- events ---- */
+
+CUresult cuEventCreate(CUevent *e, unsigned int flags)
+{
+	(void)flags;
+	*e = calloc(1, sizeof **e);
+	return *e ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuEventRecord(CUevent e, CUstream s)
+{
+	(void)e;
+	(void)s;
+	log_line("event\n");
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventSynchronize(CUevent e)
+{
+	(void)e;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	(void)a;
+	(void)b;
+	*ms = FAKE_MS;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent e)
+{
+	free(e);
+	return CUDA_SUCCESS;
+}
+
+/* NVRTC looks this up when it finds a libcuda (and crashes without it): none here */
+CUresult cuGetExportTable(const void **table, const CUuuid *id)
+{
+	(void)id;
+	*table = NULL;
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cuGetErrorName(CUresult r, const char **s)
+{
+	static char buf[32];
+
+	snprintf(buf, sizeof buf, "CUresult %d", (int)r);
+	*s = buf;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s)
+{
+	(void)r;
+	*s = "the fake driver's error";
+	return CUDA_SUCCESS;
+}
+
+/* ---- the kernels, on the host ---- */
+
+/* parameter i of a launch as type T */
+#define ARG(T, i) (*(T *)params[i])
+#define DPTR(T, i) ((T *)ptr(ARG(CUdeviceptr, i)))
+
+/* store x as element i of p, of the helpers' type t (0 float, 1 double, 2 int, 3 unsigned,
+   4 long long, 5 unsigned long long) */
+static void put(void *p, size_t i, int t, double x)
+{
+	switch (t) {
+	case 0: ((float *)p)[i] = (float)x; break;
+	case 1: ((double *)p)[i] = x; break;
+	case 2: ((int32_t *)p)[i] = (int32_t)x; break;
+	case 3: ((uint32_t *)p)[i] = (uint32_t)x; break;
+	case 4: ((int64_t *)p)[i] = (int64_t)x; break;
+	default: ((uint64_t *)p)[i] = (uint64_t)x; break;
+	}
+}
+
+/* tuner_fill(p, n, t, kind, seed, lo, hi, start, step, value, list, nlist): range, const,
+   list; no random (its formula is the tuner's to check, on a GPU) */
+static CUresult fill(void **params)
+{
+	size_t n = ARG(size_t, 1), nlist = ARG(size_t, 11), i;
+	int t = ARG(int, 2), kind = ARG(int, 3);
+	const double *list = DPTR(const double, 10);
+
+	if (kind == 0)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	for (i = 0; i < n; i++) {
+		double x = kind == 1 ? ARG(double, 7) + (double)i * ARG(double, 8)
+		         : kind == 2 ? ARG(double, 9) : nlist ? list[i % nlist] : 0.0;
+		put(DPTR(void, 0), i, t, x);
+	}
+	return CUDA_SUCCESS;
+}
+
+/* element i of p, of size es and float or not, as a double (NaN stays NaN) */
+static double get(const void *p, size_t i, size_t es, int flt, int sgn)
+{
+	const unsigned char *b = (const unsigned char *)p + i * es;
+
+	if (flt && es == 4)
+		return *(const float *)(const void *)b;
+	if (flt)
+		return *(const double *)(const void *)b;
+	if (es == 4)
+		return sgn ? (double)*(const int32_t *)(const void *)b
+		           : (double)*(const uint32_t *)(const void *)b;
+	return sgn ? (double)*(const int64_t *)(const void *)b
+	           : (double)*(const uint64_t *)(const void *)b;
+}
+
+/* tuner_cmp_T(got, ref, n, atol, rtol, res) as tuner/helpers.cu's: res holds bad, maxabs and
+   maxrel (as bits), ~first bad index */
+static CUresult cmp(const char *type, void **params)
+{
+	int flt = type[0] == 'f', sgn = type[0] == 'i';
+	size_t es = strcmp(type + 1, "32") ? 8 : 4, n = ARG(size_t, 2), i, bad = 0, first = 0;
+	double atol = ARG(double, 3), rtol = ARG(double, 4), ma = 0, mr = 0;
+	const unsigned char *got = DPTR(const unsigned char, 0), *ref = DPTR(const unsigned char, 1);
+	uint64_t *res = DPTR(uint64_t, 5);
+
+	for (i = 0; i < n; i++) {
+		double x = get(got, i, es, flt, sgn), r = get(ref, i, es, flt, sgn), err, rel;
+		int ok;
+		if (!memcmp(got + i * es, ref + i * es, es))
+			continue;
+		if (flt && x != x) {
+			err = rel = INFINITY;
+			ok = 0;
+		} else {
+			err = fabs(x - r);
+			rel = r != 0 ? err / fabs(r) : 0;
+			ok = flt && err <= atol + rtol * fabs(r);
+		}
+		ma = err > ma ? err : ma;
+		mr = rel > mr ? rel : mr;
+		if (!ok && !bad++)
+			first = i;
+	}
+	res[0] = bad;
+	memcpy(&res[1], &ma, sizeof ma);
+	memcpy(&res[2], &mr, sizeof mr);
+	res[3] = bad ? ~(uint64_t)first : 0;
+	return CUDA_SUCCESS;
+}
+
+/* fake_pairs(out, in, n, tail): out[i] = 2 in[i] + 1, two elements per thread; the last of
+   an odd n only with tail */
+static CUresult pairs(size_t threads, void **params)
+{
+	float *out = DPTR(float, 0);
+	const float *in = DPTR(const float, 1);
+	long long n = ARG(int, 2), i;
+	int tail = ARG(int, 3);
+	size_t t;
+
+	for (t = 0; t < threads; t++) {
+		i = 2 * (long long)t;
+		if (i + 1 < n) {
+			out[i] = 2 * in[i] + 1;
+			out[i + 1] = 2 * in[i + 1] + 1;
+		} else if (tail && i < n) {
+			out[i] = 2 * in[i] + 1;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+/* fake_hist(bins, data, n) and fake_hist_ref: bins[data[i] & 255] += 1 for every element
+   (the kernel strides over them; the reference has a thread per element) */
+static CUresult hist(size_t threads, int ref, void **params)
+{
+	unsigned *bins = DPTR(unsigned, 0);
+	const unsigned *data = DPTR(const unsigned, 1);
+	size_t n = (size_t)ARG(int, 2), i;
+
+	if (ref && threads < n)
+		n = threads;
+	for (i = 0; i < n; i++)
+		bins[data[i] & 255u]++;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+                        unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
+                        CUstream s, void **params, void **extra)
+{
+	size_t threads = (size_t)gx * gy * gz * bx * by * bz, i;
+	const char *name = f->name;
+	char line[200];
+
+	(void)shared;
+	(void)s;
+	(void)extra;
+	snprintf(line, sizeof line, "launch %s %ux%u\n", name, gx, bx);
+	log_line(line);
+	if (!strcmp(name, "tuner_fill"))
+		return fill(params);
+	if (!strncmp(name, "tuner_cmp_", 10))
+		return cmp(name + 10, params);
+	if (!strcmp(name, "tuner_flush"))
+		return CUDA_SUCCESS;
+	if (!strcmp(name, "tuner_copy")) {
+		memcpy(DPTR(void, 1), DPTR(void, 0), 16 * ARG(size_t, 2));
+		return CUDA_SUCCESS;
+	}
+	if (!strcmp(name, "tuner_read")) { /* block 0's share is enough for what is checked */
+		float sum = 0;
+		const float *in = DPTR(const float, 0);
+		for (i = 0; i < 4 * ARG(size_t, 1) && i < 4096; i++)
+			sum += in[i];
+		DPTR(float, 2)[0] = sum;
+		return CUDA_SUCCESS;
+	}
+	if (!strcmp(name, "fake_pairs"))
+		return pairs(threads, params);
+	if (!strcmp(name, "fake_pairs_ref")) {
+		float *out = DPTR(float, 0);
+		const float *in = DPTR(const float, 1);
+		size_t n = (size_t)ARG(int, 2);
+		for (i = 0; i < n && i < threads; i++)
+			out[i] = 2 * in[i] + 1;
+		return CUDA_SUCCESS;
+	}
+	if (!strcmp(name, "fake_hist") || !strcmp(name, "fake_hist_ref"))
+		return hist(threads, name[9] == '_', params);
+	return CUDA_ERROR_NOT_FOUND;
+}

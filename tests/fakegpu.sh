@@ -1,0 +1,136 @@
+#!/bin/sh
+# The GPU side of a run without a GPU: the tuner with a fake libcuda.so.1 (tests/fakecuda/cuda.c,
+# which runs the helpers and the kernels of tests/fakecuda/*.yaml on the host and logs every
+# launch and event) tunes a kernel with extra verification sizes and one with a buffer refilled
+# before every launch. It checks what the tuner does with the driver and what it writes: the
+# reference and each variant run at every extra size with the launch of that size, an odd-size
+# bug is a mismatch naming the size, the refill comes before the L2 flush and the timed
+# interval of every launch, a missing refill is a mismatch after the timed launches, and the
+# journal, results.json and best.cu. What a real GPU does with the kernels: tests/gpu/verify.sh.
+# usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
+# out/bin/tuner; the directory of the fake libcuda.so.1, beside the tuner's bin: fakecuda)
+# Ends with "fakegpu: N passed, N failed"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
+fake=${2:-$(dirname "$(dirname "$T")")/fakecuda}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-fakegpu.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export TUNER_CACHE="${TUNER_CACHE:-$tmp/cache}"
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
+}
+# tune NAME STATUS LOG TUNER-ARGS...: the tuner on the fake GPU, its launches logged to LOG;
+# its exit status must be STATUS
+tune() {
+	name=$1 want=$2 log=$3
+	shift 3
+	rm -f "$log"
+	LD_LIBRARY_PATH="$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" FAKECUDA_LOG="$log" \
+		"$T" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
+}
+# check NAME FILE PYTHON: PYTHON (reading the JSON of FILE as d) raises nothing
+check() {
+	if python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+$3" "$2" 2>"$tmp/py"; then ok "$1"; else bad "$1" "$(cat "$tmp/py")"; fi
+}
+
+if [ ! -f "$fake/libcuda.so.1" ]; then
+	bad fake_driver "no $fake/libcuda.so.1 (ninja builds it)"
+	echo "fakegpu: $pass passed, $fail failed"
+	exit 1
+fi
+
+# extra verification sizes: TAIL 0 is right at n = 4096 and wrong at 1001 and 1
+o=$tmp/o
+tune pairs_run 0 "$tmp/pairs.log" --out "$o" tests/fakecuda/pairs.yaml
+has pairs_said_timed "rooflines on Fake GPU" "$tmp/stdout"
+j=$o/fake_pairs/fake-gpu-sm90/results.json
+check pairs_results "$j" '
+assert d["timed"] is True, "timed"
+assert d["verify_sizes"] == [{"n": 1001}, {"n": 1}], d["verify_sizes"]
+st = {(v["params"]["BLOCK"], v["params"]["TAIL"]): (v["status"], v.get("reason", "")) for v in d["variants"]}
+for b in (32, 64):
+    assert st[b, 1][0] == "ok", st
+    assert st[b, 0][0] == "mismatch", st
+    assert st[b, 0][1].startswith("at n=1001: 1 of 1001 elements differ; first at out[1000]: "), st
+'
+has pairs_provenance "verified against the reference at n=4096, n=1001, n=1: max abs error 0" \
+	"$o/fake_pairs/fake-gpu-sm90/best.cu"
+# the reference at each size with its launch there; the variants at each extra size with theirs
+for l in "fake_pairs_ref 64x64" "fake_pairs_ref 16x64" "fake_pairs_ref 1x64" "fake_pairs 64x32" \
+	"fake_pairs 16x32" "fake_pairs 1x32" "fake_pairs 32x64" "fake_pairs 8x64" "fake_pairs 1x64"; do
+	has "pairs_launch_$(echo "$l" | tr ' ' _)" "^launch $l\$" "$tmp/pairs.log"
+done
+# a TAIL 0 variant stops at its first failing size: each of the two runs once at n = 1001 and
+# never at n = 1; a TAIL 1 variant runs at both as often as it is run at all
+n1001=$(grep -c -e '^launch fake_pairs 16x32$' -e '^launch fake_pairs 8x64$' "$tmp/pairs.log")
+n1=$(grep -c '^launch fake_pairs 1x' "$tmp/pairs.log")
+if [ "$((n1001 - n1))" -eq 2 ] && [ "$n1" -ge 2 ]; then ok pairs_stops_at_mismatch; else
+	bad pairs_stops_at_mismatch "$(grep '^launch fake_pairs ' "$tmp/pairs.log" | sort | uniq -c)"; fi
+# a re-run takes every result from the journal; other extra sizes re-run every variant
+tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
+has pairs_resumed "4 results kept from an earlier run" "$tmp/stderr"
+mkdir "$tmp/edit"
+cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/edit/"
+sed 's/- {n: 1}$/- {n: 3}/' tests/fakecuda/pairs.yaml >"$tmp/edit/pairs.yaml"
+tune pairs_other_sizes 0 "$tmp/pairs3.log" --out "$o" "$tmp/edit/pairs.yaml"
+if grep -q "results kept from an earlier run" "$tmp/stderr"; then bad pairs_other_sizes_rerun "$(cat "$tmp/stderr")"; else ok pairs_other_sizes_rerun; fi
+has pairs_other_sizes_launch "^launch fake_pairs 1x64\$" "$tmp/pairs3.log"
+# --size changes the tuning size only
+tune pairs_size 0 "$tmp/pairs4.log" --fresh --size n=2048 --out "$tmp/s" tests/fakecuda/pairs.yaml
+check pairs_size_results "$tmp/s/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["sizes"] == {"n": 2048} and d["verify_sizes"] == [{"n": 1001}, {"n": 1}], d
+'
+has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1:" \
+	"$tmp/s/fake_pairs/fake-gpu-sm90/best.cu"
+
+# refill: launch: bins zeroed before every launch, the verified one, the warm-ups and the
+# samples, outside the timed interval (an L2 flush and the events bracket only the kernel)
+tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
+check hist_results "$o/fake_hist/fake-gpu-sm90/results.json" '
+assert [v["status"] for v in d["variants"]] == ["ok", "ok"], d["variants"]
+'
+if awk '
+/^launch tuner_fill 1x/ { if (inside) { print NR ": a refill inside the timed interval"; bad = 1 } filled = 1; next }
+/^launch fake_hist / { if (!filled) { print NR ": a launch without its refill"; bad = 1 } filled = 0; n++; next }
+/^event/ { inside = !inside; next }
+END { if (n < 12 || n % 6) { print n " launches of fake_hist, want runs of 1 verified + 2 warm-up + 3 samples, at least one per variant"; bad = 1 } exit bad }
+' "$tmp/hist.log" >"$tmp/awk"; then ok hist_refill_order; else bad hist_refill_order "$(cat "$tmp/awk")"; fi
+# each sample: the refill, then the flush (evicting what the refill left in L2), then the
+# first event
+if awk '
+/^launch fake_hist / { seen = 1 }
+/^event/ {
+	if (seen && !inside && !(p1 ~ /^launch tuner_flush / && p2 ~ /^launch tuner_fill 1x/)) {
+		print NR ": " p2 ", " p1 ", event"
+		bad = 1
+	}
+	inside = !inside
+}
+{ p2 = p1; p1 = $0 }
+END { exit bad }
+' "$tmp/hist.log" >"$tmp/awk"; then ok hist_flush_after_refill; else bad hist_flush_after_refill "$(cat "$tmp/awk")"; fi
+# without its refill and fill (bins poisoned once per variant): the timed launches count onto
+# what the earlier ones left, and the check after them says so
+mkdir "$tmp/nr"
+cp tests/fakecuda/hist.cu tests/fakecuda/fake_ref.cu "$tmp/nr/"
+sed '/refill: launch/d; /fill: {const: 0}/d' tests/fakecuda/hist.yaml >"$tmp/nr/hist.yaml"
+tune hist_no_refill 1 "$tmp/nr.log" --out "$tmp/nro" "$tmp/nr/hist.yaml"
+check hist_no_refill_mismatch "$tmp/nro/fake_hist/fake-gpu-sm90/results.json" '
+for v in d["variants"]:
+    assert v["status"] == "mismatch", v
+    assert v["reason"].startswith("after the timed launches: 256 of 256 elements differ"), v
+    assert "refill: launch" in v["reason"], v
+'
+
+echo "fakegpu: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
