@@ -6,7 +6,9 @@
 # reference and each variant run at every extra size with the launch of that size, an odd-size
 # bug is a mismatch naming the size, the refill comes before the L2 flush and the timed
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
-# journal, results.json and best.cu. What a real GPU does with the kernels: tests/gpu/verify.sh.
+# journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
+# journal, an earlier winner kept while it ties. What a real GPU does with the kernels:
+# tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
 # out/bin/tuner; the directory of the fake libcuda.so.1, beside the tuner's bin: fakecuda)
 # Ends with "fakegpu: N passed, N failed"; exits non-zero on any failure.
@@ -52,6 +54,7 @@ fi
 # extra verification sizes: TAIL 0 is right at n = 4096 and wrong at 1001 and 1
 o=$tmp/o
 tune pairs_run 0 "$tmp/pairs.log" --out "$o" tests/fakecuda/pairs.yaml
+cp "$tmp/stderr" "$tmp/pairs_run.err"
 has pairs_said_timed "rooflines on Fake GPU" "$tmp/stdout"
 j=$o/fake_pairs/fake-gpu-sm90/results.json
 check pairs_results "$j" '
@@ -79,6 +82,35 @@ if [ "$((n1001 - n1))" -eq 2 ] && [ "$n1" -ge 2 ]; then ok pairs_stops_at_mismat
 # a re-run takes every result from the journal; other extra sizes re-run every variant
 tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
 has pairs_resumed "4 results kept from an earlier run" "$tmp/stderr"
+# the play-off: the two verified variants timed again, 5 rounds each (the fake's timings are
+# all alike: a tie); the re-run took its results from the journal too and launched nothing
+check pairs_playoff "$j" '
+assert d["playoff"] == {"variants": 2, "rounds": 5, "within": 0.02}, d.get("playoff")
+ok = [v for v in d["variants"] if v["status"] == "ok"]
+assert len(ok) == 2 and all(v["playoff"]["rounds"] == 5 and v.get("tie") for v in ok), ok
+assert d["ties"] == 2, d
+'
+has pairs_playoff_said "play-off: timing the 2 fastest again, 5 rounds" "$tmp/pairs_run.err"
+if [ -f "$tmp/pairs2.log" ] && grep -q "^launch fake_pairs " "$tmp/pairs2.log"; then
+	bad pairs_playoff_resumed "$(grep -c '^launch fake_pairs ' "$tmp/pairs2.log") launches"
+else
+	ok pairs_playoff_resumed
+fi
+# an earlier winner that ties stays the winner, though the rule would choose the other
+python3 - "$j" "$tmp/first.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = [i for i, v in enumerate(d["variants"]) if v["status"] == "ok"]
+d["variants"][ok[0]], d["variants"][ok[1]] = d["variants"][ok[1]], d["variants"][ok[0]]
+json.dump(d, open(sys.argv[1], "w"))
+json.dump(d, open(sys.argv[2], "w"))
+PY
+tune pairs_sticky 0 "$tmp/pairs5.log" --fresh --out "$o" tests/fakecuda/pairs.yaml
+check pairs_sticky_winner "$j" '
+first = json.load(open(sys.argv[1].replace("'"$j"'", "'"$tmp/first.json"'")))
+assert d["variants"][0]["id"] == first["variants"][0]["id"], (d["variants"][0]["id"], first["variants"][0]["id"])
+assert d.get("winner_kept") is True, d.get("winner_kept")
+'
 mkdir "$tmp/edit"
 cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/edit/"
 sed 's/- {n: 1}$/- {n: 3}/' tests/fakecuda/pairs.yaml >"$tmp/edit/pairs.yaml"
