@@ -246,7 +246,7 @@ def main():
     # .cu changes the directory tuner, on which build.ninja depends)
     cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
     w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
-           description="EMBED $out")
+           depfile="$out.d", deps="gcc", description="EMBED $out")
     embeds = []
     for s in cusrcs:
         name = os.path.basename(s)[:-3] + "_cu"

@@ -37,8 +37,9 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_printf(b, " * bandwidth: %.1f GB/s = %.1f %% of a copy kernel timed in the same run "
 		           "(%.1f GB/s), %.1f %% of a read-only kernel (%.1f GB/s)\n", r->gbs,
 		           r->pct_copy, ri->copy_gbs, r->pct_read, ri->read_gbs);
-		buf_printf(b, " * verified against the reference: max abs error %.3g, max rel error %.3g\n",
-		           result_run(r)->max_abs_err, result_run(r)->max_rel_err);
+		buf_puts(b, " * verified against the reference: ");
+		report_errors(b, result_run(r), c);
+		buf_puts(b, "\n");
 	} else {
 		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
 		           ri->timed ? report_status(r->status) : ri->why_untimed);

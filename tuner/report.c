@@ -388,6 +388,12 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		           "8-byte variants were collapsed into their 4-byte twins\n");
 }
 
+void report_errors(struct buf *b, const struct run_result *x, const struct config *c)
+{
+	buf_printf(b, "max abs error %.3g, max rel error %.3g (where |ref| > %g)", x->max_abs_err,
+	           x->max_rel_err, c->atol);
+}
+
 static void json_num(struct buf *b, double x)
 {
 	if (isfinite(x))
@@ -563,6 +569,10 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		buf_json_str(b, c->sizes[i].name);
 		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
 	}
+	buf_puts(b, "},\n  \"tolerance\": {\"rel\": "); /* max_rel_err: where |ref| > abs */
+	json_num(b, c->rtol);
+	buf_puts(b, ", \"abs\": ");
+	json_num(b, c->atol);
 	buf_printf(b, "},\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
 	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
 	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
