@@ -1812,6 +1812,71 @@ static void check_option(struct ctx *x, const struct node *at, const char *o)
 	opt_check(x, at, nvrtc_opts, LEN(nvrtc_opts), o, "NVRTC");
 }
 
+/* ---- integer random fills ---- */
+
+/* the value of key in mapping m, or NULL */
+static const struct node *map_get(const struct node *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; m && m->kind == N_MAP && i < m->n; i += 2)
+		if (m->kid[i]->kind == N_SCALAR && !strcmp(m->kid[i]->s, key))
+			return m->kid[i + 1];
+	return NULL;
+}
+
+/* a random fill (fl, as written at item: a buffer or constant of kind and name) of an integer
+   type t draws floor(min + (max - min) * u), u uniform in [0, 1): refuse bounds that are not
+   integers, beyond t or that leave one value, none of which a user means */
+static void check_int_random(struct ctx *x, const struct node *item, const char *kind,
+                             const char *name, enum elem t, const struct fill *fl)
+{
+	/* the smallest value of t, and one more than its largest (exact doubles) */
+	static const double tmin[] = {0, 0, -2147483648.0, 0, -9223372036854775808.0, 0};
+	static const double tend[] = {0, 0, 2147483648.0, 4294967296.0, 9223372036854775808.0,
+	                              18446744073709551616.0};
+	const struct node *fill = map_get(item, "fill"), *r, *at[2];
+	const double b[2] = {fl->lo, fl->hi};
+	const char *key[2] = {"min", "max"};
+	int i;
+
+	if (t == EL_F32 || t == EL_F64 || fl->kind != FILL_RANDOM || !fill)
+		return;
+	r = fill->kid[1]; /* {random: r} */
+	for (i = 0; i < 2; i++) {
+		at[i] = map_get(r, key[i]);
+		if (at[i] && b[i] != floor(b[i]))
+			err_node(x, at[i], "'%s' must be an integer for %s '%s' of type %s, not '%s'",
+			         key[i], kind, show(x, name), elem_yaml[t], show(x, at[i]->s));
+	}
+	if (b[0] < tmin[t])
+		err_node(x, at[0] ? at[0] : r, "'min'%s %.0f is below the smallest %s, %.0f, for %s "
+		         "'%s'", at[0] ? "" : " (default)", b[0], elem_yaml[t], tmin[t], kind,
+		         show(x, name));
+	if (b[1] > tend[t])
+		err_node(x, at[1] ? at[1] : r, "'max'%s %.0f is beyond the largest %s, %.0f (max is "
+		         "excluded: at most %.0f), for %s '%s'", at[1] ? "" : " (default)", b[1],
+		         elem_yaml[t], tend[t] - 1, tend[t], kind, show(x, name));
+	if (b[1] - b[0] < 2)
+		err_node(x, r, "'min' %.0f and 'max' %.0f leave %s '%s' of type %s one value, %.0f "
+		         "(max is excluded): not a random fill; widen the range", b[0], b[1], kind,
+		         show(x, name), elem_yaml[t], b[0]);
+}
+
+/* check_int_random for every buffer (the items of seq) and constant (of cseq; may be NULL) */
+static void check_int_fills(struct ctx *x, const struct node *seq, const struct node *cseq)
+{
+	const struct config *c = x->c;
+	size_t i;
+
+	for (i = 0; i < c->nbuffers; i++)
+		check_int_random(x, seq->kid[i], "buffer", c->buffers[i].name, c->buffers[i].type,
+		                 &c->buffers[i].fill);
+	for (i = 0; i < c->nconstants; i++)
+		check_int_random(x, cseq->kid[i], "constant", c->constants[i].name,
+		                 c->constants[i].type, &c->constants[i].fill);
+}
+
 /* ---- the root ---- */
 
 static void walk(struct ctx *x)
@@ -1878,6 +1943,7 @@ static void walk(struct ctx *x)
 	get_buffers(x, f[BUFFERS].v);
 	if (f[CONSTANTS].v)
 		get_constants(x, f[CONSTANTS].v);
+	check_int_fills(x, f[BUFFERS].v, f[CONSTANTS].v);
 	get_args(x, f[ARGS].v, &c->kernel, &x->all);
 	get_launch(x, f[LAUNCH].v, &c->kernel.launch, &x->all);
 	get_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
