@@ -412,6 +412,7 @@ static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *
 {
 	size_t i;
 
+	memset(v, 0, sizeof *v);
 	cfg_size_vars(b->c, 0, v);
 	for (i = 0; i < b->c->nsizes; i++) {
 		json_t *j = json_object_get(g->sizes, b->c->sizes[i].name);
