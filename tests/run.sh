@@ -67,43 +67,6 @@ has cli_sms_default_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *4x1x1 " "$tmp/
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
 has cli_sms_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
 
-# parameter values that are expressions of the sizes: evaluated under the sizes of the run
-# (--size included), a value equal to an earlier one dropped with a warning; a variant's id
-# depends on its values alone; merge and bundle evaluate them under the sizes results.json
-# records
-mkdir "$tmp/sz"
-cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/sz/"
-sed -e 's|^  BLOCK: \[64, 128, 256\]$|  BLOCK: [64, "n / 32", 256]|' \
-	-e 's|^  UNROLL: \[1, 2\]$|  UNROLL: {from: 1, to: "ceil_div(n, 2048)"}|' tests/kernels/scale.yaml >"$tmp/sz/sized.yaml"
-expect sized_dry_run 0 $T --dry-run "$tmp/sz/sized.yaml"
-has sized_id_of_values "^v21e58637  BLOCK=64 UNROLL=1 " "$tmp/stdout" # as scale.yaml's
-has sized_values "^9 variants: 6 kept" "$tmp/stdout" # n = 4099: BLOCK 64 128 256, UNROLL 1 2 3
-has sized_values_128 " BLOCK=128 UNROLL=3 " "$tmp/stdout"
-expect sized_dry_run_size 0 $T --dry-run --size n=8192 "$tmp/sz/sized.yaml"
-has sized_size_values "^8 variants: 5 kept" "$tmp/stdout" # BLOCK 64 256, UNROLL 1 .. 4
-has sized_size_values_4 " BLOCK=64 UNROLL=4 " "$tmp/stdout"
-has sized_duplicate_warned "^tuner: warning: $tmp/sz/sized.yaml:10:25: 'BLOCK': value 256 repeats an earlier one with n=8192: tried once$" "$tmp/stderr"
-expect sized_range_empty 2 $T --dry-run --size n=0 "$tmp/sz/sized.yaml"
-has sized_range_empty_msg "^tuner: $tmp/sz/sized.yaml:11:26: 'UNROLL': 'to' (0) is below 'from' (1) with n=0$" "$tmp/stderr"
-expect sized_whole 0 $T -j 2 --arch sm_90 --size n=8192 --out "$tmp/szw" "$tmp/sz/sized.yaml"
-for k in 1 2; do
-	expect "sized_shard_$k" 0 $T -j 2 --arch sm_90 --size n=8192 --shard $k/2 --out "$tmp/szs" "$tmp/sz/sized.yaml"
-done
-expect sized_merge 0 $T merge "$tmp/szs/scale/untimed-sm_90"
-if python3 tests/merge_equal.py "$tmp/szw/scale/untimed-sm_90/results.json" "$tmp/szs/scale/untimed-sm_90/results.json" >"$tmp/eq" 2>&1; then
-	ok sized_merge_equals_whole
-else
-	bad sized_merge_equals_whole "$(cat "$tmp/eq")"
-fi
-# three synthetic GPUs' results of the --size run bundle; a winner with UNROLL=4 (not a value
-# under the config's own n) is one of its kernels
-if python3 tests/bundle/fake_gpus.py "$tmp/szw/scale/untimed-sm_90" "$tmp/szb/scale" >"$tmp/szb.ids" 2>"$tmp/stderr"; then
-	expect sized_bundle 0 $T bundle --out "$tmp/szb-out" "$tmp/szb/scale"
-	has sized_bundle_unroll4 "UNROLL=4" "$(ls "$tmp"/szb-out/*.cu | head -n 1)"
-else
-	bad sized_bundle "$(cat "$tmp/stderr")"
-fi
-
 # every shipped config (and the test-only kernel): dry run, then compile every variant
 for cfg in configs/*.yaml tests/kernels/*.yaml; do
 	k=$(basename "$cfg" .yaml)
@@ -187,6 +150,43 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 32768 + 256 || reduction_counter_count(1 << 26,7) != 257 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
 	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
 	expect emit_sms_geometry 0 "$tmp/hs"
+fi
+
+# parameter values that are expressions of the sizes: evaluated under the sizes of the run
+# (--size included), a value equal to an earlier one dropped with a warning; a variant's id
+# depends on its values alone; merge and bundle evaluate them under the sizes results.json
+# records
+mkdir "$tmp/sz"
+cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/sz/"
+sed -e 's|^  BLOCK: \[64, 128, 256\]$|  BLOCK: [64, "n / 32", 256]|' \
+	-e 's|^  UNROLL: \[1, 2\]$|  UNROLL: {from: 1, to: "ceil_div(n, 2048)"}|' tests/kernels/scale.yaml >"$tmp/sz/sized.yaml"
+expect sized_dry_run 0 $T --dry-run "$tmp/sz/sized.yaml"
+has sized_id_of_values "^v21e58637  BLOCK=64 UNROLL=1 " "$tmp/stdout" # as scale.yaml's
+has sized_values "^9 variants: 6 kept" "$tmp/stdout" # n = 4099: BLOCK 64 128 256, UNROLL 1 2 3
+has sized_values_128 " BLOCK=128 UNROLL=3 " "$tmp/stdout"
+expect sized_dry_run_size 0 $T --dry-run --size n=8192 "$tmp/sz/sized.yaml"
+has sized_size_values "^8 variants: 5 kept" "$tmp/stdout" # BLOCK 64 256, UNROLL 1 .. 4
+has sized_size_values_4 " BLOCK=64 UNROLL=4 " "$tmp/stdout"
+has sized_duplicate_warned "^tuner: warning: $tmp/sz/sized.yaml:10:25: 'BLOCK': value 256 repeats an earlier one with n=8192: tried once$" "$tmp/stderr"
+expect sized_range_empty 2 $T --dry-run --size n=0 "$tmp/sz/sized.yaml"
+has sized_range_empty_msg "^tuner: $tmp/sz/sized.yaml:11:26: 'UNROLL': 'to' (0) is below 'from' (1) with n=0$" "$tmp/stderr"
+expect sized_whole 0 $T -j 2 --arch sm_90 --size n=8192 --out "$tmp/szw" "$tmp/sz/sized.yaml"
+for k in 1 2; do
+	expect "sized_shard_$k" 0 $T -j 2 --arch sm_90 --size n=8192 --shard $k/2 --out "$tmp/szs" "$tmp/sz/sized.yaml"
+done
+expect sized_merge 0 $T merge "$tmp/szs/scale/untimed-sm_90"
+if python3 tests/merge_equal.py "$tmp/szw/scale/untimed-sm_90/results.json" "$tmp/szs/scale/untimed-sm_90/results.json" >"$tmp/eq" 2>&1; then
+	ok sized_merge_equals_whole
+else
+	bad sized_merge_equals_whole "$(cat "$tmp/eq")"
+fi
+# three synthetic GPUs' results of the --size run bundle; a winner with UNROLL=4 (not a value
+# under the config's own n) is one of its kernels
+if python3 tests/bundle/fake_gpus.py "$tmp/szw/scale/untimed-sm_90" "$tmp/szb/scale" >"$tmp/szb.ids" 2>"$tmp/stderr"; then
+	expect sized_bundle 0 $T bundle --out "$tmp/szb-out" "$tmp/szb/scale"
+	has sized_bundle_unroll4 "UNROLL=4" "$(ls "$tmp"/szb-out/*.cu | head -n 1)"
+else
+	bad sized_bundle "$(cat "$tmp/stderr")"
 fi
 
 # built without CUPTI's headers (configure.py finds none), --counters is unavailable and says why
