@@ -152,6 +152,16 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	expect emit_sms_geometry 0 "$tmp/hs"
 fi
 
+# built without CUPTI's headers (configure.py finds none), --counters is unavailable and says why
+printf '#include "counters.h"\n#include <string.h>\nint main(void)\n{\n\tchar w[256] = "";\n\treturn counters_open(NULL, 0, counters_smem[0], 6, w, sizeof w) != NULL || !strstr(w, "without CUPTI");\n}\n' >"$tmp/nocupti.c"
+cuinc=$(dirname "$(dirname "$NVCC")")/include
+if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -DTUNER_NO_CUPTI -Ituner -I"$cuinc" "$tmp/nocupti.c" \
+	tuner/counters.c tuner/util.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
+	expect counters_without_cupti 0 "$tmp/nocupti"
+else
+	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
+fi
+
 # parameter values that are expressions of the sizes: evaluated under the sizes of the run
 # (--size included), a value equal to an earlier one dropped with a warning; a variant's id
 # depends on its values alone; merge and bundle evaluate them under the sizes results.json
@@ -187,16 +197,6 @@ if python3 tests/bundle/fake_gpus.py "$tmp/szw/scale/untimed-sm_90" "$tmp/szb/sc
 	has sized_bundle_unroll4 "UNROLL=4" "$(ls "$tmp"/szb-out/*.cu | head -n 1)"
 else
 	bad sized_bundle "$(cat "$tmp/stderr")"
-fi
-
-# built without CUPTI's headers (configure.py finds none), --counters is unavailable and says why
-printf '#include "counters.h"\n#include <string.h>\nint main(void)\n{\n\tchar w[256] = "";\n\treturn counters_open(NULL, 0, counters_smem[0], 6, w, sizeof w) != NULL || !strstr(w, "without CUPTI");\n}\n' >"$tmp/nocupti.c"
-cuinc=$(dirname "$(dirname "$NVCC")")/include
-if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -DTUNER_NO_CUPTI -Ituner -I"$cuinc" "$tmp/nocupti.c" \
-	tuner/counters.c tuner/util.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
-	expect counters_without_cupti 0 "$tmp/nocupti"
-else
-	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
 fi
 
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache

@@ -569,14 +569,15 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		buf_json_str(b, c->sizes[i].name);
 		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
 	}
-	buf_puts(b, "},\n  \"tolerance\": {\"rel\": "); /* max_rel_err: where |ref| > abs */
-	json_num(b, c->rtol);
-	buf_puts(b, ", \"abs\": ");
-	json_num(b, c->atol);
 	buf_printf(b, "},\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
 	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
 	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
 	           (long long)ri->sms);
+	buf_puts(b, "  \"tolerance\": {\"rel\": "); /* max_rel_err: where |ref| > abs */
+	json_num(b, c->rtol);
+	buf_puts(b, ", \"abs\": ");
+	json_num(b, c->atol);
+	buf_puts(b, "},\n");
 	if (ri->shard_n)
 		buf_printf(b, "  \"shard\": [%d, %d],\n", ri->shard_k, ri->shard_n);
 	buf_printf(b, "  \"search\": {\"strategy\": \"%s\", \"budget\": %zu, \"seed\": %llu, "
