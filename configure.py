@@ -246,7 +246,7 @@ def main():
     # .cu changes the directory tuner, on which build.ninja depends)
     cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
     w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
-           description="EMBED $out")
+           depfile="$out.d", deps="gcc", description="EMBED $out")
     embeds = []
     for s in cusrcs:
         name = os.path.basename(s)[:-3] + "_cu"
@@ -287,7 +287,7 @@ def main():
     fake = os.path.join(bdir, "fakecuda", "libcuda.so.1")
     w.rule("fakecuda", "$cc -std=c11 -D_POSIX_C_SOURCE=200809L %s -O1 -g -fPIC -shared -I%s "
            "$in -o $out" % (WARN, cuinc), description="CC $out")
-    w.build([fake], "fakecuda", ["tests/fakecuda/cuda.c"])
+    w.build([fake], "fakecuda", ["tests/fakecuda/cuda.c"], implicit=["tuner/cmp.h"])
     w.build(["test"], "test", implicit=[tuner, unit, fake])
 
     # the man page, from the binary's own --help and --version (tuner/man.py)

@@ -201,5 +201,11 @@ run gen_size_zero "$limit" --size n=0 "$g/base.yaml" &&
 run gen_size_int "$limit" --size n=2147483648 "$g/base.yaml" &&
 	want gen_size_int "tuner: $g/base.yaml:17:17: argument 3 'n' for BLOCK=128: 2147483648 does not fit int"
 
+# parameter values that are expressions of the sizes, evaluated under --size: a range it
+# empties
+gen sized 7 '  BLOCK: {from: 32, to: "n / 4", times: 2}'
+run gen_size_param_range "$limit" --size n=100 "$g/sized.yaml" &&
+	want gen_size_param_range "tuner: $g/sized.yaml:7:26: 'BLOCK': 'to' (25) is below 'from' (32) with n=100"
+
 echo "bad: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

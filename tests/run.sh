@@ -188,6 +188,43 @@ else
 	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
 fi
 
+# parameter values that are expressions of the sizes: evaluated under the sizes of the run
+# (--size included), a value equal to an earlier one dropped with a warning; a variant's id
+# depends on its values alone; merge and bundle evaluate them under the sizes results.json
+# records
+mkdir "$tmp/sz"
+cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/sz/"
+sed -e 's|^  BLOCK: \[64, 128, 256\]$|  BLOCK: [64, "n / 32", 256]|' \
+	-e 's|^  UNROLL: \[1, 2\]$|  UNROLL: {from: 1, to: "ceil_div(n, 2048)"}|' tests/kernels/scale.yaml >"$tmp/sz/sized.yaml"
+expect sized_dry_run 0 $T --dry-run "$tmp/sz/sized.yaml"
+has sized_id_of_values "^v21e58637  BLOCK=64 UNROLL=1 " "$tmp/stdout" # as scale.yaml's
+has sized_values "^9 variants: 6 kept" "$tmp/stdout" # n = 4099: BLOCK 64 128 256, UNROLL 1 2 3
+has sized_values_128 " BLOCK=128 UNROLL=3 " "$tmp/stdout"
+expect sized_dry_run_size 0 $T --dry-run --size n=8192 "$tmp/sz/sized.yaml"
+has sized_size_values "^8 variants: 5 kept" "$tmp/stdout" # BLOCK 64 256, UNROLL 1 .. 4
+has sized_size_values_4 " BLOCK=64 UNROLL=4 " "$tmp/stdout"
+has sized_duplicate_warned "^tuner: warning: $tmp/sz/sized.yaml:10:25: 'BLOCK': value 256 repeats an earlier one with n=8192: tried once$" "$tmp/stderr"
+expect sized_range_empty 2 $T --dry-run --size n=0 "$tmp/sz/sized.yaml"
+has sized_range_empty_msg "^tuner: $tmp/sz/sized.yaml:11:26: 'UNROLL': 'to' (0) is below 'from' (1) with n=0$" "$tmp/stderr"
+expect sized_whole 0 $T -j 2 --arch sm_90 --size n=8192 --out "$tmp/szw" "$tmp/sz/sized.yaml"
+for k in 1 2; do
+	expect "sized_shard_$k" 0 $T -j 2 --arch sm_90 --size n=8192 --shard $k/2 --out "$tmp/szs" "$tmp/sz/sized.yaml"
+done
+expect sized_merge 0 $T merge "$tmp/szs/scale/untimed-sm_90"
+if python3 tests/merge_equal.py "$tmp/szw/scale/untimed-sm_90/results.json" "$tmp/szs/scale/untimed-sm_90/results.json" >"$tmp/eq" 2>&1; then
+	ok sized_merge_equals_whole
+else
+	bad sized_merge_equals_whole "$(cat "$tmp/eq")"
+fi
+# three synthetic GPUs' results of the --size run bundle; a winner with UNROLL=4 (not a value
+# under the config's own n) is one of its kernels
+if python3 tests/bundle/fake_gpus.py "$tmp/szw/scale/untimed-sm_90" "$tmp/szb/scale" >"$tmp/szb.ids" 2>"$tmp/stderr"; then
+	expect sized_bundle 0 $T bundle --out "$tmp/szb-out" "$tmp/szb/scale"
+	has sized_bundle_unroll4 "UNROLL=4" "$(ls "$tmp"/szb-out/*.cu | head -n 1)"
+else
+	bad sized_bundle "$(cat "$tmp/stderr")"
+fi
+
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache
 # (SIGINT and SIGTERM: tests/hostile.sh); two runs at once agree
 count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; } # cache entries, not temporaries

@@ -135,25 +135,34 @@ TEST(bench_method_flush)
 	memset(&c, 0, sizeof c);
 	setenv("TUNER_FLUSH", "write", 1);
 	c.flush_l2 = 1;
-	CHECK_STR(bench_method(&c), "helpers 3, L2 flush read");
+	CHECK_STR(bench_method(&c), "helpers 4, L2 flush read");
 	c.flush_l2 = 0;
-	CHECK_STR(bench_method(&c), "helpers 3, L2 flush none");
+	CHECK_STR(bench_method(&c), "helpers 4, L2 flush none");
 	unsetenv("TUNER_FLUSH");
 }
 
-/* the source is tuner/helpers.cu, byte for byte (embedded by tuner/embed.py) */
+/* the source is tuner/helpers.cu, byte for byte, with its line '#include "cmp.h"' replaced by
+   tuner/cmp.h (embedded by tuner/embed.py) */
 TEST(bench_helpers_embedded)
 {
+	static const char inc[] = "#include \"cmp.h\"\n";
 	const char *src = bench_helpers_source();
-	size_t len = 0;
-	char *file = file_read(test_path("tuner/helpers.cu"), &len);
+	char *file = file_read(test_path("tuner/helpers.cu"), NULL);
+	char *cmp = file_read(test_path("tuner/cmp.h"), NULL), *at, *want;
 
-	CHECK(file != NULL);
-	if (!file)
+	CHECK(file && cmp);
+	if (!file || !cmp || !(at = strstr(file, inc))) {
+		CHECK(!"helpers.cu includes cmp.h");
+		free(file);
+		free(cmp);
 		return;
-	CHECK_EQ(strlen(src), len);
-	CHECK(strlen(src) == len && !memcmp(src, file, len));
+	}
+	want = xasprintf("%.*s%s%s", (int)(at - file), file, cmp, at + strlen(inc));
+	CHECK_EQ(strlen(src), strlen(want));
+	CHECK_STR(src, want);
+	free(want);
 	free(file);
+	free(cmp);
 }
 
 /* the cubin names each kernel (as an ELF symbol string) */

@@ -662,7 +662,8 @@ TEST(config_param_duplicates)
 		const char *line, *err;
 	} t[] = {
 		{"params: {B: [1, 2, 3, 2, 1]}\n", "mem.yaml:5:23: duplicate value 2 in 'B'"},
-		{"params: {B: [1, x, 1]}\n", "mem.yaml:5:17: 'B' must be an integer, not 'x'"},
+		{"params: {B: [1, x, 1]}\n", "mem.yaml:5:17: unknown name 'x'"},
+		{"params: {B: [1, 2.5, 1]}\n", "mem.yaml:5:17: 'B' must be an integer, not '2.5'"},
 		{"params: {B: [1, 1, x]}\n", "mem.yaml:5:17: duplicate value 1 in 'B'"},
 		{"params: {B: [-9223372036854775808, 0x7fffffffffffffff, 0, -0]}\n",
 		 "mem.yaml:5:59: duplicate value 0 in 'B'"},
@@ -1047,6 +1048,163 @@ TEST(config_param_ranges)
 			CHECK(c == NULL && strstr(err, cases[i].err) && strstr(err, "mem.yaml:5:"));
 			if (c)
 				cfg_free(c);
+		}
+	}
+}
+
+/* a parameter's values as expressions of the sizes: unset after loading, evaluated by
+   cfg_eval_params under the sizes as set, again after cfg_set_size; literals as before */
+TEST(config_param_exprs)
+{
+	static const char body[] =
+		"name: k\n"
+		"entry: k\n"
+		"sizes: {n: 4096, m: 3}\n"
+		"params:\n"
+		"  B: [32, \"n / 64\", \"ceil_div(n, 1000) * 8\"]\n"
+		"  L: [1, 2]\n"
+		"  G: {from: m, to: \"n / 512\", times: 2}\n"
+		"buffers: [{name: o, type: float, count: n, role: out}]\n"
+		"args: [o, n]\n"
+		"launch: {block: [B], grid: [G]}\n"
+		"bytes: 4 * n\n"
+		"reference: {entry: k_ref, launch: {block: [1], grid: [n]}}\n";
+	char err[256];
+	struct config *c = parse_body(body, err, sizeof err);
+	struct vars v = {0};
+	int64_t *vals;
+	size_t n;
+
+	CHECK(c != NULL);
+	if (!c) {
+		fprintf(stderr, "  %s\n", err);
+		return;
+	}
+	CHECK_EQ(c->nparams, 3);
+	CHECK(c->params[0].vals == NULL && c->params[0].nitems == 3);
+	CHECK(c->params[1].vals != NULL && c->params[1].items == NULL); /* literals: as before */
+	CHECK_EQ(c->params[1].nvals, 2);
+	CHECK(c->params[2].vals == NULL && c->params[2].range && c->params[2].nitems == PR_N);
+	cfg_eval_params(c);
+	CHECK_EQ(c->params[0].nvals, 3);
+	CHECK_EQ(c->params[0].vals[0], 32);
+	CHECK_EQ(c->params[0].vals[1], 64);
+	CHECK_EQ(c->params[0].vals[2], 40);
+	CHECK_EQ(c->params[2].nvals, 2); /* 3, 6 (<= 8) */
+	CHECK_EQ(c->params[2].vals[1], 6);
+	/* a size override unsets them until the next evaluation */
+	cfg_set_size(c, "n=8192");
+	CHECK(c->params[0].vals == NULL && c->params[2].vals == NULL && c->params[1].vals);
+	cfg_set_size(c, "m=1");
+	cfg_eval_params(c);
+	/* B: 32, 128, 72; G: 1, 2, 4, 8, 16 */
+	CHECK_EQ(c->params[0].nvals, 3);
+	CHECK_EQ(c->params[0].vals[1], 128);
+	CHECK_EQ(c->params[0].vals[2], 72);
+	CHECK_EQ(c->params[2].nvals, 5);
+	CHECK_EQ(c->params[2].vals[4], 16);
+	/* under other sizes, the config unchanged; literals are copied */
+	vars_set(&v, "n", 65536);
+	vars_set(&v, "m", 16);
+	vals = cfg_param_vals(c, 2, &v, 0, &n);
+	CHECK_EQ(n, 4); /* 16 32 64 128 */
+	CHECK_EQ(vals[3], 128);
+	free(vals);
+	vals = cfg_param_vals(c, 1, &v, 0, &n);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(vals[1], 2);
+	free(vals);
+	CHECK_EQ(c->params[2].nvals, 5);
+	cfg_free(c);
+}
+
+/* what evaluating a parameter's values says (on stderr, with the exit status): params, the
+   params line of `minimal`; size, an override or NULL */
+struct pcase {
+	const char *params, *size;
+};
+
+static void eval_case(const void *arg)
+{
+	const struct pcase *t = arg;
+	char err[256], *body = minimal_with(5, t->params);
+	struct config *c = parse_body(body, err, sizeof err);
+
+	free(body);
+	if (!c) {
+		fprintf(stderr, "parse: %s\n", err);
+		exit(3);
+	}
+	if (t->size)
+		cfg_set_size(c, t->size);
+	cfg_eval_params(c);
+	fprintf(stderr, "values:");
+	for (size_t i = 0; i < c->params[0].nvals; i++)
+		fprintf(stderr, " %lld", (long long)c->params[0].vals[i]);
+	fprintf(stderr, "\n");
+	cfg_free(c);
+}
+
+/* evaluation errors name the place (the operator, or the bound), the sizes used, and exit 2;
+   values equal to an earlier one are dropped with a warning; parse errors of the values */
+TEST(config_param_expr_errors)
+{
+	static const struct {
+		struct pcase in;
+		int st;
+		const char *out;
+	} t[] = {
+		{{"params: {B: [1, \"8 / (n - 5)\"]}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:20: 'B' value '8 / (n - 5)': division by zero with n=5\n"},
+		{{"params: {B: [1, \"n * 0x7fffffffffffffff\"]}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:20: 'B' value 'n * 0x7fffffffffffffff': overflow in '*' with "
+		 "n=5\n"},
+		{{"params: {B: {from: 8, to: \"n * 4\", times: 2}}\n", "n=1"}, 2,
+		 "tuner: mem.yaml:5:28: 'B': 'to' (4) is below 'from' (8) with n=1\n"},
+		{{"params: {B: {from: 1, to: \"n * 40000\"}}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:13: 'B': more than 100000 values with n=5\n"},
+		{{"params: {B: {from: 1, to: 8, step: \"n - 5\"}}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:37: 'step' must be at least 1 with n=5\n"},
+		{{"params: {B: {from: \"n - 6\", to: 8, times: 2}}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:21: 'B': a range with 'times' starts at 1 or more with n=5\n"},
+		{{"params: {B: {from: 1, to: 8, times: \"n * 0x100000\"}}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:38: 'times' must be at most 1048576 with n=5\n"},
+		{{"params: {B: [4, \"n - 1\", \"2 * 2\", 8]}\n", "n=9"}, 0,
+		 "tuner: warning: mem.yaml:5:27: 'B': value 4 ('2 * 2') repeats an earlier one with "
+		 "n=9: tried once\n"
+		 "tuner: warning: mem.yaml:5:35: 'B': value 8 repeats an earlier one with n=9: "
+		 "tried once\n"
+		 "values: 4 8\n"},
+		{{"params: {B: [1, \"n / 5\"]}\n", NULL}, 0,
+		 "tuner: warning: mem.yaml:5:18: 'B': value 1 ('n / 5') repeats an earlier one with "
+		 "n=5: tried once\nvalues: 1\n"},
+		{{"params: {B: {from: 2, to: \"n\"}}\n", "n=3"}, 0, "values: 2 3\n"},
+		/* found when loading */
+		{{"params: {B: [1, \"n * L\"], L: [1]}\n", NULL}, 3,
+		 "parse: mem.yaml:5:22: parameter 'L' not allowed here (sizes only)\n"},
+		{{"params: {B: [1, \"k + 1\"]}\n", NULL}, 3, "parse: mem.yaml:5:18: unknown name 'k'\n"},
+		{{"params: {B: [1, \"2 * SMS\"]}\n", NULL}, 3,
+		 "parse: mem.yaml:5:22: 'SMS' is not allowed in parameter values: they may use sizes "
+		 "only (a variant is the same on every GPU)\n"},
+		{{"params: {B: [1, \"n / 2\", 1]}\n", NULL}, 3,
+		 "parse: mem.yaml:5:26: duplicate value 1 in 'B'\n"},
+		{{"params: {B: [1, \"n * 1.5\"]}\n", NULL}, 3,
+		 "parse: mem.yaml:5:17: 'B' must be an integer, not 'n * 1.5'\n"},
+		{{"params: {B: {from: 1, to: ceil_div(n, 2)}}\n", NULL}, 3,
+		 "parse: mem.yaml:5:37: expected ',' or ')' (in [...] or {...}, quote an expression "
+		 "that contains ',')\n"},
+		{{"params: {B: {from: 1, to: \"n +\"}}\n", NULL}, 3,
+		 "parse: mem.yaml:5:31: unexpected end of expression\n"},
+	};
+	char out[1024];
+	size_t i;
+
+	for (i = 0; i < LEN(t); i++) {
+		int st = test_in_child(eval_case, &t[i].in, out, sizeof out);
+		CHECK_EQ(st, t[i].st);
+		if (strcmp(out, t[i].out)) {
+			fprintf(stderr, "  case %zu: got\n%s  want\n%s", i, out, t[i].out);
+			CHECK(!"the expected stderr");
 		}
 	}
 }

@@ -43,9 +43,9 @@ static void fixture(struct fixture *f, int timed)
 	size_t i;
 
 	memset(f, 0, sizeof *f);
-	f->p[0] = (struct param){"BLOCK", blocks, 4, {0, 0}};
-	f->p[1] = (struct param){"VEC", vecs, 3, {0, 0}};
-	f->p[2] = (struct param){"PAD", pads, 2, {0, 0}};
+	f->p[0] = (struct param){.name = "BLOCK", .vals = blocks, .nvals = 4};
+	f->p[1] = (struct param){.name = "VEC", .vals = vecs, .nvals = 3};
+	f->p[2] = (struct param){.name = "PAD", .vals = pads, .nvals = 2};
 	f->acc[0].name = "tile_load";
 	f->c.name = "fixture";
 	f->c.path = "tests/</script><b>fixture.yaml";
@@ -356,7 +356,7 @@ TEST(html_caps_the_points)
 	memset(&c, 0, sizeof c);
 	memset(&s, 0, sizeof s);
 	memset(&ri, 0, sizeof ri);
-	p = (struct param){"N", vals, CAP_N, {0, 0}};
+	p = (struct param){.name = "N", .vals = vals, .nvals = CAP_N};
 	c.name = "cap";
 	c.path = "cap.yaml";
 	c.params = &p;

@@ -327,7 +327,9 @@ TEST(report_ties_playoff)
 TEST(report_edges_of_space)
 {
 	int64_t bv[] = {256, 64, 128}, ov[] = {1, 2, 4}, one[] = {7};
-	struct param p[3] = {{"BLOCK", bv, 3, {0, 0}}, {"OUT", ov, 3, {0, 0}}, {"K", one, 1, {0, 0}}};
+	struct param p[3] = {{.name = "BLOCK", .vals = bv, .nvals = 3},
+	                     {.name = "OUT", .vals = ov, .nvals = 3},
+	                     {.name = "K", .vals = one, .nvals = 1}};
 	struct config c;
 	struct variant v;
 	int64_t vals[3] = {64, 4, 7};

@@ -204,3 +204,63 @@ TEST(space_checks_what_the_gpu_checks)
 	CHECK_EQ(test_in_child(expand_sized, "n=2147483647", err, sizeof err), 0); /* the largest int */
 	CHECK(err[0] == '\0');
 }
+
+/* parameter values that are expressions of the sizes expand as the literals they evaluate to:
+   the same variants, ids and geometry; --size changes them */
+TEST(space_param_exprs)
+{
+	const char *path = test_path("tests/kernels/scale.yaml");
+	char *text = file_read(path, NULL), *sized, err[512];
+	const char *lit = "  BLOCK: [64, 128, 256]\n  UNROLL: [1, 2]\n", *at;
+	struct config *a = load("tests/kernels/scale.yaml"), *b;
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space sa, sb;
+	size_t k;
+
+	CHECK(text && (at = strstr(text, lit)));
+	if (!text || !at) {
+		free(text);
+		cfg_free(a);
+		return;
+	}
+	sized = xasprintf("%.*s  BLOCK: [\"n / 64\", \"2 * (n / 64)\", 256]\n"
+	                  "  UNROLL: {from: 1, to: \"n / 2048\"}\n%s", (int)(at - text), text,
+	                  at + strlen(lit));
+	b = cfg_parse(path, sized, strlen(sized), err, sizeof err);
+	CHECK(b != NULL);
+	if (!b) {
+		fprintf(stderr, "  %s\n", err);
+		goto out;
+	}
+	cfg_set_size(a, "n=4096");
+	cfg_set_size(b, "n=4096");
+	cfg_eval_params(b);
+	expand(a, &lim, &sa);
+	expand(b, &lim, &sb);
+	CHECK_EQ(sa.n, sb.n);
+	CHECK_EQ(sa.nkept, sb.nkept);
+	for (k = 0; k < sa.n && k < sb.n; k++) {
+		CHECK_STR(sa.v[k].id, sb.v[k].id);
+		CHECK_EQ(sa.v[k].vals[0], sb.v[k].vals[0]);
+		CHECK_EQ(sa.v[k].vals[1], sb.v[k].vals[1]);
+		CHECK_EQ(sa.v[k].grid[0], sb.v[k].grid[0]);
+		CHECK_EQ(!sa.v[k].drop, !sb.v[k].drop);
+	}
+	space_free(&sb);
+	/* n = 2048: BLOCK 32, 64, 256, UNROLL 1 */
+	cfg_set_size(b, "n=2048");
+	cfg_eval_params(b);
+	expand(b, &lim, &sb);
+	CHECK_EQ(sb.n, 3);
+	CHECK_EQ(sb.v[0].vals[0], 32);
+	CHECK_EQ(sb.v[1].vals[0], 64);
+	CHECK_EQ(sb.v[2].vals[1], 1);
+	CHECK_EQ(sb.v[1].grid[0], 32);
+	space_free(&sb);
+	space_free(&sa);
+out:
+	cfg_free(b);
+	cfg_free(a);
+	free(sized);
+	free(text);
+}

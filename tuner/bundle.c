@@ -407,7 +407,24 @@ static void check_sources(struct bundle *b)
 	}
 }
 
-/* the config, parsed from the first GPU's copy; the sizes it was tuned with */
+/* the sizes g was tuned with, bound in v: the config's, where its results name none */
+static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *v)
+{
+	size_t i;
+
+	memset(v, 0, sizeof *v);
+	cfg_size_vars(b->c, 0, v);
+	for (i = 0; i < b->c->nsizes; i++) {
+		json_t *j = json_object_get(g->sizes, b->c->sizes[i].name);
+		if (j && !json_is_integer(j))
+			fatal("%s: sizes: '%s' is not an integer", g->json, b->c->sizes[i].name);
+		if (j)
+			vars_set(v, b->c->sizes[i].name, json_integer_value(j));
+	}
+}
+
+/* the config, parsed from the first GPU's copy, with the sizes it was tuned with (and the
+   parameter values that follow them) */
 static void load_config(struct bundle *b)
 {
 	struct gpu *g = &b->g[0];
@@ -420,35 +437,42 @@ static void load_config(struct bundle *b)
 	free(err);
 	if (strcmp(b->c->name, b->kernel))
 		fatal("%s: the config of kernel '%s', not '%s'", g->cfgfile, b->c->name, b->kernel);
-	cfg_size_vars(b->c, 0, &b->sizes);
+	gpu_sizes(b, g, &b->sizes);
 	for (i = 0; i < b->c->nsizes; i++) {
-		json_t *v = json_object_get(g->sizes, b->c->sizes[i].name);
-		if (v && !json_is_integer(v))
-			fatal("%s: sizes: '%s' is not an integer", g->json, b->c->sizes[i].name);
-		if (v)
-			vars_set(&b->sizes, b->c->sizes[i].name, json_integer_value(v));
+		int64_t v = 0;
+		char *a;
+		vars_get(&b->sizes, b->c->sizes[i].name, &v);
+		a = xasprintf("%s=%lld", b->c->sizes[i].name, (long long)v);
+		cfg_set_size(b->c, a);
+		free(a);
 	}
+	cfg_eval_params(b->c);
 }
 
-/* row r's parameter values in config order (malloc'd), checked against the config */
+/* row r's parameter values in config order (malloc'd), checked against the config's values
+   under the sizes g was tuned with */
 static int64_t *row_vals(const struct bundle *b, const struct gpu *g, const struct row *r)
 {
 	const struct config *c = b->c;
+	struct vars sizes;
 	int64_t *vals;
-	size_t i, j;
+	size_t i, j, n;
 
 	if (json_object_size(r->params) != c->nparams)
 		fatal("%s: variant %s has %zu parameters, the config %s has %zu: results of another "
 		      "config", g->json, r->id, json_object_size(r->params), g->cfgfile, c->nparams);
+	gpu_sizes(b, g, &sizes);
 	for (i = 0; i < c->nparams; i++) {
 		const struct param *p = &c->params[i];
 		json_t *jv = json_object_get(r->params, p->name);
 		if (!jv || !json_is_integer(jv))
 			fatal("%s: variant %s: no integer parameter '%s' (the config %s has it): "
 			      "results of another config", g->json, r->id, p->name, g->cfgfile);
-		for (j = 0; j < p->nvals && p->vals[j] != json_integer_value(jv); j++)
+		vals = cfg_param_vals(c, i, &sizes, 0, &n);
+		for (j = 0; j < n && vals[j] != json_integer_value(jv); j++)
 			;
-		if (j == p->nvals)
+		free(vals); /* before fatal(): what is left is reachable */
+		if (j == n)
 			fatal("%s: variant %s: %s=%lld is not among the config's values (%s)", g->json,
 			      r->id, p->name, (long long)json_integer_value(jv), g->cfgfile);
 	}

@@ -50,11 +50,29 @@ struct constant {
 	struct loc loc;
 };
 
+/* a parameter's value, or a bound of its range, as written: an integer, or an expression of
+   the sizes */
+struct pval {
+	struct expr *e;       /* NULL: the integer v */
+	int64_t v;
+	int set;              /* a range's step and times: given */
+	struct loc loc;       /* of its node */
+};
+
+/* a range's bounds in param.items */
+enum { PR_FROM, PR_TO, PR_STEP, PR_TIMES, PR_N };
+
 struct param {
 	char *name;
-	int64_t *vals;
+	int64_t *vals;        /* the values, in order; where they are expressions of the sizes,
+	                         under the sizes as cfg_eval_params found them, NULL before */
 	size_t nvals;
 	struct loc loc;
+	int range;            /* {from, to, step or times}, else a list */
+	struct pval *items;   /* as written, when one is an expression (else NULL: vals are the
+	                         literals): the list's values, or a range's PR_N bounds */
+	size_t nitems;
+	struct loc at;        /* of the list or range */
 };
 
 struct constraint {
@@ -160,8 +178,17 @@ struct config *cfg_parse_detached(const char *path, const char *text, size_t len
                                   size_t errlen);
 /* where byte col (0-based) of expression e is in the config file; 0 if e is not from the file */
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out);
-/* override a size: "name=value"; exits 2 on an unknown name or bad value */
+/* override a size: "name=value"; exits 2 on an unknown name or bad value. Parameter values
+   that are expressions of the sizes are unset until the next cfg_eval_params */
 void cfg_set_size(struct config *c, const char *assign);
+/* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
+   leave them unset) under the sizes as they are now; exit 2 with the location on an error,
+   warn of a value dropped as equal to an earlier one */
+void cfg_eval_params(struct config *c);
+/* parameter i's values under the sizes bound in v (malloc'd, *n of them); exit 2 with the
+   location on an error; warn of the values dropped as duplicates when loud */
+int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
+                        size_t *n);
 /* the name every expression may use for the GPU's multiprocessor count (a size the tuner sets:
    the GPU's, or --sms without one); a config may not declare it */
 #define CFG_SMS "SMS"

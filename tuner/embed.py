@@ -4,9 +4,16 @@
 Usage: embed.py NAME IN OUT. One string literal per line of IN; backslashes, quotes, tabs,
 newlines and a '?' after a '?' (trigraphs) are escaped, any byte outside printable ASCII is
 written in octal. IN must not contain a NUL byte (the C string would end there).
+
+A line `#include "FILE"` of IN, FILE beside IN, is replaced by FILE's text (one level: FILE's
+own includes stay as they are), so that a header shared with the C side travels with the text;
+OUT.d names the files read, for ninja.
 """
 import os
+import re
 import sys
+
+INCLUDE = re.compile(rb'^#include "([A-Za-z0-9_.-]+)"[ \t]*\r?\n?$')
 
 
 def literal(line):
@@ -31,17 +38,34 @@ def literal(line):
     return '"%s"' % "".join(out)
 
 
+def read(path):
+    """the bytes of path; exit 1 if it holds a NUL byte"""
+    with open(path, "rb") as f:
+        data = f.read()
+    if b"\0" in data:
+        sys.stderr.write("embed.py: %s: a NUL byte cannot be embedded in a C string\n" % path)
+        sys.exit(1)
+    return data
+
+
 def main():
     if len(sys.argv) != 4:
         sys.stderr.write("usage: embed.py NAME IN OUT\n")
         sys.exit(2)
     name, src, dst = sys.argv[1:]
-    with open(src, "rb") as f:
-        data = f.read()
-    if b"\0" in data:
-        sys.stderr.write("embed.py: %s: a NUL byte cannot be embedded in a C string\n" % src)
-        sys.exit(1)
-    lines = data.splitlines(keepends=True)
+    deps = [src]
+    lines = []
+    for line in read(src).splitlines(keepends=True):
+        m = INCLUDE.match(line)
+        if not m:
+            lines.append(line)
+            continue
+        inc = os.path.join(os.path.dirname(src), m.group(1).decode())
+        deps.append(inc)
+        data = read(inc)
+        lines += data.splitlines(keepends=True)
+        if data and not data.endswith(b"\n"):
+            lines[-1] += b"\n"
     body = "\n".join("\t" + literal(l) for l in lines) if lines else '\t""'
     text = ("/* %s, embedded by tuner/embed.py: edit that file, not this one */\n"
             "extern const char %s[];\n"
@@ -50,6 +74,9 @@ def main():
     with open(dst + ".tmp", "w") as f:
         f.write(text)
     os.replace(dst + ".tmp", dst)
+    with open(dst + ".d.tmp", "w") as f:
+        f.write("%s: %s\n" % (dst, " ".join(deps)))
+    os.replace(dst + ".d.tmp", dst + ".d")
 
 
 if __name__ == "__main__":

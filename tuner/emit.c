@@ -46,8 +46,9 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 			for (i = 0; i < c->nverify; i++)
 				buf_printf(b, ", %s", c->verify[i].label);
 		}
-		buf_printf(b, ": max abs error %.3g, max rel error %.3g\n",
-		           result_run(r)->max_abs_err, result_run(r)->max_rel_err);
+		buf_puts(b, ": ");
+		report_errors(b, result_run(r), c);
+		buf_puts(b, "\n");
 	} else {
 		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
 		           ri->timed ? report_status(r->status) : ri->why_untimed);

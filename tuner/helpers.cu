@@ -139,8 +139,12 @@ extern "C" __global__ void tuner_fill(void *p, size_t n, int t, int kind, tuner_
 	}
 }
 
+/* one element against the reference's: cmp_elem */
+#include "cmp.h"
+
 /* what a comparison found; maxabs and maxrel are the bits of non-negative doubles (ordered as
-   integers), nfirst the complement of the first failing index (0: none) */
+   integers; maxrel over the elements where |ref| > atol), nfirst the complement of the first
+   failing index (0: none) */
 struct tuner_cmpres {
 	tuner_u64 bad, maxabs, maxrel, nfirst;
 };
@@ -148,33 +152,6 @@ struct tuner_cmpres {
 template <typename T> struct __align__(16) tuner_vec {
 	T v[16 / sizeof(T)];
 };
-
-template <typename T, bool FLT>
-static __device__ __forceinline__ void tuner_cmp1(T x, T r, tuner_u64 j, double atol,
-                                                  double rtol, tuner_u64 &bad,
-                                                  tuner_u64 &first, double &ma, double &mr)
-{
-	if (x == r)
-		return;
-	double xd = (double)x, rd = (double)r, err, rel;
-	bool ok;
-	if (FLT && xd != xd) { /* NaN never passes: unwritten outputs are NaN */
-		err = rel = __longlong_as_double(0x7ff0000000000000ll);
-		ok = false;
-	} else {
-		err = fabs(__dsub_rn(xd, rd));
-		rel = rd != 0.0 ? __ddiv_rn(err, fabs(rd)) : 0.0;
-		ok = FLT && err <= __dadd_rn(atol, __dmul_rn(rtol, fabs(rd))); /* false for NaN */
-	}
-	if (err > ma)
-		ma = err;
-	if (rel > mr)
-		mr = rel;
-	if (!ok) {
-		bad++;
-		first = j < first ? j : first;
-	}
-}
 
 /* compare got[0, n) with ref[0, n) into *res (zeroed beforehand); blockDim.x % 32 == 0 */
 template <typename T, bool FLT>
@@ -185,16 +162,18 @@ static __device__ void tuner_cmp(const T *__restrict__ got, const T *__restrict_
 	const size_t stride = (size_t)gridDim.x * blockDim.x;
 	const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	const tuner_vec<T> *gv = (const tuner_vec<T> *)got, *rv = (const tuner_vec<T> *)ref;
-	tuner_u64 bad = 0, first = ~0ull;
-	double ma = 0.0, mr = 0.0;
+	struct cmp_acc acc = CMP_ACC0;
 	for (size_t v = t; v < nv; v += stride) {
 		tuner_vec<T> a = gv[v], b = rv[v];
 #pragma unroll
 		for (size_t k = 0; k < W; k++)
-			tuner_cmp1<T, FLT>(a.v[k], b.v[k], v * W + k, atol, rtol, bad, first, ma, mr);
+			cmp_elem(&acc, (double)a.v[k], (double)b.v[k], a.v[k] == b.v[k], FLT, v * W + k,
+			         atol, rtol);
 	}
 	for (size_t j = nv * W + t; j < n; j += stride)
-		tuner_cmp1<T, FLT>(got[j], ref[j], j, atol, rtol, bad, first, ma, mr);
+		cmp_elem(&acc, (double)got[j], (double)ref[j], got[j] == ref[j], FLT, j, atol, rtol);
+	tuner_u64 bad = acc.bad, first = acc.first;
+	double ma = acc.maxabs, mr = acc.maxrel;
 	for (int d = 16; d > 0; d >>= 1) {
 		bad += __shfl_xor_sync(0xffffffffu, bad, d);
 		tuner_u64 f = __shfl_xor_sync(0xffffffffu, first, d);

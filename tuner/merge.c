@@ -253,6 +253,7 @@ int merge_run(const char *dir)
 		cfg_set_size(t.c, a);
 		free(a);
 	}
+	cfg_eval_params(t.c); /* the values of the sizes the shards ran with */
 	lim = json_object_get(sh[0].doc, "limits");
 	if (!lim)
 		fatal("%s/results.json: no 'limits' (written by an older tuner?)", sh[0].dir);

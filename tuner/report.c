@@ -408,6 +408,12 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		           "8-byte variants were collapsed into their 4-byte twins\n");
 }
 
+void report_errors(struct buf *b, const struct run_result *x, const struct config *c)
+{
+	buf_printf(b, "max abs error %.3g, max rel error %.3g (where |ref| > %g)", x->max_abs_err,
+	           x->max_rel_err, c->atol);
+}
+
 static void json_num(struct buf *b, double x)
 {
 	if (isfinite(x))
@@ -610,6 +616,11 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
 	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
 	           (long long)ri->sms);
+	buf_puts(b, "  \"tolerance\": {\"rel\": "); /* max_rel_err: where |ref| > abs */
+	json_num(b, c->rtol);
+	buf_puts(b, ", \"abs\": ");
+	json_num(b, c->atol);
+	buf_puts(b, "},\n");
 	if (ri->shard_n)
 		buf_printf(b, "  \"shard\": [%d, %d],\n", ri->shard_k, ri->shard_n);
 	buf_printf(b, "  \"search\": {\"strategy\": \"%s\", \"budget\": %zu, \"seed\": %llu, "

@@ -31,6 +31,9 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);
 /* the status as a short word ("ok", "compile-error", ...) */
 const char *report_status(enum status s);
+/* "max abs error 2e-07, max rel error 3.1e-07 (where |ref| > 1e-06)": x's errors against the
+   reference, the relative one over the elements beyond c's absolute tolerance (tuner/cmp.h) */
+void report_errors(struct buf *b, const struct run_result *x, const struct config *c);
 /* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's
    accesses); 0 when none is present */
 double report_bank_ratio(const struct bank_stats *st, size_t n);

@@ -355,6 +355,9 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 	size_t *idx = xcalloc(c->nparams + 1, sizeof *idx);
 
 	for (i = 0; i < c->nparams; i++) {
+		if (!c->params[i].vals)
+			die("parameter '%s' has no values: cfg_eval_params was not called",
+			    c->params[i].name);
 		if (c->params[i].nvals && total > SIZE_MAX / 1024 / c->params[i].nvals)
 			fatal("%s: the parameter space is too large", c->path);
 		total *= c->params[i].nvals;

@@ -76,6 +76,7 @@ void tune_load(struct tune *t)
 		fatal("%s: cannot read config:", t->o.config);
 	for (i = 0; i < t->o.nsizes; i++)
 		cfg_set_size(t->c, t->o.sizes[i]);
+	cfg_eval_params(t->c);
 	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
 	gmtime_r(&now, &tm);
 	strftime(t->ri.date, sizeof t->ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);

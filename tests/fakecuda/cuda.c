@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../tuner/cmp.h"
+
 #define FAKE_MS 0.25f
 
 struct CUmod_st {
@@ -364,33 +366,19 @@ static double get(const void *p, size_t i, size_t es, int flt, int sgn)
 static CUresult cmp(const char *type, void **params)
 {
 	int flt = type[0] == 'f', sgn = type[0] == 'i';
-	size_t es = strcmp(type + 1, "32") ? 8 : 4, n = ARG(size_t, 2), i, bad = 0, first = 0;
-	double atol = ARG(double, 3), rtol = ARG(double, 4), ma = 0, mr = 0;
+	size_t es = strcmp(type + 1, "32") ? 8 : 4, n = ARG(size_t, 2), i;
+	double atol = ARG(double, 3), rtol = ARG(double, 4);
 	const unsigned char *got = DPTR(const unsigned char, 0), *ref = DPTR(const unsigned char, 1);
 	uint64_t *res = DPTR(uint64_t, 5);
+	struct cmp_acc a = CMP_ACC0;
 
-	for (i = 0; i < n; i++) {
-		double x = get(got, i, es, flt, sgn), r = get(ref, i, es, flt, sgn), err, rel;
-		int ok;
-		if (!memcmp(got + i * es, ref + i * es, es))
-			continue;
-		if (flt && x != x) {
-			err = rel = INFINITY;
-			ok = 0;
-		} else {
-			err = fabs(x - r);
-			rel = r != 0 ? err / fabs(r) : 0;
-			ok = flt && err <= atol + rtol * fabs(r);
-		}
-		ma = err > ma ? err : ma;
-		mr = rel > mr ? rel : mr;
-		if (!ok && !bad++)
-			first = i;
-	}
-	res[0] = bad;
-	memcpy(&res[1], &ma, sizeof ma);
-	memcpy(&res[2], &mr, sizeof mr);
-	res[3] = bad ? ~(uint64_t)first : 0;
+	for (i = 0; i < n; i++)
+		cmp_elem(&a, get(got, i, es, flt, sgn), get(ref, i, es, flt, sgn),
+		         !memcmp(got + i * es, ref + i * es, es), flt, i, atol, rtol);
+	res[0] = a.bad;
+	memcpy(&res[1], &a.maxabs, sizeof a.maxabs);
+	memcpy(&res[2], &a.maxrel, sizeof a.maxrel);
+	res[3] = a.bad ? ~(uint64_t)a.first : 0;
 	return CUDA_SUCCESS;
 }
 
