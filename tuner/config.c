@@ -2044,7 +2044,7 @@ static void walk(struct ctx *x)
 	c->warmup = 3;
 	c->samples = 20;
 	c->flush_l2 = 1;
-	c->tie = 0.01;
+	c->tie = 0.005;
 	c->playoff = 5;
 	if (f[TIMING].v) {
 		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
@@ -2060,8 +2060,8 @@ static void walk(struct ctx *x)
 		if (t[3].v) {
 			c->tie = get_double(x, t[3].v, "tie");
 			if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
-				err_node(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.01: "
-				         "medians within 1 %% tie)", CFG_TIE_MAX);
+				err_node(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
+				         "medians within 0.5 %% tie)", CFG_TIE_MAX);
 		}
 		if (t[4].v)
 			c->playoff = (int)get_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);

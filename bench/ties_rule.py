@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Replay the tie decision of tests/gpu/ties.sh's runs under other tie bands and rules.
+
+usage: bench/ties_rule.py TIESDIR [TUNER]
+TIESDIR is what tests/gpu/ties.sh wrote (KERNEL.first.json for run 1, N/KERNEL/*/results.json
+for runs 2..); TUNER (default out/bin/tuner) lists each config's variants in config order
+(--dry-run), which the tie rule's last key needs. For each kernel, band (timing.tie) and rule it
+prints the winners the runs would have had from their play-off medians and standard errors:
+rule 'res' is the tuner's (least shared memory, then fewest registers, then config order),
+'fast' takes the fastest play-off median among the ties. The play-off's candidates are the
+runs' own (chosen under the band they ran with), so a band wider than that is not replayed.
+"""
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def config_order(tuner, kernel):
+    out = subprocess.run([tuner, "--dry-run", "configs/%s.yaml" % kernel], capture_output=True,
+                         text=True, check=True).stdout
+    ids = [l.split()[0] for l in out.splitlines() if l[:1] == "v" and len(l.split()) > 1]
+    return {i: k for k, i in enumerate(ids)}
+
+
+def winner(d, order, tie, rule):
+    po = [v for v in d["variants"] if v["status"] == "ok" and "playoff" in v]
+    if not po:
+        return d["variants"][0]["id"]
+    f = min(po, key=lambda v: v["playoff"]["median_ms"])
+    mf, hf = f["playoff"]["median_ms"], f["playoff"]["se_ms"]
+    ties = [v for v in po if v["playoff"]["median_ms"] - mf <=
+            max(2 * math.hypot(v["playoff"]["se_ms"], hf), tie * mf)]
+    if rule == "res":
+        key = lambda v: (v["shared_static"] + v["shared_dynamic"], v["registers"],
+                         order.get(v["id"], len(order)))
+    else:
+        key = lambda v: v["playoff"]["median_ms"]
+    return min(ties, key=key)["id"]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    top, tuner = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "out/bin/tuner"
+    for first in sorted(glob.glob(os.path.join(top, "*.first.json"))):
+        k = os.path.basename(first)[:-len(".first.json")]
+        runs = [first] + sorted(glob.glob(os.path.join(top, "[0-9]*", k, "*", "results.json")))
+        runs = [json.load(open(f)) for f in runs if not f.startswith(os.path.join(top, "1", ""))]
+        order = config_order(tuner, k)
+        for tie in (0.003, 0.005, 0.01):
+            for rule in ("res", "fast"):
+                w = [winner(d, order, tie, rule) for d in runs]
+                print("%-10s tie %.3f %-4s %-6s %s" % (k, tie, rule,
+                      "same" if len(set(w)) == 1 else "DIFFER", " ".join(w)))
+
+
+if __name__ == "__main__":
+    main()
