@@ -265,24 +265,33 @@ TEST(report_ties_rule)
 	free(order);
 }
 
+/* the timed results of report_ties_playoff, 0 and 1 in a play-off of 5 rounds with medians
+   po0 and 1.0 and standard errors se, ranked by their first medians into *order */
+static void playoff_results(struct result *r, struct variant *v, double po0, double se,
+                            size_t **order)
+{
+	static const double ms[] = {1.0, 1.02, 1.001, 2.0}, sp[] = {0.01, 0.01, 0.01, 0.01};
+	static const int smem[] = {0, 4096, 0, 0};
+
+	timed_results(r, v, 4, ms, sp, smem);
+	r[0].po_n = r[1].po_n = 5;
+	r[0].po_ms = po0, r[1].po_ms = 1.000;
+	r[0].po_se = r[1].po_se = se;
+	*order = report_rank(r, 4);
+}
+
 TEST(report_ties_playoff)
 {
-	/* the play-off's medians decide, and only its variants tie: 1 is its fastest and 0 is
-	   1 % slower there (beyond the 0.5 % of timing.tie and twice the standard error), so 1
-	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
-	const double ms[] = {1.0, 1.02, 1.001, 2.0}, sp[] = {0.01, 0.01, 0.01, 0.01};
-	const int smem[] = {0, 4096, 0, 0};
 	struct result r[4];
 	struct variant v[4];
 	struct space s = {.v = v, .n = 4, .nkept = 4};
 	struct config c = {.tie = 0.005};
 	size_t *order, i;
 
-	timed_results(r, v, 4, ms, sp, smem);
-	r[0].po_n = r[1].po_n = 5;
-	r[0].po_ms = 1.010, r[1].po_ms = 1.000;
-	r[0].po_se = r[1].po_se = 0.001;
-	order = report_rank(r, 4);
+	/* the play-off's medians decide, and only its variants tie: 1 is its fastest and 0 is
+	   1 % slower there (beyond the 0.5 % of timing.tie and twice the standard error), so 1
+	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
+	playoff_results(r, v, 1.010, 0.001, &order);
 	CHECK_EQ(order[0], 0);
 	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 1);
 	CHECK_EQ(order[0], 1);
@@ -291,11 +300,7 @@ TEST(report_ties_playoff)
 	free(order);
 
 	/* within the band: a tie of 0 and 1, the rule takes 0 (less shared memory) */
-	timed_results(r, v, 4, ms, sp, smem);
-	r[0].po_n = r[1].po_n = 5;
-	r[0].po_ms = 1.003, r[1].po_ms = 1.000;
-	r[0].po_se = r[1].po_se = 0.001;
-	order = report_rank(r, 4);
+	playoff_results(r, v, 1.003, 0.001, &order);
 	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
@@ -303,22 +308,14 @@ TEST(report_ties_playoff)
 
 	/* an earlier run's winner stays while it ties (1), not when it does not (2, 3) */
 	for (i = 1; i < 4; i++) {
-		timed_results(r, v, 4, ms, sp, smem);
-		r[0].po_n = r[1].po_n = 5;
-		r[0].po_ms = 1.003, r[1].po_ms = 1.000;
-		r[0].po_se = r[1].po_se = 0.001;
-		order = report_rank(r, 4);
+		playoff_results(r, v, 1.003, 0.001, &order);
 		CHECK_EQ(report_ties(r, 4, &c, &s, order, i), 2);
 		CHECK_EQ(order[0], i == 1 ? 1 : 0);
 		free(order);
 	}
 
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
-	timed_results(r, v, 4, ms, sp, smem);
-	r[0].po_n = r[1].po_n = 5;
-	r[0].po_ms = 1.008, r[1].po_ms = 1.000;
-	r[0].po_se = r[1].po_se = 0.003;
-	order = report_rank(r, 4);
+	playoff_results(r, v, 1.008, 0.003, &order);
 	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
