@@ -336,17 +336,20 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 	struct compile_out co;
 	struct run_result res;
 	double cut;
+	uint32_t again;
 
+	(void)j;
 	rd_variant(&r, &v, &vars);
 	cut = rd_f64(&r);
+	again = rd_u32(&r);
 	if (rd_co(&r, &co) < 0 || !rd_done(&r))
 		die("bad job message");
 	bench_set_cut(m->bench, cut);
 	memset(&res, 0, sizeof res);
-	if (j >= m->t->s.n) /* timed again: its counters were read the first time */
+	if (again) /* its counters were read the first time */
 		bench_set_probe(m->bench, NULL);
 	bench_variant(m->bench, &v, &vars, &co, &res);
-	if (j >= m->t->s.n && m->probe.after)
+	if (again && m->probe.after)
 		bench_set_probe(m->bench, &m->probe);
 	res.device = m->ordinal;
 	nv_out_free(&co);
@@ -488,6 +491,7 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
 	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
+	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }
 
