@@ -430,13 +430,6 @@ static void timed_again(void *arg, size_t i, const struct run_result *run)
 		}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* the play-off's results into the candidates' results; their cubins go */
 static void playoff_end(struct stream *st)
 {
@@ -446,20 +439,19 @@ static void playoff_end(struct stream *st)
 
 	for (k = 0; k < st->nkeep; k++) {
 		struct result *x = &t->r[st->keep[k]];
-		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL, mean = 0, var = 0;
+		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL, var = 0;
 		int n = st->po_cnt ? st->po_cnt[k] : 0;
+		struct stats q;
 		drop_cubin(&x->co);
 		if (st->po_resumed && x->po_n > 0)
 			t->ri.playoff++;
 		if (!n || x->status != ST_OK)
 			continue;
-		qsort(m, (size_t)n, sizeof *m, cmp_double);
+		bench_stats(m, n, &q); /* the rounds' medians, as a launch's samples */
 		x->po_n = n;
-		x->po_ms = n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2;
+		x->po_ms = q.median_ms;
 		for (j = 0; j < n; j++)
-			mean += m[j] / n;
-		for (j = 0; j < n; j++)
-			var += (m[j] - mean) * (m[j] - mean) / (n > 1 ? n - 1 : 1);
+			var += (m[j] - q.mean_ms) * (m[j] - q.mean_ms) / (n > 1 ? n - 1 : 1);
 		x->po_se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
 		t->ri.playoff++;
 		if (!tune_stop && n == rounds) /* a whole play-off: the next run may take it */

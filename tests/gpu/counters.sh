@@ -16,9 +16,7 @@ status=0
 for cfg in configs/*.yaml; do
 	k=$(basename "$cfg" .yaml)
 	# a space of more than 2000 variants: a random 300 of them (as tests/gpu/run.sh)
-	kept=$(out/bin/tuner --dry-run "$cfg" 2>/dev/null | sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p')
-	extra=""
-	[ "${kept:-0}" -gt 2000 ] && extra="--budget 300 --strategy random"
+	extra=$(gpu_budget "$cfg")
 	# shellcheck disable=SC2086
 	out/bin/tuner --counters --fresh $extra --out "$outdir" "$cfg" >"$outdir/$k.log" 2>&1 || status=1
 	grep -E "^counters|^rooflines" "$outdir/$k.log" | sed "s/^/$k: /"

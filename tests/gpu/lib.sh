@@ -14,3 +14,11 @@ gpu_header() {
 	echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
 	nvidia-smi --query-gpu="$1" --format=csv,noheader || true
 }
+
+# gpu_budget CFG: the tuner options that tune a space of more than 2000 variants on a random
+# 300 of them (as tests/run.sh compiles them), nothing for a smaller one
+gpu_budget() {
+	kept=$(out/bin/tuner --dry-run "$1" 2>/dev/null | sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p')
+	[ "${kept:-0}" -gt 2000 ] && echo "--budget 300 --strategy random"
+	true
+}

@@ -14,10 +14,8 @@ export TUNER_CACHE="$outdir/cache"
 status=0
 for cfg in configs/*.yaml tests/kernels/*.yaml; do
 	# a space of more than 2000 variants: a random 300 of them (as tests/run.sh compiles)
-	kept=$(out/bin/tuner --dry-run "$cfg" 2>/dev/null | sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p')
-	extra=""
-	[ "${kept:-0}" -gt 2000 ] && extra="--budget 300 --strategy random"
-	echo "== $cfg${extra:+ ($extra of $kept)}"
+	extra=$(gpu_budget "$cfg")
+	echo "== $cfg${extra:+ ($extra)}"
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	out/bin/tuner --fresh $extra --out "$outdir" "$cfg" >"$outdir/$(basename "$cfg" .yaml).log" 2>&1 || status=1
