@@ -15,6 +15,9 @@
  * timed size, and at small sizes the reference kernels, the naive kernels and the winners are
  * checked against the plain-C references of tests/ref.
  *
+ * With COMPARE_PROBE=1 in the environment it runs only reduction_probe (below): why the
+ * reduction's winner can time slower here than in the tuner.
+ *
  * Build (bench/roofline.sh does it): nvcc -O3 -arch=native bench/compare.cu tests/ref/[a-z]*.c
  * [winner objects, with -DHAVE_WIN_FILTER21 etc.]. Output: "check ..." lines, then one
  * "time NAME BYTES MEDIAN_MS MIN_MS SPREAD GB/s" line per timed kernel. Exit status 1 when a
@@ -202,9 +205,29 @@ static float *g_flush, *g_sink;
 static size_t g_flush_n; /* float4 elements */
 static int g_sms;
 
+static float *g_zeros;     /* 2 x L2 of zeros, for the tuner's flush */
+static size_t g_zeros_n;   /* uint4 elements */
+static int g_tuner_flush;  /* flush as the tuner does (tuner/helpers.cu tuner_flush) */
+
+__global__ void k_flush_cg(const uint4 *__restrict__ p, size_t n, unsigned *sink)
+{
+	size_t stride = (size_t)gridDim.x * blockDim.x;
+	unsigned x = 0;
+	for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+		uint4 v = __ldcg(p + i);
+		x ^= (v.x ^ v.y) ^ (v.z ^ v.w);
+	}
+	if (x == 1)
+		*sink = x;
+}
+
 static void flush_l2(void)
 {
-	k_read<<<g_sms * 8, 256>>>((const float4 *)g_flush, g_flush_n, g_sink);
+	if (g_tuner_flush)
+		k_flush_cg<<<(unsigned)std::min<size_t>(g_sms * 8, (g_zeros_n + 255) / 256), 256>>>(
+			(const uint4 *)g_zeros, g_zeros_n, (unsigned *)g_sink);
+	else
+		k_read<<<g_sms * 8, 256>>>((const float4 *)g_flush, g_flush_n, g_sink);
 }
 
 /* warm-up, then SAMPLES x (flush, event, launch, event); median, min, (p90 - p10) / median */
@@ -644,6 +667,84 @@ static void copy_bench(void)
 	CK(cudaFree(dst));
 }
 
+/* ---- the reduction probe (COMPARE_PROBE=1) ---- */
+
+#ifdef HAVE_WIN_REDUCTION
+/* the winner compiled by NVRTC as the tuner compiles it (bench/rtc.c), from $COMPARE_CUBIN */
+static cudaKernel_t rtc_kernel(void)
+{
+	const char *path = getenv("COMPARE_CUBIN");
+	cudaLibrary_t lib;
+	cudaKernel_t k;
+
+	if (!path || !*path)
+		return NULL;
+	CK(cudaLibraryLoadFromFile(&lib, path, NULL, NULL, 0, NULL, NULL, 0));
+	CK(cudaLibraryGetKernel(&k, lib, "reduction"));
+	return k;
+}
+
+/* The read-only kernel and the winner on 4 separately allocated copies of one input, 3 rounds
+   of each, with compare's flush and with the tuner's; and the NVRTC build of the winner beside
+   nvcc's. Prints one "probe" line per measurement: GB/s of each, the winner's % of read. */
+static void reduction_probe(void)
+{
+	const int n = RED_N, nbuf = 4, rounds = 3;
+	const double bytes = 4.0 * n + 4;
+	float *in[nbuf], *out = dalloc(1), ref = 0;
+	size_t np, nc;
+	unsigned block[3], grid[3], smem;
+	cudaKernel_t k = rtc_kernel();
+
+	win_reduction_scratch(n, &np, &nc);
+	win_reduction_geometry(n, block, grid, &smem);
+	float *partials = dalloc(np);
+	unsigned *counter;
+	CK(cudaMalloc(&counter, nc * sizeof *counter));
+	CK(cudaMemset(counter, 0, nc * sizeof *counter));
+	for (int b = 0; b < nbuf; b++) {
+		in[b] = dalloc(n);
+		fill(in[b], n, 3, 0, 1);
+	}
+	printf("probe: winner grid %u block %u shared %u; nvrtc cubin %s\n", grid[0], block[0], smem,
+	       k ? getenv("COMPARE_CUBIN") : "(none)");
+	for (int r = 0; r < rounds; r++)
+		for (int f = 0; f < 2; f++)
+			for (int b = 0; b < nbuf; b++) {
+				float *src = in[b];
+				g_tuner_flush = f;
+				tstat rs = time_grid([&](unsigned g) {
+					k_read<<<g, 256>>>((const float4 *)src, n / 4, g_sink); }, n / 4);
+				tstat ws = time_it([&] { win_reduction(out, src, partials, counter, n, 0); });
+				float got = one(out);
+				if (r == 0 && f == 0 && b == 0)
+					ref = got;
+				check(got == ref, "probe: winner repeatable", "%.9g vs %.9g", got, ref);
+				double rg = 4.0 * n / (rs.median * 1e6), wg = bytes / (ws.median * 1e6);
+				printf("probe round %d flush %-7s buf %d read %7.1f nvcc %7.1f GB/s %5.1f %%",
+				       r, f ? "tuner" : "compare", b, rg, wg, 100 * wg / rg);
+				if (k) {
+					void *args[] = {&out, &src, &partials, &counter, (void *)&n};
+					tstat ks = time_it([&] {
+						CK(cudaLaunchKernel((const void *)k, dim3(grid[0], grid[1], grid[2]),
+						                    dim3(block[0], block[1], block[2]), args, smem, 0));
+					});
+					double kg = bytes / (ks.median * 1e6);
+					printf(" nvrtc %7.1f GB/s %5.1f %%", kg, 100 * kg / rg);
+					check(one(out) == ref, "probe: nvrtc winner agrees", "%.9g vs %.9g", one(out), ref);
+				}
+				printf("\n");
+				fflush(stdout);
+			}
+	g_tuner_flush = 0;
+	for (int b = 0; b < nbuf; b++)
+		CK(cudaFree(in[b]));
+	CK(cudaFree(partials));
+	CK(cudaFree(counter));
+	CK(cudaFree(out));
+}
+#endif
+
 int main(void)
 {
 	cudaDeviceProp p;
@@ -665,7 +766,19 @@ int main(void)
 	fill(g_flush, g_flush_n * 4, 9, 0, 1);
 	printf("compare: %d warm-up launches, median of %d samples, L2 flushed before each by "
 	       "reading %.0f MiB\n", WARMUP, SAMPLES, g_flush_n * 16 / 1048576.0);
+	g_zeros_n = std::max<size_t>(2 * (size_t)l2, (size_t)64 << 20) / 16;
+	g_zeros = dalloc(g_zeros_n * 4);
+	CK(cudaMemset(g_zeros, 0, g_zeros_n * 16));
 	CK(cudaMemcpyToSymbol(coef, coef_values, sizeof coef_values));
+	if (getenv("COMPARE_PROBE")) {
+#ifdef HAVE_WIN_REDUCTION
+		reduction_probe();
+#else
+		printf("probe: no reduction winner built in\n");
+#endif
+		printf("compare: %d check(s) failed\n", failures);
+		return failures != 0;
+	}
 
 	filter21_checks();
 	transpose_checks();

@@ -60,6 +60,11 @@ extern "C" unsigned win_reduction_blocks(int n)
 	return g[0];
 }
 
+extern "C" void win_reduction_geometry(int n, unsigned block[3], unsigned grid[3], unsigned *smem)
+{
+	reduction_launch(n, tuner_device_sms(), block, grid, smem);
+}
+
 extern "C" void win_reduction_scratch(int n, size_t *partials, size_t *counters)
 {
 	const long long sms = tuner_device_sms();

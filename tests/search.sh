@@ -57,6 +57,7 @@ t = sys.stdin.read()
 s, e = t.index("params:"), t.index("constraints:")
 t = t[:s] + """params:
   TILE: [32]
+  TH: [32]
   VEC: [1]
   ROWS: [8]
   PAD: {from: 0, to: 99}

@@ -183,6 +183,7 @@ cfg=$tmp/small.yaml
 sed -e "s|\.\./templates/|$PWD/templates/|" -e '/^params:/,/^$/c\
 params:\
   TILE: [32]\
+  TH: [32]\
   VEC: [1, 4]\
   ROWS: [8]\
   PAD: [0, 1]\
