@@ -21,7 +21,12 @@
  *   EPT         elements per thread and tile (a multiple of VEC).
  *   VEC         width of the global loads (1, 2, 4 floats).
  *   GRID        0: one block per tile; G > 0: min(G * SMs, tiles) blocks stride over the
- *               tiles (whole waves over the GPU's multiprocessors, with no tail).
+ *               tiles (whole waves over the GPU's multiprocessors).
+ *   SPLIT       with GRID > 0: 0 block b sums tiles b, b + gridDim.x, ... (the blocks differ
+ *               by up to one tile); 1 block b sums one contiguous share of the input, rows
+ *               [R * b / gridDim.x, R * (b + 1) / gridDim.x) of the R = ceil(n / (BLOCK * VEC))
+ *               rows of BLOCK vectors, a tile (EPT / VEC rows) at a time: the blocks differ by
+ *               at most one row, so none runs on alone at the end. Unused with GRID 0.
  *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
@@ -43,8 +48,8 @@
  */
 
 #if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(GRID) || \
-    !defined(BANK_BYTES)
-#error "reduction.cu: BLOCK, EPT, VEC, GRID, METHOD and BANK_BYTES must be defined"
+    !defined(SPLIT) || !defined(BANK_BYTES)
+#error "reduction.cu: BLOCK, EPT, VEC, GRID, SPLIT, METHOD and BANK_BYTES must be defined"
 #endif
 #if BLOCK < 32 || BLOCK > 1024 || (BLOCK & (BLOCK - 1)) != 0
 #error "reduction.cu: BLOCK must be a power of two in 32 .. 1024"
@@ -60,6 +65,9 @@
 #endif
 #if GRID < 0
 #error "reduction.cu: GRID must be >= 0"
+#endif
+#if SPLIT != 0 && SPLIT != 1
+#error "reduction.cu: SPLIT must be 0 or 1"
 #endif
 
 #define TILE_ELEMS (BLOCK * EPT) /* elements per tile */
@@ -208,12 +216,21 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 		const long long base = (long long)blockIdx.x * TILE_ELEMS;
 		v = tile_sum(in + base, n - base);
 	}
-#else
+#elif SPLIT == 0
 	{
 		double acc = 0.0;
 		for (long long base = (long long)blockIdx.x * TILE_ELEMS; base < n;
 		     base += (long long)gridDim.x * TILE_ELEMS)
 			acc += (double)tile_sum(in + base, n - base);
+		v = (float)acc;
+	}
+#else
+	{
+		const long long row = BLOCK * VEC, nrows = (n + row - 1) / row;
+		const long long end = min((long long)n, nrows * (blockIdx.x + 1) / gridDim.x * row);
+		double acc = 0.0;
+		for (long long base = nrows * blockIdx.x / gridDim.x * row; base < end; base += TILE_ELEMS)
+			acc += (double)tile_sum(in + base, end - base);
 		v = (float)acc;
 	}
 #endif
