@@ -151,17 +151,18 @@ __global__ void k_transpose_naive(float *out, const float *in, int rows, int col
    T / 4 x 16 threads), no shared memory, each tile's rows unchanged. TRANSPOSED_PLACE 0: to the
    same place (a copy in 4 T-byte row segments, as the transpose reads and writes); 1: to the
    transposed tile position, the DRAM access pattern of a transpose without its in-tile shuffle.
-   GROUP: block order in bands of GROUP tile rows, as templates/transpose.cu. rows, cols
-   multiples of T. */
+   GROUP: block order in bands of GROUP tile rows, 0 column after column, as
+   templates/transpose.cu. rows, cols multiples of T. */
 template <int T, int TRANSPOSED_PLACE, int GROUP>
 __global__ void k_tilecopy(float *__restrict__ out, const float *__restrict__ in, int rows, int cols)
 {
 	int bx = blockIdx.x, by = blockIdx.y;
-	if (GROUP > 1) {
+	if (GROUP != 1) {
+		const int g = GROUP ? GROUP : (int)gridDim.y;
 		const long long L = (long long)blockIdx.y * gridDim.x + blockIdx.x;
-		const long long per = (long long)GROUP * gridDim.x;
-		const int band = (int)(L / per), first = band * GROUP;
-		const int h = min((int)gridDim.y - first, GROUP), w = (int)(L - band * per);
+		const long long per = (long long)g * gridDim.x;
+		const int band = (int)(L / per), first = band * g;
+		const int h = min((int)gridDim.y - first, g), w = (int)(L - band * per);
 		by = first + w % h;
 		bx = w / h;
 	}
@@ -488,6 +489,9 @@ static void transpose_bench(void)
 		report("tilecopy.tr64g8", bytes, time_it([&] { k_tilecopy<64, 1, 8><<<g64, b64>>>(out, in, rows, cols); }));
 		report("tilecopy.same128", bytes, time_it([&] { k_tilecopy<128, 0, 1><<<g128, b128>>>(out, in, rows, cols); }));
 		report("tilecopy.tr128", bytes, time_it([&] { k_tilecopy<128, 1, 1><<<g128, b128>>>(out, in, rows, cols); }));
+		/* column after column, as the transpose's GROUP 0 */
+		report("tilecopy.tr64c", bytes, time_it([&] { k_tilecopy<64, 1, 0><<<g64, b64>>>(out, in, rows, cols); }));
+		report("tilecopy.tr128c", bytes, time_it([&] { k_tilecopy<128, 1, 0><<<g128, b128>>>(out, in, rows, cols); }));
 	}
 #ifdef HAVE_WIN_TRANSPOSE
 	poison(out, n);

@@ -24,7 +24,9 @@
  *   GROUP       block order: 1 launch order (blockIdx.x along the columns of `in`); G > 1
  *               runs the grid in bands of G tile rows, column after column within a band, so
  *               the blocks in flight cover a squarer part of both matrices (DRAM locality of
- *               the writes as well as of the reads).
+ *               the writes as well as of the reads); 0 runs it column after column (one band
+ *               of every tile row): the blocks in flight read a column of tiles and write
+ *               whole runs of output rows.
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
  * Vector accesses are used where the whole tile is inside the matrix and the rows are aligned
@@ -54,8 +56,8 @@
 #if PAD < 0
 #error "transpose.cu: PAD must be >= 0"
 #endif
-#if GROUP < 1
-#error "transpose.cu: GROUP must be >= 1"
+#if GROUP < 0
+#error "transpose.cu: GROUP must be >= 0"
 #endif
 #if SWIZZLE && (TILE & (TILE - 1)) != 0
 #error "transpose.cu: SWIZZLE needs a power-of-two TILE"
@@ -112,15 +114,15 @@ transpose(float *__restrict__ out, const float *__restrict__ in, int rows, int c
 	extern __shared__ __align__(16) float tile[];
 	const int tx = threadIdx.x, ty = threadIdx.y;
 	int bx = blockIdx.x, by = blockIdx.y;
-#if GROUP > 1
+#if GROUP != 1
 	{
-		/* launch-order block L goes to band L / (GROUP * nx), column-major inside the band */
-		const int nx = gridDim.x, ny = gridDim.y;
+		/* launch-order block L goes to band L / (g * nx), column-major inside the band */
+		const int nx = gridDim.x, ny = gridDim.y, g = GROUP ? GROUP : ny;
 		const long long L = (long long)blockIdx.y * nx + blockIdx.x;
-		const long long per = (long long)GROUP * nx;
+		const long long per = (long long)g * nx;
 		const int band = (int)(L / per);
-		const int first = band * GROUP;
-		const int h = min(ny - first, GROUP); /* tile rows in this band */
+		const int first = band * g;
+		const int h = min(ny - first, g); /* tile rows in this band */
 		const int w = (int)(L - band * per);
 		by = first + w % h;
 		bx = w / h;
