@@ -752,13 +752,15 @@ done:
 
 /* ---- copy and read rooflines ---- */
 
-/* time f over each grid of per_sm (blocks per SM; 0: one block of 256 per `unit` items),
-   keeping the fastest median in *t. On the H100 the last always won, by 1-4 %; 2 and 4 blocks
-   per SM were never close, so they are not tried. */
+/* time f over each grid of per_sm (blocks per SM; 0: one block of 256 per `unit` items; -1:
+   one block of 256 per 256 items, one item a thread), keeping the fastest median in *t. On the
+   H100 the last two won, by 1-4 %; 2 and 4 blocks per SM were never close, so they are not
+   tried. For the read kernel (unit 4) one item a thread was 1-2 % faster than four on the H100
+   and the H200 (bench/compare.cu's read, which tries both), so both are tried. */
 static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t unit,
                       struct stats *t, CUresult *r, char *msg, size_t msglen)
 {
-	static const int per_sm[] = {8, 32, 0};
+	static const int per_sm[] = {8, 32, 0, -1};
 	double best = -1;
 	size_t k;
 	int in_launch;
@@ -767,8 +769,11 @@ static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t 
 	lp->block[1] = lp->block[2] = lp->grid[1] = lp->grid[2] = 1;
 	for (k = 0; k < LEN(per_sm); k++) {
 		struct stats s;
-		size_t g = per_sm[k] ? (size_t)(b->gpu.sms > 0 ? b->gpu.sms : 1) * per_sm[k]
-		                     : (items + 256 * unit - 1) / (256 * unit);
+		size_t per = per_sm[k] < 0 ? 1 : unit;
+		size_t g = per_sm[k] > 0 ? (size_t)(b->gpu.sms > 0 ? b->gpu.sms : 1) * per_sm[k]
+		                         : (items + 256 * per - 1) / (256 * per);
+		if (per_sm[k] < 0 && unit == 1)
+			break; /* the same grid as 0 */
 		lp->grid[0] = (unsigned)(g < INT32_MAX ? g : INT32_MAX);
 		if (timing_run(&b->tm, lp, &s, r, &in_launch, msg, msglen) < 0)
 			return -1;
