@@ -1,7 +1,8 @@
 #!/bin/sh
-# bench/devices.sh [OUTDIR]: on a machine with two CUDA GPUs of one model, the timing throughput
-# of --devices: configs/stencil2d.yaml on a random 1500 of its variants (--no-race), the compile
-# cache warmed first, then --fresh runs on --devices 0 and --devices 0,1, twice each. Prints the
+# bench/devices.sh [OUTDIR [CONFIG]]: on a machine with two CUDA GPUs of one model, the timing
+# throughput of --devices: CONFIG (default configs/stencil2d.yaml) with --no-race, a space over
+# 2000 variants on a random 1500 of them, the compile cache warmed first, then --fresh runs on
+# --devices 0 and --devices 0,1, twice each. Prints the
 # process's wall time, results.json's search.wall_s (the stream: compiling from the cache and
 # timing) and how many variants each device timed. TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX,
 # TUNER_COMMIT as for tests/gpu/run.sh.
@@ -13,14 +14,17 @@ mkdir -p "$OUT"
 gpu_build > $OUT/build.log 2>&1 || { tail $OUT/build.log; exit 1; }
 gpu_header name,driver_version
 export TUNER_CACHE=$OUT/cache
-C=configs/stencil2d.yaml
-B="--budget 1500 --strategy random --seed 3 --no-race"
+C=${2:-configs/stencil2d.yaml}
+k=$(sed -n 's/^name: *//p' "$C")
+B="--no-race"
+kept=$(out/bin/tuner --dry-run "$C" 2>/dev/null | sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p')
+[ "${kept:-0}" -gt 2000 ] && B="--budget 1500 --strategy random --seed 3 --no-race"
 t0=$(date +%s.%N); out/bin/tuner $B --devices 0 --out $OUT/w $C > $OUT/warm.log 2>&1; echo "warm rc $? $(python3 -c "print(round($(date +%s.%N)-$t0,1))") s"
 for d in 0 0,1 0 0,1; do
   t0=$(date +%s.%N)
   out/bin/tuner --fresh $B --devices $d --out $OUT/d$d $C > $OUT/run-$d.log 2>&1; rc=$?
   t1=$(date +%s.%N)
-  python3 - $d $rc $t0 $t1 $OUT/d$d/stencil2d/*/results.json <<'PY'
+  python3 - $d $rc $t0 $t1 $OUT/d$d/$k/*/results.json <<'PY'
 import json, sys, collections
 d, rc, t0, t1, f = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 j = json.load(open(f))
