@@ -4,7 +4,8 @@
 # 2000 variants on a random 1500 of them, the compile cache warmed first, then --fresh runs on
 # --devices 0 and --devices 0,1, twice each. Prints the
 # process's wall time, results.json's search.wall_s (the stream: compiling from the cache and
-# timing) and how many variants each device timed. TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX,
+# timing), the timing phase (search.wall_s less search.first_timed_s, the play-off included)
+# and how many variants each device timed. TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX,
 # TUNER_COMMIT as for tests/gpu/run.sh.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -30,7 +31,8 @@ d, rc, t0, t1, f = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[
 j = json.load(open(f))
 dev = collections.Counter(v.get("device") for v in j["variants"] if v["status"] in ("ok", "mismatch"))
 s = j["search"]
-print("devices %-4s rc %s wall %.1f s (tuner's %.1f s), timed %d, per device %s, winner %s %.1f %% of copy"
-      % (d, rc, t1 - t0, s["wall_s"], s["timed"], dict(dev), j["variants"][0]["id"], j["variants"][0].get("pct_copy", 0)))
+ph = s["wall_s"] - s.get("first_timed_s", 0)
+print("devices %-4s rc %s wall %.1f s (tuner's %.1f s; timing phase, from the first timed variant, %.2f s: %.0f variants/s), timed %d, per device %s, winner %s %.1f %% of copy"
+      % (d, rc, t1 - t0, s["wall_s"], ph, s["timed"] / ph, s["timed"], dict(dev), j["variants"][0]["id"], j["variants"][0].get("pct_copy", 0)))
 PY
 done
