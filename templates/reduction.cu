@@ -23,10 +23,10 @@
  *   GRID        0: one block per tile; G > 0: min(G * SMs, tiles) blocks stride over the
  *               tiles (whole waves over the GPU's multiprocessors).
  *   SPLIT       with GRID > 0: 0 block b sums tiles b, b + gridDim.x, ... (the blocks differ
- *               by up to one tile); 1 block b sums one contiguous share of the input, rows
- *               [R * b / gridDim.x, R * (b + 1) / gridDim.x) of the R = ceil(n / (BLOCK * VEC))
- *               rows of BLOCK vectors, a tile (EPT / VEC rows) at a time: the blocks differ by
- *               at most one row, so none runs on alone at the end. Unused with GRID 0.
+ *               by up to one tile); 1 the same for the whole rounds of tiles only, then the
+ *               rest of the input, cut in rows of BLOCK vectors, in gridDim.x equal contiguous
+ *               shares of rows (the blocks differ by at most one row, so none runs on alone at
+ *               the end). Unused with GRID 0.
  *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
@@ -226,10 +226,16 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	}
 #else
 	{
-		const long long row = BLOCK * VEC, nrows = (n + row - 1) / row;
-		const long long end = min((long long)n, nrows * (blockIdx.x + 1) / gridDim.x * row);
+		const long long grid = gridDim.x, row = BLOCK * VEC;
+		const long long start = n / TILE_ELEMS / grid * grid * TILE_ELEMS; /* the whole rounds */
+		const long long nrows = (n - start + row - 1) / row;
+		const long long end = min((long long)n, start + nrows * (blockIdx.x + 1) / grid * row);
 		double acc = 0.0;
-		for (long long base = nrows * blockIdx.x / gridDim.x * row; base < end; base += TILE_ELEMS)
+		for (long long base = (long long)blockIdx.x * TILE_ELEMS; base < start;
+		     base += grid * TILE_ELEMS)
+			acc += (double)tile_sum(in + base, TILE_ELEMS);
+		for (long long base = start + nrows * blockIdx.x / grid * row; base < end;
+		     base += TILE_ELEMS)
 			acc += (double)tile_sum(in + base, end - base);
 		v = (float)acc;
 	}
