@@ -156,6 +156,16 @@ print("left of |: the tuner's run (its copy and read kernels and L2 flush); righ
 print("baselines (GB/s): " + ", ".join("%s %.1f" % kv for kv in sorted(cmp.items())))
 for e in extra:
     print(e)
+# the transpose against the tile copies that move whole tiles to their transposed places
+# (bench/compare.cu: the same DRAM traffic without the in-tile shuffle), in launch or banded
+# order and in column order
+w = cmp.get("transpose.win")
+for label, names in (("launch/banded order", ("tilecopy.tr64", "tilecopy.tr64g8", "tilecopy.tr128")),
+                     ("column order", ("tilecopy.tr64c", "tilecopy.tr128c"))):
+    tc = [(cmp[n], n) for n in names if cmp.get(n)]
+    if w and tc:
+        print("transpose.win / best transposed tile copy, %s (%s): %.3fx" % (label, max(tc)[1],
+              w / max(tc)[0]))
 if os.path.exists(out + "/walltimes"):
     print("tune wall time (s): " + ", ".join(l.strip().replace(" ", " ") for l in open(out + "/walltimes")))
 
