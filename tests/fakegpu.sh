@@ -7,7 +7,8 @@
 # bug is a mismatch naming the size, the refill comes before the L2 flush and the timed
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
-# journal, an earlier winner kept while it ties. What a real GPU does with the kernels:
+# journal, an earlier winner kept while it ties. And --devices over fake GPUs of two models
+# (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
 # out/bin/tuner; the directory of the fake libcuda.so.1, beside the tuner's bin: fakecuda)
@@ -164,6 +165,60 @@ for v in d["variants"]:
     assert v["reason"].startswith("after the timed launches: 256 of 256 elements differ"), v
     assert "refill: launch" in v["reason"], v
 '
+
+# --devices over GPUs of two models: a run each, side by side, each with its own architecture
+# and directory; GPUs of one model share one result set
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"
+m=$tmp/models
+tune models_run 0 "$tmp/models.log" --devices all --out "$m" tests/fakecuda/pairs.yaml
+cp "$tmp/stderr" "$tmp/models.err"
+cp "$tmp/stdout" "$tmp/models.out"
+has models_said "GPUs of 2 models, a run for each, side by side" "$tmp/models.err"
+has models_groups "Fake GPU B: --devices 2" "$tmp/models.err"
+has models_arch_sm80 "compiling for sm_80" "$tmp/models.err"
+has models_output "^== Fake GPU B (--devices 2): exit 0" "$tmp/models.out"
+check models_sm90 "$m/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["gpu"] == "Fake GPU", d["gpu"]
+dev = {v["device"] for v in d["variants"] if v["status"] in ("ok", "mismatch")}
+assert dev and dev <= {0, 1}, dev
+'
+check models_sm80 "$m/fake_pairs/fake-gpu-b-sm80/results.json" '
+assert d["gpu"] == "Fake GPU B", d["gpu"]
+assert {v["device"] for v in d["variants"] if v["status"] in ("ok", "mismatch")} == {2}, d
+'
+for g in fake-gpu-sm90 fake-gpu-b-sm80; do
+	if [ -s "$m/fake_pairs/$g/best.cu" ]; then ok "models_best_$g"; else bad "models_best_$g" "$(ls "$m/fake_pairs/$g")"; fi
+done
+# a re-run: every model's results from its own journal, no variant launched again
+tune models_rerun 0 "$tmp/models2.log" --devices 0,2,1 --out "$m" tests/fakecuda/pairs.yaml
+if [ "$(grep -c "4 results kept from an earlier run" "$tmp/stderr")" -eq 2 ]; then ok models_resumed; else bad models_resumed "$(cat "$tmp/stderr")"; fi
+if [ -f "$tmp/models2.log" ] && grep -q "^launch fake_pairs " "$tmp/models2.log"; then bad models_nothing_launched "$(grep -c '^launch fake_pairs ' "$tmp/models2.log") launches"; else ok models_nothing_launched; fi
+# two GPUs of one model: one run, one directory
+tune models_one 0 "$tmp/models3.log" --devices 0,1 --out "$tmp/one" tests/fakecuda/pairs.yaml
+if grep -q "side by side" "$tmp/stderr" || [ "$(ls "$tmp/one/fake_pairs")" != fake-gpu-sm90 ]; then
+	bad models_one_model "$(ls "$tmp/one/fake_pairs"; cat "$tmp/stderr")"; else ok models_one_model; fi
+# one model's run fails (no NVRTC architecture for cc 1.0): the worst exit status, the other
+# model's results written
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Old GPU:1.0:1"
+tune models_one_fails 2 "$tmp/models4.log" --devices 0,1 --out "$tmp/fails" tests/fakecuda/pairs.yaml
+has models_failure_shown "^== Old GPU (--devices 1): exit 2" "$tmp/stdout"
+if [ -s "$tmp/fails/fake_pairs/fake-gpu-sm90/best.cu" ]; then ok models_other_written; else bad models_other_written "$(ls -R "$tmp/fails")"; fi
+# an interrupt to the parent reaches every model's run: 130, each run's results so far
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU B:8.0:2"
+LD_LIBRARY_PATH="$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" TUNER_CACHE="$tmp/cold" \
+	"$T" --devices all --out "$tmp/int" tests/fakecuda/pairs.yaml >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+i=0
+while ! grep -q "side by side" "$tmp/int.err" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+kill -TERM $pid
+wait $pid
+got=$?
+if [ "$got" -eq 130 ] && [ "$(grep -c ': exit 130$' "$tmp/int.out")" -eq 2 ]; then ok models_interrupt; else
+	bad models_interrupt "exit $got: $(cat "$tmp/int.out" "$tmp/int.err")"; fi
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Old GPU:1.0:1"
+tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" tests/fakecuda/pairs.yaml
+has models_no_device_said "no CUDA device 7" "$tmp/stderr"
+unset FAKECUDA_DEVICES
 
 echo "fakegpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

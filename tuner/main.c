@@ -11,6 +11,7 @@
 
 #include "bundle.h"
 #include "merge.h"
+#include "models.h"
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
@@ -61,7 +62,8 @@ static void usage(FILE *f)
 	        "                  docs/search.md)\n"
 	        "  --seed N        the random and guided strategies' seed (default 1)\n"
 	        "  --devices L     time on these GPUs at once, one worker each: 'all' or numbers\n"
-	        "                  as 0,1 (default: device 0); they must be of one model\n"
+	        "                  as 0,1 (default: device 0); GPUs of one model share a result\n"
+	        "                  set, each other model gets a run of its own, side by side\n"
 	        "  --shard K/N     try only the K-th of N shares of the kept variants (1 <= K <= N),\n"
 	        "                  into OUT/<kernel>/<gpu>/shard-K-of-N; tuner merge joins them\n"
 	        "  --t4            also write OUT/<kernel>/<gpu>/results.t4.json: the results in\n"
@@ -309,6 +311,10 @@ int main(int argc, char **argv)
 	tune_phase(&t, "config loaded");
 	if (is_explain) {
 		rc = explain(&t);
+		tune_free(&t);
+		return rc;
+	}
+	if ((rc = models_split(&t)) >= 0) { /* GPUs of several models: a run each, ended */
 		tune_free(&t);
 		return rc;
 	}

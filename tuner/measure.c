@@ -359,28 +359,35 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 
 /* ---- the parent's side ---- */
 
-/* --devices 0,2: into m->dev; -1 if not such a list (or a device twice) */
-static int parse_devices(struct measure *m, const char *s)
+int devices_parse(const char *s, int **dev)
 {
+	int n = 0;
+
+	*dev = NULL;
 	while (*s) {
 		char *end;
 		long d;
 		int i;
 		if (*s < '0' || *s > '9')
-			return -1;
+			goto bad;
 		d = strtol(s, &end, 10);
 		if (d > 1024 || (*end && *end != ','))
-			return -1;
-		for (i = 0; i < m->ndev; i++)
-			if (m->dev[i] == d)
-				return -1;
-		m->dev = xreallocarray(m->dev, (size_t)m->ndev + 1, sizeof *m->dev);
-		m->dev[m->ndev++] = (int)d;
+			goto bad;
+		for (i = 0; i < n; i++)
+			if ((*dev)[i] == d)
+				goto bad;
+		*dev = xreallocarray(*dev, (size_t)n + 1, sizeof **dev);
+		(*dev)[n++] = (int)d;
 		s = *end ? end + 1 : end;
 		if (*end && !*s)
-			return -1;
+			goto bad;
 	}
-	return m->ndev ? 0 : -1;
+	if (n)
+		return n;
+bad:
+	free(*dev);
+	*dev = NULL;
+	return -1;
 }
 
 struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
@@ -393,7 +400,8 @@ struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, c
 	struct rd r;
 
 	m->t = t;
-	if (t->o.devices && strcmp(t->o.devices, "all") && parse_devices(m, t->o.devices) < 0)
+	if (t->o.devices && strcmp(t->o.devices, "all") &&
+	    (m->ndev = devices_parse(t->o.devices, &m->dev)) < 0)
 		fatal("--devices: '%s' is not 'all' or a list of device numbers (0,1,...)",
 		      t->o.devices);
 	m->pool = pool_new(&ops, &lim, 1);

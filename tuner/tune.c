@@ -651,7 +651,7 @@ void tune_run(struct tune *t)
 	struct pool_task tasks[2];
 	struct compiler *k;
 	char *cachedir = NULL, why[256] = "";
-	size_t *cand, ncand, i, misses;
+	size_t *cand, ncand, i, misses, n;
 	double *prior = NULL;
 	int ntask = 1;
 
@@ -711,7 +711,9 @@ void tune_run(struct tune *t)
 	t->ri.compile_s = now_s() - st.t0;
 	misses = compile_close(k);
 	t->ri.compiled += misses;
-	t->ri.cache_hits = st.nok + st.nres + st.nbad + 2 - t->ri.compiled;
+	/* an interrupt can leave compiled variants uncounted in st: no hits then, not < 0 */
+	n = st.nok + st.nres + st.nbad + 2;
+	t->ri.cache_hits = n > t->ri.compiled ? n - t->ri.compiled : 0;
 	if (t->m) {
 		size_t resumed;
 		while (st.qlen) { /* compiled, never timed: interrupted */

@@ -6,8 +6,10 @@
  * helpers (copy, read, flush, fill without random, compare) and the kernels of the configs
  * beside this file, one host function each; any other name fails. Events time nothing:
  * every sample takes FAKE_MS. With FAKECUDA_LOG set, each launch and event record appends a
- * line there ("launch NAME GRIDxBLOCK", "event"). Nothing here tells what a GPU would do with
- * the real kernels: it shows what the tuner asks of the driver, and in which order.
+ * line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
+ * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
+ * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
+ * which order.
  */
 #include <cuda.h>
 
@@ -68,34 +70,64 @@ CUresult cuDriverGetVersion(int *v)
 	return CUDA_SUCCESS;
 }
 
+/* the devices: $FAKECUDA_DEVICES, else one */
+static struct fake_dev {
+	char name[64];
+	int major, minor, sms;
+} devs[8];
+static int ndevs;
+
+static void devices(void)
+{
+	const char *s = getenv("FAKECUDA_DEVICES");
+
+	if (ndevs)
+		return;
+	while (s && *s && ndevs < 8) {
+		struct fake_dev *d = &devs[ndevs];
+		size_t k = strcspn(s, ":");
+		if (k >= sizeof d->name || sscanf(s + k, ":%d.%d:%d", &d->major, &d->minor, &d->sms) != 3)
+			break;
+		memcpy(d->name, s, k);
+		d->name[k] = 0;
+		ndevs++;
+		s = strchr(s, ',');
+		s = s ? s + 1 : NULL;
+	}
+	if (!ndevs)
+		devs[ndevs++] = (struct fake_dev){"Fake GPU", 9, 0, 4};
+}
+
 CUresult cuDeviceGetCount(int *n)
 {
-	*n = 1;
+	devices();
+	*n = ndevs;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *d, int ordinal)
 {
-	if (ordinal != 0)
+	devices();
+	if (ordinal < 0 || ordinal >= ndevs)
 		return CUDA_ERROR_INVALID_DEVICE;
-	*d = 0;
+	*d = ordinal;
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetName(char *name, int len, CUdevice d)
 {
-	(void)d;
-	snprintf(name, (size_t)len, "Fake GPU");
+	devices();
+	snprintf(name, (size_t)len, "%s", devs[d].name);
 	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d)
 {
-	(void)d;
+	devices();
 	switch (a) {
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = 9; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = 0; break;
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = 4; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = devs[d].major; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = devs[d].minor; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = devs[d].sms; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *pi = 1 << 20; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *pi = 48 * 1024; break;

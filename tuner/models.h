@@ -1,0 +1,14 @@
+/* models: --devices over GPUs of more than one model, a run per model side by side. */
+#ifndef TUNER_MODELS_H
+#define TUNER_MODELS_H
+
+struct tune;
+
+/* When t->o.devices names GPUs of more than one model: fork a run per model (each with
+   t->o.devices set to that model's GPUs, its own OUT/<kernel>/<gpu>/), wait for them and print
+   their output per model. Returns the worst exit status in the parent; -1 where the caller
+   goes on with the run: in each child, and in the process itself when there is one model (or
+   the GPUs cannot be asked: the run then reports that as it would). */
+int models_split(struct tune *t);
+
+#endif
