@@ -755,8 +755,8 @@ done:
 /* time f over each grid of per_sm (blocks per SM; 0: one block of 256 per `unit` items; -1:
    one block of 256 per 256 items, one item a thread), keeping the fastest median in *t. On the
    H100 the last two won, by 1-4 %; 2 and 4 blocks per SM were never close, so they are not
-   tried. For the read kernel (unit 4) one item a thread was 1-2 % faster than four on the H100
-   and the H200 (bench/compare.cu's read, which tries both), so both are tried. */
+   tried. For the read kernel (unit 4) bench/compare.cu found one item a thread fastest on the
+   H100 and the H200, so both are tried. */
 static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t unit,
                       struct stats *t, CUresult *r, char *msg, size_t msglen)
 {
@@ -797,8 +797,9 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	CUdeviceptr src = 0, dst = 0;
 	CUresult r = CUDA_SUCCESS;
 	struct launchp lp;
-	void *params[3];
+	void *params[4];
 	float probe[8];
+	int check = 0; /* the read kernel writes its sums */
 	char msg[240];
 	double t0 = now_s(), gbs;
 
@@ -836,11 +837,15 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	params[0] = &src;
 	params[1] = read ? (void *)&n : (void *)&dst;
 	params[2] = read ? (void *)&dst : (void *)&n;
+	params[3] = &check;
 	if (time_grids(b, &lp, n, read ? 4 : 1, t, &r, msg, sizeof msg) < 0)
 		goto fail;
 	/* the kernel must have done its work: both ends of the copy are 1.0; the read's first
-	   block of the last launch summed its share of 1.0s */
-	if ((r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
+	   block, in one more launch that writes its sums, summed its share of 1.0s */
+	check = 1;
+	if ((read && ((r = launch_1d(lp.f, lp.grid[0], 256, params)) != CUDA_SUCCESS ||
+	              (r = cu.CtxSynchronize()) != CUDA_SUCCESS)) ||
+	    (r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
 	    (!read && (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS)) {
 		gpu_err(msg, sizeof msg, "cuMemcpyDtoH", r);
 		goto fail;
