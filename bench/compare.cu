@@ -712,6 +712,17 @@ static void reduction_probe(void)
 	}
 	printf("probe: winner grid %u block %u shared %u; nvrtc cubin %s\n", grid[0], block[0], smem,
 	       k ? getenv("COMPARE_CUBIN") : "(none)");
+	/* the read-only kernel over random inputs and over 1.0f everywhere (the tuner's roofline) */
+	for (int r = 0; r < 2; r++)
+		for (int one = 0; one < 2; one++) {
+			float *src = in[0];
+			fill(src, n, 3, one ? 1 : 0, 1);
+			tstat rs = time_grid([&](unsigned g) {
+				k_read<<<g, 256>>>((const float4 *)src, n / 4, g_sink); }, n / 4);
+			printf("probe read over %s: %7.1f GB/s\n", one ? "1.0f    " : "[0, 1)  ",
+			       4.0 * n / (rs.median * 1e6));
+		}
+	fill(in[0], n, 3, 0, 1);
 	for (int r = 0; r < rounds; r++)
 		for (int f = 0; f < 2; f++)
 			for (int b = 0; b < nbuf; b++) {
