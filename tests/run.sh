@@ -63,9 +63,9 @@ has cli_default_arch_said "the newest NVRTC knows.*--arch sm_XX or TUNER_ARCH na
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
 expect cli_sms_default 0 $T --dry-run configs/reduction.yaml
-has cli_sms_default_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *4x1x1 " "$tmp/stdout"
+has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *4x1x1 " "$tmp/stdout"
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
-has cli_sms_grid "EPT=16 GRID=4 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
+has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
 
 # every shipped config (the exploration configs in bench/ and the test-only kernels too): dry
 # run, then compile every variant
@@ -144,7 +144,7 @@ done
 # SMS in an emitted launch header: not the count the variant was tuned with (here --sms 7) but
 # the one the launch is given: 4 blocks per SM, 28 in all on 7 SMs and 528 on 132; the scratch
 # buffers' element counts and that they must be zero before the first launch
-id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
+id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
 expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/reduction.yaml
 has emit_sms_header "4LL \* SMS" "$tmp/s/reduction/untimed-sm_90/$id.h"
 has emit_scratch_zero "#define REDUCTION_PARTIALS_ZERO 1" "$tmp/s/reduction/untimed-sm_90/$id.h"
@@ -255,13 +255,13 @@ if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variant
 
 # the bank model: tuner explain, the table's column and results.json (docs/bank-model.md)
 expect explain_transpose 0 $T explain configs/transpose.yaml
-has explain_summary "^every access conflict-free in [0-9]* of 448 variants; bank ratio 1.00 " "$tmp/stdout"
-has explain_summary_worst "^  tile_load  *336  *[0-9]*  32 (v[0-9a-f]* TILE=32 " "$tmp/stdout"
+has explain_summary "^every access conflict-free in [0-9]* of 560 variants; bank ratio 1.00 " "$tmp/stdout"
+has explain_summary_worst "^  tile_load  *420  *[0-9]*  32 (v[0-9a-f]* TILE=32 " "$tmp/stdout"
 # degree of tile_load in the 32 x 32 tile (VEC 1, ROWS 8): 32-way unpadded, conflict-free padded
-degree() { awk -v p="$1" '$2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 == p { f = 1; next }
+degree() { awk -v p="$1" '$2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 == p { f = 1; next }
 	/^v/ { f = 0 } f && $1 == "tile_load" { print $7 }' "$tmp/stdout"; }
-d0=$(degree "TILE=32 VEC=1 ROWS=8 PAD=0 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
-d1=$(degree "TILE=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
+d0=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=0 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
+d1=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
 [ "$d0" = 32 ] && [ "$d1" = 1 ] && ok "explain_tile_column" || bad "explain_tile_column" "degree unpadded '$d0', padded '$d1'"
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
 has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
