@@ -7,7 +7,9 @@
    wrong early picture gets corrected). Neighbours: the K nearest tried variants in parameter
    space, each parameter's value scaled by its place in the parameter's list to [0, 1], L1
    distance, weighted by 1 / distance; a variant that failed counts as twice the slowest
-   time. Predictions are redone whenever half a window of new results has come back. */
+   time. Predictions are redone whenever half a window of new results has come back. Each
+   untried variant keeps its K nearest tried ones, updated as each result comes back (O(n) a
+   result), so a prediction costs O(n K), not O(n x tried). */
 #include "search.h"
 
 #include <math.h>
@@ -35,6 +37,9 @@ struct search {
 	size_t *tried;            /* positions with a result */
 	double *y;                /* their log(ms), or NAN: failed */
 	size_t ntried;
+	double *nd;               /* per position: its K nearest tried ones' distances, nearest first */
+	uint32_t *nj;             /* and their places in tried */
+	unsigned char *nn;        /* how many it has (K once K were tried) */
 	size_t *rank;             /* untried positions by prediction, best first */
 	size_t nrank, rpos, since;
 	size_t picks;
@@ -154,15 +159,54 @@ struct search *search_new(enum strategy st, const struct config *c, const struct
 		}
 	q->tried = xcalloc(n + 1, sizeof *q->tried);
 	q->y = xcalloc(n + 1, sizeof *q->y);
+	q->nd = xcalloc(n * K + 1, sizeof *q->nd);
+	q->nj = xcalloc(n * K + 1, sizeof *q->nj);
+	q->nn = xcalloc(n + 1, 1);
 	q->rank = xcalloc(n + 1, sizeof *q->rank);
 	return q;
+}
+
+/* tried[j] is new: each untried position's K nearest, with it if it is nearer than one of
+   them (at equal distance the one tried first stays ahead) */
+static void neighbours_add(struct search *q, size_t j)
+{
+	const float *b = q->x + q->tried[j] * q->np;
+	size_t i, p;
+
+	for (i = 0; i < q->n; i++) {
+		const float *a = q->x + i * q->np;
+		double d = 0, *bd = q->nd + i * K;
+		uint32_t *bj = q->nj + i * K;
+		int k;
+		if (q->picked[i])
+			continue;
+		for (p = 0; p < q->np; p++)
+			d += fabsf(a[p] - b[p]);
+		if (q->nn[i] < K)
+			k = q->nn[i]++;
+		else {
+			for (k = 0; k < K && bd[k] <= d; k++)
+				;
+			if (k == K)
+				continue;
+			k = K - 1;
+		}
+		bd[k] = d;
+		bj[k] = (uint32_t)j;
+		for (; k > 0 && bd[k - 1] > bd[k]; k--) { /* keep them sorted */
+			double t = bd[k];
+			uint32_t u = bj[k];
+			bd[k] = bd[k - 1], bj[k] = bj[k - 1];
+			bd[k - 1] = t, bj[k - 1] = u;
+		}
+	}
 }
 
 /* predict every untried candidate's log time from its K nearest tried ones; rank them */
 static void predict(struct search *q)
 {
 	double worst = -INFINITY, *pred = xcalloc(q->n + 1, sizeof *pred);
-	size_t i, j, p;
+	size_t i, j;
 
 	for (j = 0; j < q->ntried; j++)
 		if (!isnan(q->y[j]) && q->y[j] > worst)
@@ -170,34 +214,13 @@ static void predict(struct search *q)
 	worst = isinf(worst) ? 0 : worst + log(2);
 	q->nrank = 0;
 	for (i = 0; i < q->n; i++) {
-		double bd[K], by[K], num = 0, den = 0;
-		int nb = 0, k;
+		double num = 0, den = 0;
+		int k;
 		if (q->picked[i])
 			continue;
-		for (j = 0; j < q->ntried; j++) {
-			const float *a = q->x + i * q->np, *b = q->x + q->tried[j] * q->np;
-			double d = 0, y = isnan(q->y[j]) ? worst : q->y[j];
-			for (p = 0; p < q->np; p++)
-				d += fabsf(a[p] - b[p]);
-			if (nb < K)
-				k = nb++;
-			else {
-				for (k = 0; k < K && bd[k] <= d; k++)
-					;
-				if (k == K)
-					continue;
-				k = K - 1;
-			}
-			bd[k] = d;
-			by[k] = y;
-			for (; k > 0 && bd[k - 1] > bd[k]; k--) { /* keep them sorted */
-				double t = bd[k]; bd[k] = bd[k - 1]; bd[k - 1] = t;
-				t = by[k]; by[k] = by[k - 1]; by[k - 1] = t;
-			}
-		}
-		for (k = 0; k < nb; k++) {
-			double w = 1 / (bd[k] + 1e-3);
-			num += w * by[k];
+		for (k = 0; k < q->nn[i]; k++) {
+			double y = q->y[q->nj[i * K + k]], w = 1 / (q->nd[i * K + k] + 1e-3);
+			num += w * (isnan(y) ? worst : y);
 			den += w;
 		}
 		pred[i] = den > 0 ? num / den : 0;
@@ -270,6 +293,7 @@ void search_result(struct search *q, size_t i, int counted, double ms)
 		return;
 	q->tried[q->ntried] = q->posof[i] - 1;
 	q->y[q->ntried++] = ms > 0 ? log(ms) : NAN;
+	neighbours_add(q, q->ntried - 1);
 	q->since++;
 }
 
@@ -288,6 +312,9 @@ void search_free(struct search *q)
 	free(q->x);
 	free(q->tried);
 	free(q->y);
+	free(q->nd);
+	free(q->nj);
+	free(q->nn);
 	free(q->rank);
 	free(q);
 }
