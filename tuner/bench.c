@@ -843,9 +843,12 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	/* the kernel must have done its work: both ends of the copy are 1.0; the read's first
 	   block, in one more launch that writes its sums, summed its share of 1.0s */
 	check = 1;
-	if ((read && ((r = launch_1d(lp.f, lp.grid[0], 256, params)) != CUDA_SUCCESS ||
-	              (r = cu.CtxSynchronize()) != CUDA_SUCCESS)) ||
-	    (r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
+	if (read && ((r = launch_1d(lp.f, lp.grid[0], 256, params)) != CUDA_SUCCESS ||
+	             (r = cu.CtxSynchronize()) != CUDA_SUCCESS)) {
+		gpu_err(msg, sizeof msg, "the read kernel's checked launch", r);
+		goto fail;
+	}
+	if ((r = cu.MemcpyDtoH(probe, dst, 16)) != CUDA_SUCCESS ||
 	    (!read && (r = cu.MemcpyDtoH(probe + 4, dst + each - 16, 16)) != CUDA_SUCCESS)) {
 		gpu_err(msg, sizeof msg, "cuMemcpyDtoH", r);
 		goto fail;
