@@ -133,6 +133,7 @@ static int worse(int a, int b)
 
 int models_split(struct tune *t)
 {
+	static char mine[sizeof ((struct group *)0)->list]; /* outlives gs */
 	struct group *gs;
 	int n, i, left, rc = EXIT_SUCCESS, sent = 0;
 
@@ -162,7 +163,8 @@ int models_split(struct tune *t)
 				fclose(gs[j].out);
 				fclose(gs[j].err);
 			}
-			t->o.devices = xstrdup(g->list); /* the child's own run */
+			snprintf(mine, sizeof mine, "%s", g->list); /* the child's own run */
+			t->o.devices = mine;
 			free(gs);
 			return -1;
 		}
