@@ -7,7 +7,7 @@
 # bug is a mismatch naming the size, the refill comes before the L2 flush and the timed
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
-# journal, an earlier winner kept while it ties. And --devices over fake GPUs of two models
+# journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW). And --devices over fake GPUs of two models
 # (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
@@ -112,6 +112,51 @@ check pairs_sticky_winner "$j" '
 first = json.load(open(sys.argv[1].replace("'"$j"'", "'"$tmp/first.json"'")))
 assert d["variants"][0]["id"] == first["variants"][0]["id"], (d["variants"][0]["id"], first["variants"][0]["id"])
 assert d.get("winner_kept") is True, d.get("winner_kept")
+'
+# hysteresis: BLOCK 32 made slower than BLOCK 64 (FAKECUDA_SLOW). At 0.8 % (beyond timing.tie's
+# 0.5 %) it is no tie of a run of its own, but as the run before's winner it stays (within
+# twice the band); at 1.5 % (beyond the play-off's 1 %) it still takes part as the earlier
+# winner (within twice that) and loses
+oh=$tmp/oh
+jh=$oh/fake_pairs/fake-gpu-sm90/results.json
+b32() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([v["id"] for v in d["variants"] if v["params"] == {"BLOCK": 32, "TAIL": 1}][0])' "$1"; }
+FAKECUDA_SLOW=32:1.008 tune hyst_first 0 "$tmp/hyst.log" --out "$oh" tests/fakecuda/pairs.yaml
+check hyst_first_winner "$jh" '
+w = d["variants"][0]
+assert w["params"]["BLOCK"] == 64 and not w.get("tie") and d["ties"] == 0, (w, d["ties"])
+assert d["playoff"]["variants"] == 2 and d["playoff"]["earlier_winner"] is False, d["playoff"]
+'
+# the run before chose BLOCK 32
+python3 - "$jh" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = [i for i, v in enumerate(d["variants"]) if v["status"] == "ok"]
+d["variants"][ok[0]], d["variants"][ok[1]] = d["variants"][ok[1]], d["variants"][ok[0]]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+w32=$(b32 "$jh")
+FAKECUDA_SLOW=32:1.008 tune hyst_kept 0 "$tmp/hyst.log" --fresh --out "$oh" tests/fakecuda/pairs.yaml
+check hyst_kept_winner "$jh" '
+w = d["variants"][0]
+assert w["id"] == "'"$w32"'" and w.get("tie") and d.get("winner_kept") is True, (w, d.get("winner_kept"))
+assert d["ties"] == 2 and d["playoff"]["earlier_winner"] is True, d
+'
+has hyst_kept_said "within twice that band: it is kept" "$tmp/stdout"
+FAKECUDA_SLOW=32:1.015 tune hyst_lost 0 "$tmp/hyst.log" --fresh --out "$oh" tests/fakecuda/pairs.yaml
+check hyst_lost_winner "$jh" '
+w = d["variants"][0]
+assert w["params"]["BLOCK"] == 64 and "winner_kept" not in d and d["ties"] == 0, (w, d)
+assert d["playoff"]["variants"] == 2 and d["playoff"]["earlier_winner"] is True, d["playoff"]
+b32 = [v for v in d["variants"] if v["id"] == "'"$w32"'"][0]
+assert b32["playoff"]["rounds"] == 5 and not b32.get("tie"), b32
+'
+has hyst_lost_said "and the run before.s winner within twice that" "$tmp/stdout"
+# without an earlier winner, 1.5 % is beyond the play-off's net: no play-off
+FAKECUDA_SLOW=32:1.015 tune hyst_alone 0 "$tmp/hyst.log" --out "$tmp/oh2" tests/fakecuda/pairs.yaml
+check hyst_alone_playoff "$tmp/oh2/fake_pairs/fake-gpu-sm90/results.json" '
+assert "playoff" not in d and d["variants"][0]["params"]["BLOCK"] == 64, d.get("playoff")
 '
 mkdir "$tmp/edit"
 cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/edit/"

@@ -255,6 +255,18 @@ TEST(report_ties_rule)
 		CHECK(!r[i].tie);
 	free(order);
 
+	/* without a play-off too: 2 (1.1 % slower) is no tie, but as the earlier winner it is
+	   within twice 0.6 %, behind 1 (0.9 %), which is not */
+	cf.tie = 0.006;
+	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
+	r[1].run->t.median_ms = 1.009;
+	r[2].run->t.median_ms = 1.011;
+	order = report_rank(r, 4);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, 2), 2);
+	CHECK_EQ(order[0], 2);
+	CHECK(r[0].tie && !r[1].tie && r[2].tie);
+	free(order);
+
 	/* timing.tie: medians within 0.6 % tie however small their spreads */
 	cf.tie = 0.006;
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
@@ -313,6 +325,23 @@ TEST(report_ties_playoff)
 		CHECK_EQ(order[0], i == 1 ? 1 : 0);
 		free(order);
 	}
+
+	/* the earlier winner's band is twice as wide: 0 at 0.8 % (beyond 0.5 %) stays the winner
+	   as the earlier one, at 1.2 % it does not */
+	playoff_results(r, v, 1.008, 0.001, &order);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 1);
+	CHECK_EQ(order[0], 1);
+	free(order);
+	playoff_results(r, v, 1.008, 0.001, &order);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0), 2);
+	CHECK_EQ(order[0], 0);
+	CHECK(r[0].tie && r[1].tie);
+	free(order);
+	playoff_results(r, v, 1.012, 0.001, &order);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0), 1);
+	CHECK_EQ(order[0], 1);
+	CHECK(!r[0].tie && !r[1].tie);
+	free(order);
 
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	playoff_results(r, v, 1.008, 0.003, &order);

@@ -73,7 +73,7 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 {
 	size_t k, nt = 0, best = 0, f = 0, i;
 	double mf, hf;
-	int po = 0;
+	int po = 0, open = 1;
 
 	if (!n || !timed(&r[order[0]]))
 		return 0;
@@ -89,16 +89,19 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 		double m = po ? x->po_ms : result_run(x)->t.median_ms;
 		double h = po ? x->po_se : median_se(&result_run(x)->t);
 		double band = 2 * sqrt(h * h + hf * hf);
+		int kept = order[k] == keep;
 		if (band < c->tie * mf)
 			band = c->tie * mf;
-		r[order[k]].tie = (!po || x->po_n > 0) && m - mf <= band;
+		if (kept) /* the earlier winner leaves only beyond a wider band */
+			band *= REPORT_KEEP_BANDS;
+		r[order[k]].tie = (open || kept) && (!po || x->po_n > 0) && m - mf <= band;
 		if (!r[order[k]].tie) {
-			if (!po)
-				break; /* in order of their medians: none further on ties */
+			open = po; /* without a play-off, in order of their medians: none further on
+			              ties but the earlier winner */
 			continue;
 		}
 		nt++;
-		if (order[best] != keep && (order[k] == keep || tie_better(s, r, order[k], order[best])))
+		if (order[best] != keep && (kept || tie_better(s, r, order[k], order[best])))
 			best = k;
 	}
 	if (nt < 2) {
@@ -366,15 +369,17 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (ri->playoff)
-		fprintf(f, "play-off: the %zu fastest (medians within %g %% of the fastest's) timed "
+		fprintf(f, "play-off: the %zu fastest (medians within %g %% of the fastest's%s) timed "
 		           "again in %d rounds, one after another in turn; the ties and the winner "
 		           "come from their rounds' medians\n", ri->playoff, 100 * ri->playoff_net,
+		        ri->playoff_earlier ? ", and the run before's winner within twice that" : "",
 		        ri->playoff_rounds);
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
 		           "among them has %s%s\n", rank, 100 * c->tie, REPORT_TIE_RULE,
-		        ri->kept_winner ? ", unless the run before chose one of them: it is kept" : "");
+		        ri->kept_winner ? "; but the run before's winner stays while it is within "
+		                          "twice that band: it is kept" : "");
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
@@ -580,7 +585,8 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)
 			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
-			           "%g},\n", ri->playoff, ri->playoff_rounds, ri->playoff_net);
+			           "%g, \"earlier_winner\": %s},\n", ri->playoff, ri->playoff_rounds,
+			           ri->playoff_net, ri->playoff_earlier ? "true" : "false");
 		if (ri->retune_json.len) {
 			buf_puts(b, "  \"retune\": ");
 			buf_puts(b, ri->retune_json.s);

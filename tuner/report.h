@@ -20,10 +20,12 @@ size_t *report_rank(const struct result *r, size_t n);
    play-off's; without one, each median's standard error is estimated from its samples' 10-90 %
    spread and count. When there are two or more, marks them (r[i].tie); moves the winner to
    order[0]: variant keep (an earlier run's winner; SIZE_MAX: none) if it is one of the ties,
-   else the one the tie rule REPORT_TIE_RULE prefers among them, else the fastest; returns how
+   for which its band is REPORT_KEEP_BANDS times as wide (so that a winner near the band's edge
+   does not come and go from run to run), else the one the tie rule REPORT_TIE_RULE prefers among them, else the fastest; returns how
    many ties there are (0 when nothing was verified) */
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
                    size_t *order, size_t keep);
+#define REPORT_KEEP_BANDS 2
 #define REPORT_TIE_RULE "the least shared memory, then the fewest registers, then the first " \
                         "in the config's order"
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest

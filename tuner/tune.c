@@ -399,17 +399,20 @@ static void keep_or_drop(struct stream *st, size_t i)
 	lim = st->best * (1 + playoff_net(t->c));
 	for (k = 0; k < st->nkeep; k++) {
 		size_t j = st->keep[k];
-		if (result_run(&t->r[j])->t.median_ms > lim)
+		/* the earlier winner stays a winner within a wider band (report_ties): it takes
+		   part within twice the net */
+		if (result_run(&t->r[j])->t.median_ms >
+		    (j + 1 == t->earlier ? st->best * (1 + REPORT_KEEP_BANDS * playoff_net(t->c)) : lim))
 			drop_cubin(&t->r[j].co);
 		else
 			st->keep[n++] = j;
 	}
 	st->nkeep = n;
-	if (n > PLAYOFF_MAX) { /* one too many: the slowest goes */
-		size_t w = 0;
-		for (k = 1; k < n; k++)
-			if (result_run(&t->r[st->keep[k]])->t.median_ms >
-			    result_run(&t->r[st->keep[w]])->t.median_ms)
+	if (n > PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
+		size_t w = st->keep[0] + 1 == t->earlier;
+		for (k = w + 1; k < n; k++)
+			if (st->keep[k] + 1 != t->earlier && result_run(&t->r[st->keep[k]])->t.median_ms >
+			                                     result_run(&t->r[st->keep[w]])->t.median_ms)
 				w = k;
 		drop_cubin(&t->r[st->keep[w]].co);
 		st->keep[w] = st->keep[--st->nkeep];
@@ -445,6 +448,8 @@ static void playoff_end(struct stream *st)
 		drop_cubin(&x->co);
 		if (st->po_resumed && x->po_n > 0)
 			t->ri.playoff++;
+		if (st->keep[k] + 1 == t->earlier && (n || (st->po_resumed && x->po_n > 0)))
+			t->ri.playoff_earlier = 1;
 		if (!n || x->status != ST_OK)
 			continue;
 		bench_stats(m, n, &q); /* the rounds' medians, as a launch's samples */
@@ -643,6 +648,20 @@ static void stream_summary(struct tune *t, const struct stream *st, size_t ncand
 	}
 }
 
+/* t->earlier: the winner that the results already in t->dir name, if it is in the space */
+static void earlier_winner(struct tune *t)
+{
+	char *prev = xasprintf("%s/results.json", t->dir), id[64];
+	size_t i;
+
+	t->earlier = 0;
+	if (retune_earlier_winner(prev, t->c->name, id, sizeof id) == 0)
+		for (i = 0; i < t->s.n && !t->earlier; i++)
+			if (!strcmp(t->s.v[i].id, id))
+				t->earlier = i + 1;
+	free(prev);
+}
+
 void tune_run(struct tune *t)
 {
 	struct config *c = t->c;
@@ -671,6 +690,8 @@ void tune_run(struct tune *t)
 	t->ri.shard_k = t->o.shard_k;
 	t->ri.shard_n = t->o.shard_n;
 	cand = candidates(t, &ncand);
+	if (t->m)
+		earlier_winner(t);
 	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
 	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
 	     t->m ? ", timing as they come" : "");
@@ -895,15 +916,9 @@ int tune_finish(struct tune *t)
 	int lock;
 
 	if (t->ri.timed) {
-		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name), id[64];
-		char *prev = xasprintf("%s/results.json", t->dir);
-		size_t keep = SIZE_MAX;
+		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
+		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		/* the winner of the run before, while it ties, stays the winner */
-		if (retune_earlier_winner(prev, c->name, id, sizeof id) == 0)
-			for (i = 0; i < s->n && keep == SIZE_MAX; i++)
-				if (!strcmp(s->v[i].id, id))
-					keep = i;
-		free(prev);
 		report_ties(r, s->n, t->c, s, order, keep);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
 		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,

@@ -81,6 +81,7 @@ struct runinfo {
 	int kept_winner;          /* the winner is the earlier run's, kept because it ties */
 	int playoff_rounds;
 	double playoff_net;       /* its candidates' medians were within this fraction */
+	int playoff_earlier;      /* the winner of the results already there took part */
 	const char *strategy;     /* --strategy */
 	size_t budget;            /* --budget (0: none) */
 	uint64_t seed;
@@ -145,6 +146,7 @@ struct tune {
 	struct measure *m;        /* the GPU side, when there is a GPU */
 	double t0;                /* when the run began (now_s) */
 	int predicted;            /* the bank model has run */
+	size_t earlier;           /* the winner named by the results already in dir, + 1; 0: none */
 	char why[512];            /* why nothing is timed */
 };
 

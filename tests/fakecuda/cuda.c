@@ -5,7 +5,8 @@
  * Device memory is host memory. A launch runs the kernel it names on the host: the tuner's
  * helpers (copy, read, flush, fill without random, compare) and the kernels of the configs
  * beside this file, one host function each; any other name fails. Events time nothing:
- * every sample takes FAKE_MS. With FAKECUDA_LOG set, each launch and event record appends a
+ * every sample takes FAKE_MS, or FAKE_MS times F after a launch of a config's kernel with
+ * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so. With FAKECUDA_LOG set, each launch and event record appends a
  * line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
  * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
  * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
@@ -301,11 +302,35 @@ CUresult cuEventSynchronize(CUevent e)
 	return CUDA_SUCCESS;
 }
 
+/* what the last event pair times: FAKE_MS, scaled after a launch named in FAKECUDA_SLOW */
+static float sample_ms = FAKE_MS;
+
+/* sample_ms after a launch of a kernel with bx threads a block */
+static void slow_for(const char *name, unsigned bx)
+{
+	const char *s = getenv("FAKECUDA_SLOW");
+	unsigned b;
+	float f;
+	int used;
+
+	if (!strncmp(name, "tuner_", 6)) {
+		if (strcmp(name, "tuner_flush"))
+			sample_ms = FAKE_MS;
+		return;
+	}
+	sample_ms = FAKE_MS;
+	while (s && sscanf(s, "%u:%f%n", &b, &f, &used) == 2) {
+		if (b == bx)
+			sample_ms = FAKE_MS * f;
+		s += used + (s[used] == ',');
+	}
+}
+
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 {
 	(void)a;
 	(void)b;
-	*ms = FAKE_MS;
+	*ms = sample_ms;
 	return CUDA_SUCCESS;
 }
 
@@ -464,6 +489,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	(void)extra;
 	snprintf(line, sizeof line, "launch %s %ux%u\n", name, gx, bx);
 	log_line(line);
+	slow_for(name, bx);
 	if (!strcmp(name, "tuner_fill"))
 		return fill(params);
 	if (!strncmp(name, "tuner_cmp_", 10))

@@ -6,7 +6,8 @@
 # Per config it prints the winners, the play-off's size, the ties, and how far apart the runs
 # put the same candidates (the largest difference, between two runs, of a candidate's
 # play-off median relative to that run's fastest: what timing.tie must cover). Then it tunes
-# once more into the first run's directory, where the first run's winner stays while it ties.
+# once more into the first run's directory, where the first run's winner stays while it is
+# within twice the tie band.
 # Usage: tests/gpu/ties.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
 # Exit status: 1 if a run failed or the runs' winners differ.
 set -eu
