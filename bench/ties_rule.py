@@ -7,7 +7,9 @@ for runs 2..); TUNER (default out/bin/tuner) lists each config's variants in con
 (--dry-run), which the tie rule's last key needs. For each kernel, band (timing.tie) and rule it
 prints the winners the runs would have had from their play-off medians and standard errors:
 rule 'res' is the tuner's (least shared memory, then fewest registers, then config order),
-'fast' takes the fastest play-off median among the ties. The play-off's candidates are the
+'fast' takes the fastest play-off median among the ties, 'occ' the fastest of those with the
+most resident warps a multiprocessor (sm_90 limits: 2048 threads, 32 blocks, 64K registers in
+steps of 8 a thread, 228 KB of shared memory with 1 KB a block). The play-off's candidates are the
 runs' own (chosen under the band they ran with), so a band wider than that is not replayed.
 """
 import glob
@@ -25,6 +27,16 @@ def config_order(tuner, kernel):
     return {i: k for k, i in enumerate(ids)}
 
 
+def warps(v):
+    """resident warps a multiprocessor of sm_90 for v's block, registers and shared memory"""
+    th = v["block"][0] * v["block"][1] * v["block"][2]
+    w = (th + 31) // 32
+    regs = (max(v["registers"], 1) + 7) // 8 * 8
+    smem = v["shared_static"] + v["shared_dynamic"]
+    blocks = min(32, 2048 // th, 65536 // (32 * w * regs), 233472 // (smem + 1024))
+    return blocks * w
+
+
 def winner(d, order, tie, rule):
     po = [v for v in d["variants"] if v["status"] == "ok" and "playoff" in v]
     if not po:
@@ -33,7 +45,9 @@ def winner(d, order, tie, rule):
     mf, hf = f["playoff"]["median_ms"], f["playoff"]["se_ms"]
     ties = [v for v in po if v["playoff"]["median_ms"] - mf <=
             max(2 * math.hypot(v["playoff"]["se_ms"], hf), tie * mf)]
-    if rule == "res":
+    if rule == "occ":
+        key = lambda v: (-warps(v), v["playoff"]["median_ms"])
+    elif rule == "res":
         key = lambda v: (v["shared_static"] + v["shared_dynamic"], v["registers"],
                          order.get(v["id"], len(order)))
     else:
@@ -51,7 +65,7 @@ def main():
         runs = [json.load(open(f)) for f in runs if not f.startswith(os.path.join(top, "1", ""))]
         order = config_order(tuner, k)
         for tie in (0.003, 0.005, 0.01):
-            for rule in ("res", "fast"):
+            for rule in ("res", "fast", "occ"):
                 w = [winner(d, order, tie, rule) for d in runs]
                 print("%-10s tie %.3f %-4s %-6s %s" % (k, tie, rule,
                       "same" if len(set(w)) == 1 else "DIFFER", " ".join(w)))
