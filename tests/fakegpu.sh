@@ -152,7 +152,7 @@ assert d["playoff"]["variants"] == 2 and d["playoff"]["earlier_winner"] is True,
 b32 = [v for v in d["variants"] if v["id"] == "'"$w32"'"][0]
 assert b32["playoff"]["rounds"] == 5 and not b32.get("tie"), b32
 '
-has hyst_lost_said "and the run before.s winner within twice that" "$tmp/stdout"
+has hyst_lost_said "and the run before.s winner (within twice that)" "$tmp/stdout"
 # without an earlier winner, 1.5 % is beyond the play-off's net: no play-off
 FAKECUDA_SLOW=32:1.015 tune hyst_alone 0 "$tmp/hyst.log" --out "$tmp/oh2" tests/fakecuda/pairs.yaml
 check hyst_alone_playoff "$tmp/oh2/fake_pairs/fake-gpu-sm90/results.json" '

@@ -369,10 +369,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (ri->playoff)
-		fprintf(f, "play-off: the %zu fastest (medians within %g %% of the fastest's%s) timed "
-		           "again in %d rounds, one after another in turn; the ties and the winner "
-		           "come from their rounds' medians\n", ri->playoff, 100 * ri->playoff_net,
-		        ri->playoff_earlier ? ", and the run before's winner within twice that" : "",
+		fprintf(f, "play-off: %zu variants, those with medians within %g %% of the fastest's%s, "
+		           "timed again in %d rounds, one after another in turn; the ties and the "
+		           "winner come from their rounds' medians\n", ri->playoff,
+		        100 * ri->playoff_net,
+		        ri->playoff_earlier ? " and the run before's winner (within twice that)" : "",
 		        ri->playoff_rounds);
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
