@@ -31,6 +31,9 @@
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
  *               2 warp shuffles, then one shuffle round over the BLOCK / 32 warp sums.
+ *   PIPE        optional (default 0); 1 with GRID > 0 and SPLIT 0: while a thread adds its
+ *               loads of one tile, those of its next tile are in flight (twice the registers;
+ *               the same additions in the same order, so the same result as PIPE 0).
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
  * Rounding: on any path from an input to out[0] there are at most
@@ -70,20 +73,39 @@
 #error "reduction.cu: SPLIT must be 0 or 1"
 #endif
 
+#ifndef PIPE
+#define PIPE 0
+#endif
+#if PIPE != 0 && (PIPE != 1 || GRID == 0 || SPLIT != 0)
+#error "reduction.cu: PIPE must be 0, or 1 with GRID > 0 and SPLIT 0"
+#endif
+
 #define TILE_ELEMS (BLOCK * EPT) /* elements per tile */
+
+#if VEC == 4
+typedef float4 vec_t;
+#elif VEC == 2
+typedef float2 vec_t;
+#else
+typedef float vec_t;
+#endif
+
+/* the sum of one load's VEC floats */
+static __device__ __forceinline__ float vec_sum(const vec_t t)
+{
+#if VEC == 4
+	return (t.x + t.y) + (t.z + t.w);
+#elif VEC == 2
+	return t.x + t.y;
+#else
+	return t;
+#endif
+}
 
 /* sum of VEC floats at p (aligned to VEC * 4 bytes) */
 static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
 {
-#if VEC == 4
-	const float4 t = __ldg(reinterpret_cast<const float4 *>(p));
-	return (t.x + t.y) + (t.z + t.w);
-#elif VEC == 2
-	const float2 t = __ldg(reinterpret_cast<const float2 *>(p));
-	return t.x + t.y;
-#else
-	return __ldg(p);
-#endif
+	return vec_sum(__ldg(reinterpret_cast<const vec_t *>(p)));
 }
 
 /* this thread's sum of tile elements (k * BLOCK + t) * VEC + e; avail elements are present */
@@ -215,6 +237,45 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	{
 		const long long base = (long long)blockIdx.x * TILE_ELEMS;
 		v = tile_sum(in + base, n - base);
+	}
+#elif PIPE == 1
+	{
+		/* whole tiles: the next tile's loads are issued before this one's are added, in the
+		   order tile_sum adds them; the last, partial tile (if any) by tile_sum */
+		const long long step = (long long)gridDim.x * TILE_ELEMS;
+		long long base = (long long)blockIdx.x * TILE_ELEMS;
+		double acc = 0.0;
+		if (base + TILE_ELEMS <= n) {
+			vec_t cur[EPT / VEC];
+#pragma unroll
+			for (int k = 0; k < EPT / VEC; k++)
+				cur[k] = __ldg(reinterpret_cast<const vec_t *>(in + base + (k * BLOCK + t) * VEC));
+			for (;;) {
+				const long long next = base + step;
+				const bool more = next + TILE_ELEMS <= n;
+				vec_t nxt[EPT / VEC];
+				float w = 0.0f;
+				if (more) {
+#pragma unroll
+					for (int k = 0; k < EPT / VEC; k++)
+						nxt[k] = __ldg(reinterpret_cast<const vec_t *>(
+							in + next + (k * BLOCK + t) * VEC));
+				}
+#pragma unroll
+				for (int k = 0; k < EPT / VEC; k++)
+					w += vec_sum(cur[k]);
+				acc += (double)w;
+				base = next;
+				if (!more)
+					break;
+#pragma unroll
+				for (int k = 0; k < EPT / VEC; k++)
+					cur[k] = nxt[k];
+			}
+		}
+		if (base < n)
+			acc += (double)tile_sum(in + base, n - base);
+		v = (float)acc;
 	}
 #elif SPLIT == 0
 	{
