@@ -7,7 +7,8 @@
 # bug is a mismatch naming the size, the refill comes before the L2 flush and the timed
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
-# journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW). And --devices over fake GPUs of two models
+# journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW), the tie
+# that ran best on another GPU tuned beside this one. And --devices over fake GPUs of two models
 # (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
@@ -158,6 +159,30 @@ FAKECUDA_SLOW=32:1.015 tune hyst_alone 0 "$tmp/hyst.log" --out "$tmp/oh2" tests/
 check hyst_alone_playoff "$tmp/oh2/fake_pairs/fake-gpu-sm90/results.json" '
 assert "playoff" not in d and d["variants"][0]["params"]["BLOCK"] == 64, d.get("playoff")
 '
+# among ties, the one that ran best on another GPU tuned beside this one: the two verified
+# variants tie here (equal fake timings), and the rule alone takes BLOCK 32 (the first in the
+# config's order); another GPU's results, where BLOCK 64 ran 10 % faster, make it BLOCK 64
+tune elsewhere_control 0 "$tmp/else.log" --out "$tmp/oe0" tests/fakecuda/pairs.yaml
+check elsewhere_control_winner "$tmp/oe0/fake_pairs/fake-gpu-sm90/results.json" '
+w = d["variants"][0]
+assert w["params"]["BLOCK"] == 32 and w.get("tie") and d["tie_gpus"] == 0, (w, d.get("tie_gpus"))
+'
+mkdir -p "$tmp/oe/fake_pairs/other-gpu"
+python3 - "$tmp/oe0/fake_pairs/fake-gpu-sm90/results.json" "$tmp/oe/fake_pairs/other-gpu/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["gpu"] = "Other GPU"
+for v in d["variants"]:
+    if v["status"] == "ok":
+        v["median_ms"] = 1.0 if v["params"]["BLOCK"] == 64 else 1.1
+json.dump(d, open(sys.argv[2], "w"))
+PY
+tune elsewhere_run 0 "$tmp/else.log" --out "$tmp/oe" tests/fakecuda/pairs.yaml
+check elsewhere_winner "$tmp/oe/fake_pairs/fake-gpu-sm90/results.json" '
+w = d["variants"][0]
+assert w["params"]["BLOCK"] == 64 and w.get("tie") and d["ties"] == 2 and d["tie_gpus"] == 1, (w, d["ties"], d.get("tie_gpus"))
+'
+has elsewhere_said "(results of 1 other GPU read)" "$tmp/stdout"
 mkdir "$tmp/edit"
 cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/edit/"
 sed 's/- {n: 1}$/- {n: 3}/' tests/fakecuda/pairs.yaml >"$tmp/edit/pairs.yaml"

@@ -217,7 +217,7 @@ TEST(report_ties_rule)
 	timed_results(r, v, 4, ms, sp, smem);
 	order = report_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK_EQ(order[1], 0);
 	CHECK_EQ(order[2], 2);
@@ -229,27 +229,27 @@ TEST(report_ties_rule)
 	r[0].run->t.median_ms = 1.006;
 	r[1].run->t.median_ms = 1.0;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* equal shared memory: the fewest registers, then the first in the config's order */
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	r[1].co.regs = 30;
 	order = report_rank(r, 4);
-	report_ties(r, 4, c, &s, order, SIZE_MAX);
+	report_ties(r, 4, c, &s, order, SIZE_MAX, NULL);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* no overlap: no tie marked, the fastest wins */
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 1);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 1);
 	CHECK_EQ(order[0], 0);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -262,7 +262,7 @@ TEST(report_ties_rule)
 	r[1].run->t.median_ms = 1.009;
 	r[2].run->t.median_ms = 1.011;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, 2), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, 2, NULL), 2);
 	CHECK_EQ(order[0], 2);
 	CHECK(r[0].tie && !r[1].tie && r[2].tie);
 	free(order);
@@ -271,7 +271,7 @@ TEST(report_ties_rule)
 	cf.tie = 0.006;
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie);
 	free(order);
@@ -305,7 +305,7 @@ TEST(report_ties_playoff)
 	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
 	playoff_results(r, v, 1.010, 0.001, &order);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -313,7 +313,7 @@ TEST(report_ties_playoff)
 
 	/* within the band: a tie of 0 and 1, the rule takes 0 (less shared memory) */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
 	free(order);
@@ -321,7 +321,7 @@ TEST(report_ties_playoff)
 	/* an earlier run's winner stays while it ties (1), not when it does not (2, 3) */
 	for (i = 1; i < 4; i++) {
 		playoff_results(r, v, 1.003, 0.001, &order);
-		CHECK_EQ(report_ties(r, 4, &c, &s, order, i), 2);
+		CHECK_EQ(report_ties(r, 4, &c, &s, order, i, NULL), 2);
 		CHECK_EQ(order[0], i == 1 ? 1 : 0);
 		free(order);
 	}
@@ -329,23 +329,43 @@ TEST(report_ties_playoff)
 	/* the earlier winner's band is twice as wide: 0 at 0.8 % (beyond 0.5 %) stays the winner
 	   as the earlier one, at 1.2 % it does not */
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
 	playoff_results(r, v, 1.012, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	CHECK(!r[0].tie && !r[1].tie);
 	free(order);
 
+	/* how the ties ran on other GPUs comes first: 1 (0.99 there) over 0 (0.9), though 0 has
+	   less shared memory; unknown (-1) is last; equal scores fall back to shared memory; the
+	   earlier winner still stays */
+	playoff_results(r, v, 1.003, 0.001, &order);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.9, 0.99, 1, 1}), 2);
+	CHECK_EQ(order[0], 1);
+	free(order);
+	playoff_results(r, v, 1.003, 0.001, &order);
+	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.5, -1, 1, 1});
+	CHECK_EQ(order[0], 0);
+	free(order);
+	playoff_results(r, v, 1.003, 0.001, &order);
+	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.95, 0.95, 1, 1});
+	CHECK_EQ(order[0], 0);
+	free(order);
+	playoff_results(r, v, 1.003, 0.001, &order);
+	report_ties(r, 4, &c, &s, order, 0, (const double[]){0.9, 0.99, 1, 1});
+	CHECK_EQ(order[0], 0);
+	free(order);
+
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	playoff_results(r, v, 1.008, 0.003, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 }
@@ -425,6 +445,25 @@ TEST(report_retune_against_other_gpus)
 	buf_free(&text);
 	buf_free(&json);
 	free(order);
+
+	/* each variant's worst ratio to the fastest over the other GPUs that verified it: GPU A
+	   has v1 alone (1), GPU D v1 at 2 ms against v2 at 1 ms (0.5) and v0 not verified; this
+	   GPU's own directory, other kernels and untimed results do not count */
+	put_results(dir, "gpu-d", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU D\", "
+	            "\"variants\": [{\"id\": \"v2\", \"status\": \"ok\", \"median_ms\": 1}, "
+	            "{\"id\": \"v1\", \"status\": \"ok\", \"median_ms\": 2}, "
+	            "{\"id\": \"v0\", \"status\": \"fault\", \"median_ms\": 0.5}]}");
+	put_results(dir, "gpu-a", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU A\", "
+	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\", \"median_ms\": 3}]}");
+	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
+	            "\"variants\": [{\"id\": \"v0\", \"status\": \"ok\", \"median_ms\": 1}]}");
+	double score[3];
+	CHECK_EQ(retune_elsewhere(dir, "me", "k", &s, score), 2); /* a and d: b has none of these, c no medians */
+	CHECK(score[0] == -1);
+	CHECK(score[1] == 0.5);
+	CHECK(score[2] == 1);
+	CHECK_EQ(retune_elsewhere("/nonexistent/dir", "me", "k", &s, score), 0);
+	CHECK(score[0] == -1 && score[1] == -1 && score[2] == -1);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK_EQ(system(cmd), 0);
 	free(cmd);

@@ -57,10 +57,13 @@ static double median_se(const struct stats *t)
 }
 
 /* 1 if the tie rule prefers x to y */
-static int tie_better(const struct space *s, const struct result *r, size_t x, size_t y)
+static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
+                      size_t x, size_t y)
 {
 	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
 
+	if (elsewhere && elsewhere[x] != elsewhere[y])
+		return elsewhere[x] > elsewhere[y];
 	if (mx != my)
 		return mx < my;
 	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0)
@@ -69,7 +72,7 @@ static int tie_better(const struct space *s, const struct result *r, size_t x, s
 }
 
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order, size_t keep)
+                   size_t *order, size_t keep, const double *elsewhere)
 {
 	size_t k, nt = 0, best = 0, f = 0, i;
 	double mf, hf;
@@ -101,7 +104,8 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 			continue;
 		}
 		nt++;
-		if (order[best] != keep && (kept || tie_better(s, r, order[k], order[best])))
+		if (order[best] != keep &&
+		    (kept || tie_better(s, r, elsewhere, order[k], order[best])))
 			best = k;
 	}
 	if (nt < 2) {
@@ -378,7 +382,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
-		           "among them has %s%s\n", rank, 100 * c->tie, REPORT_TIE_RULE,
+		           "among them has %s (results of %zu other GPU%s read)%s\n", rank,
+		        100 * c->tie, REPORT_TIE_RULE, ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
 		        ri->kept_winner ? "; but the run before's winner stays while it is within "
 		                          "twice that band: it is kept" : "");
 	if (ri->timed && s->n && timed(&r[order[0]])) {
@@ -582,6 +587,7 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		json_num(b, ri->read_gbs);
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
+		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
 		if (ri->kept_winner)
 			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)

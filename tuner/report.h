@@ -21,13 +21,16 @@ size_t *report_rank(const struct result *r, size_t n);
    spread and count. When there are two or more, marks them (r[i].tie); moves the winner to
    order[0]: variant keep (an earlier run's winner; SIZE_MAX: none) if it is one of the ties,
    for which its band is REPORT_KEEP_BANDS times as wide (so that a winner near the band's edge
-   does not come and go from run to run), else the one the tie rule REPORT_TIE_RULE prefers among them, else the fastest; returns how
-   many ties there are (0 when nothing was verified) */
+   does not come and go from run to run), else the one the tie rule REPORT_TIE_RULE prefers
+   among them, else the fastest. elsewhere (NULL: none) is retune_elsewhere's score of each
+   variant on the other GPUs tuned beside this one, the rule's first key. Returns how many ties
+   there are (0 when nothing was verified). */
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order, size_t keep);
+                   size_t *order, size_t keep, const double *elsewhere);
 #define REPORT_KEEP_BANDS 2
-#define REPORT_TIE_RULE "the least shared memory, then the fewest registers, then the first " \
-                        "in the config's order"
+#define REPORT_TIE_RULE "the best worst ratio to the fastest on the other GPUs tuned beside " \
+                        "it (where their results have it), then the least shared memory, " \
+                        "then the fewest registers, then the first in the config's order"
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
    value tried"), one per line into b; returns how many (parameters with one value do not count) */
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);

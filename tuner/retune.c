@@ -62,31 +62,135 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
-                      const struct space *s, const struct result *r, const size_t *order,
-                      struct buf *text, struct buf *json)
+/* the other GPUs' directories in kdir (not slug's, not the bundle's), in name order, for
+   output that does not depend on the disk; *nn of them (0 where kdir cannot be read) */
+static char **other_dirs(const char *kdir, const char *slug, size_t *nn)
 {
 	DIR *d = opendir(kdir);
 	struct dirent *e;
 	char **names = NULL;
+
+	*nn = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, slug) && strcmp(e->d_name, "bundle")) {
+			names = xreallocarray(names, *nn + 1, sizeof *names);
+			names[(*nn)++] = xstrdup(e->d_name);
+		}
+	closedir(d);
+	if (*nn) /* qsort's array may not be NULL, even of 0 elements */
+		qsort(names, *nn, sizeof *names, by_name);
+	return names;
+}
+
+static void free_dirs(char **names, size_t nn)
+{
+	size_t i;
+
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* a variant id and its index in the space, for bsearch */
+struct idx {
+	const char *id;
+	size_t i;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct idx *)a)->id, ((const struct idx *)b)->id);
+}
+
+/* the verified results of kernel in path (timed): their best median, and each one's ratio to
+   it into there[] by the variant's index in s (-1: none); 0, or -1 if path has none */
+static int ratios_of(const char *path, const char *kernel, const struct idx *ix, size_t n,
+                     double *there)
+{
+	json_error_t err;
+	json_t *d = json_load_file(path, 0, &err), *vs, *v;
+	const char *k;
+	double best = 0;
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < n; i++)
+		there[i] = -1;
+	if (!d) {
+		warn("%s:%d:%d: not readable as results (%s); not compared", path, err.line,
+		     err.column, err.text);
+		return -1;
+	}
+	k = json_string_value(json_object_get(d, "kernel"));
+	vs = json_object_get(d, "variants");
+	if (!k || strcmp(k, kernel) || !json_is_true(json_object_get(d, "timed")) ||
+	    !json_is_array(vs))
+		goto out;
+	for (int pass = 0; pass < 2; pass++) /* the best median, then the ratios */
+		json_array_foreach(vs, i, v) {
+			const char *st = json_string_value(json_object_get(v, "status"));
+			struct idx key = {json_string_value(json_object_get(v, "id")), 0}, *hit;
+			double ms = json_number_value(json_object_get(v, "median_ms"));
+			if (!st || strcmp(st, "ok") || !key.id || !(ms > 0))
+				continue;
+			if (!pass) {
+				best = best > 0 && best < ms ? best : ms;
+			} else if ((hit = bsearch(&key, ix, n, sizeof *ix, by_id))) {
+				there[hit->i] = best / ms;
+				rc = 0;
+			}
+		}
+out:
+	json_decref(d);
+	return rc;
+}
+
+size_t retune_elsewhere(const char *kdir, const char *slug, const char *kernel,
+                        const struct space *s, double *score)
+{
+	size_t nn, i, k, n = 0;
+	char **names = other_dirs(kdir, slug, &nn);
+	struct idx *ix = xcalloc(s->n + 1, sizeof *ix);
+	double *there = xcalloc(s->n + 1, sizeof *there);
+
+	for (i = 0; i < s->n; i++) {
+		score[i] = -1;
+		ix[i] = (struct idx){s->v[i].id, i};
+	}
+	if (s->n)
+		qsort(ix, s->n, sizeof *ix, by_id);
+	for (k = 0; k < nn; k++) {
+		char *path = xasprintf("%s/%s/results.json", kdir, names[k]);
+		if (access(path, F_OK) == 0 && ratios_of(path, kernel, ix, s->n, there) == 0) {
+			n++;
+			for (i = 0; i < s->n; i++)
+				if (there[i] >= 0 && (score[i] < 0 || there[i] < score[i]))
+					score[i] = there[i];
+		}
+		free(path);
+	}
+	free(there);
+	free(ix);
+	free_dirs(names, nn);
+	return n;
+}
+
+size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
+                      const struct space *s, const struct result *r, const size_t *order,
+                      struct buf *text, struct buf *json)
+{
+	char **names;
 	size_t nn = 0, i, k, n = 0, ntimed = 0;
 	double best;
 
 	buf_puts(json, "[");
-	if (!d || !s->n || r[order[0]].status != ST_OK) {
-		if (d)
-			closedir(d);
+	if (!s->n || r[order[0]].status != ST_OK) {
 		buf_puts(json, "]");
 		return 0;
 	}
-	while ((e = readdir(d))) /* in name order, for output that does not depend on the disk */
-		if (e->d_name[0] != '.' && strcmp(e->d_name, slug) && strcmp(e->d_name, "bundle")) {
-			names = xreallocarray(names, nn + 1, sizeof *names);
-			names[nn++] = xstrdup(e->d_name);
-		}
-	closedir(d);
-	if (nn) /* qsort's array may not be NULL, even of 0 elements */
-		qsort(names, nn, sizeof *names, by_name);
+	names = other_dirs(kdir, slug, &nn);
 	/* the fastest, which a tie rule may not have chosen */
 	best = result_run(&r[order[0]])->t.median_ms;
 	for (k = 0; k < s->n && r[order[k]].status == ST_OK; k++) {
@@ -130,9 +234,7 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 		buf_printf(json, ", \"rank\": %zu, \"of\": %zu, \"ratio\": %.6g, \"gain_pct\": %.6g}",
 		           k + 1, ntimed, ratio, 100 * (1 / ratio - 1));
 	}
-	for (i = 0; i < nn; i++)
-		free(names[i]);
-	free(names);
+	free_dirs(names, nn);
 	buf_puts(json, "]");
 	return n;
 }

@@ -17,6 +17,13 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
                       const struct space *s, const struct result *r, const size_t *order,
                       struct buf *text, struct buf *json);
 
+/* For every variant of s, how it ran on the other GPUs whose results are beside this run's
+   (kdir/<dir>/results.json as for retune_compare): the worst, over those GPUs whose results
+   name it verified, of that GPU's fastest median over its median there; -1 where none does.
+   Into score[0 .. s->n); returns how many GPUs' results gave a score to some variant. */
+size_t retune_elsewhere(const char *kdir, const char *slug, const char *kernel,
+                        const struct space *s, double *score);
+
 /* the winner of an earlier timed run of kernel whose results.json is at path (a missing file
    is not an error; one that cannot be read is skipped with a warning): its id into id; 0, or
    -1 if there is none */

@@ -918,8 +918,12 @@ int tune_finish(struct tune *t)
 	if (t->ri.timed) {
 		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
-		/* the winner of the run before, while it ties, stays the winner */
-		report_ties(r, s->n, t->c, s, order, keep);
+		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
+		/* the winner of the run before, while it ties, stays the winner; else the tie that
+		   ran best on the other GPUs tuned beside this one, if any */
+		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, c->name, s, elsewhere);
+		report_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL);
+		free(elsewhere);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
 		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
 		               &t->ri.retune_json);

@@ -82,6 +82,7 @@ struct runinfo {
 	int playoff_rounds;
 	double playoff_net;       /* its candidates' medians were within this fraction */
 	int playoff_earlier;      /* the winner of the results already there took part */
+	size_t tie_gpus;          /* other GPUs' results the tie rule read (retune_elsewhere) */
 	const char *strategy;     /* --strategy */
 	size_t budget;            /* --budget (0: none) */
 	uint64_t seed;
