@@ -8,6 +8,9 @@
 # play-off median relative to that run's fastest: what timing.tie must cover). Then it tunes
 # once more into the first run's directory, where the first run's winner stays while it is
 # within twice the tie band.
+# With TIES_OTHER=DIR (DIR/<kernel>/<gpu>/results.json: another GPU's results, as a run there
+# wrote them) every run has them beside its own, so that the tie rule's first key, how the ties
+# ran on the other GPUs tuned beside this one, applies.
 # Usage: tests/gpu/ties.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
 # Exit status: 1 if a run failed or the runs' winners differ.
 set -eu
@@ -19,6 +22,8 @@ mkdir -p "$outdir"
 gpu_build
 gpu_header name,driver_version
 export TUNER_CACHE="$outdir/cache"
+# results_of LOG: the results.json a run wrote, as its log names it
+results_of() { sed -n 's/^tuner: results in //p' "$1"; }
 status=0
 for k in filter21 transpose reduction stencil2d; do
 	extra=""
@@ -26,18 +31,22 @@ for k in filter21 transpose reduction stencil2d; do
 	files=""
 	n=1
 	while [ "$n" -le "$runs" ]; do
+		if [ -n "${TIES_OTHER:-}" ] && [ -d "$TIES_OTHER/$k" ]; then
+			mkdir -p "$outdir/$n/$k"
+			cp -R "$TIES_OTHER/$k"/. "$outdir/$n/$k/"
+		fi
 		# shellcheck disable=SC2086
 		out/bin/tuner --fresh $extra --out "$outdir/$n" "configs/$k.yaml" >"$outdir/$k.$n.log" 2>&1 ||
 			{ echo "$k: run $n failed: $(tail -n 2 "$outdir/$k.$n.log")"; status=1; }
-		[ "$n" -gt 1 ] && files="$files $(ls "$outdir/$n/$k"/*/results.json)"
+		[ "$n" -gt 1 ] && files="$files $(results_of "$outdir/$k.$n.log")"
 		n=$((n + 1))
 	done
 	# once more into the first run's directory: its winner stays while it ties
-	cp "$outdir"/1/"$k"/*/results.json "$outdir/$k.first.json"
+	cp "$(results_of "$outdir/$k.1.log")" "$outdir/$k.first.json"
 	# shellcheck disable=SC2086
 	out/bin/tuner --fresh $extra --out "$outdir/1" "configs/$k.yaml" >"$outdir/$k.again.log" 2>&1 ||
 		{ echo "$k: the re-run failed: $(tail -n 2 "$outdir/$k.again.log")"; status=1; }
-	files="$outdir/$k.first.json $files $outdir/$k.first.json $(ls "$outdir/1/$k"/*/results.json)"
+	files="$outdir/$k.first.json $files $outdir/$k.first.json $(results_of "$outdir/$k.again.log")"
 	# shellcheck disable=SC2086
 	python3 - "$k" $files <<'PY' || status=1
 import json, sys
