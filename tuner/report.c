@@ -74,7 +74,7 @@ static int tie_better(const struct space *s, const struct result *r, const doubl
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
                    size_t *order, size_t keep, const double *elsewhere)
 {
-	size_t k, nt = 0, best = 0, f = 0, i;
+	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX;
 	double mf, hf;
 	int po = 0, open = 1;
 
@@ -104,10 +104,16 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 			continue;
 		}
 		nt++;
-		if (order[best] != keep &&
-		    (kept || tie_better(s, r, elsewhere, order[k], order[best])))
+		if (kept)
+			kk = k;
+		if (tie_better(s, r, elsewhere, order[k], order[best]))
 			best = k;
 	}
+	/* the earlier winner, while it ties, unless the other GPUs' results put another tie
+	   more than timing.tie ahead of it there */
+	if (kk != SIZE_MAX && !(elsewhere && elsewhere[keep] >= 0 &&
+	                        elsewhere[order[best]] - elsewhere[keep] > c->tie))
+		best = kk;
 	if (nt < 2) {
 		r[order[f]].tie = 0;
 		best = f;

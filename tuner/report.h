@@ -23,8 +23,9 @@ size_t *report_rank(const struct result *r, size_t n);
    for which its band is REPORT_KEEP_BANDS times as wide (so that a winner near the band's edge
    does not come and go from run to run), else the one the tie rule REPORT_TIE_RULE prefers
    among them, else the fastest. elsewhere (NULL: none) is retune_elsewhere's score of each
-   variant on the other GPUs tuned beside this one, the rule's first key. Returns how many ties
-   there are (0 when nothing was verified). */
+   variant on the other GPUs tuned beside this one, the rule's first key; where it puts the
+   rule's choice more than c->tie ahead of keep (known there), keep gives way. Returns how
+   many ties there are (0 when nothing was verified). */
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
                    size_t *order, size_t keep, const double *elsewhere);
 #define REPORT_KEEP_BANDS 2
