@@ -31,8 +31,8 @@ static __device__ float tuner_block_sum(float v)
    inputs >= 0, so a grid of one float4 a thread is not timed with a block sum a block.
    Launched with 256 threads a block: the bounds hold it to 32 registers, so that 8 blocks fit
    on a multiprocessor (38 registers without them, 6 blocks: 1.4 % slower on the H100) */
-extern "C" __global__ void __launch_bounds__(256, 8) tuner_read(const float4 *__restrict__ in, size_t n,
-                                        float *__restrict__ out, int check)
+extern "C" __global__ void __launch_bounds__(256, 8)
+tuner_read(const float4 *__restrict__ in, size_t n, float *__restrict__ out, int check)
 {
 	size_t stride = (size_t)gridDim.x * blockDim.x;
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;

@@ -114,7 +114,7 @@ static int ratios_of(const char *path, const char *kernel, const struct idx *ix,
 	const char *k;
 	double best = 0;
 	size_t i;
-	int rc = -1;
+	int rc = -1, pass;
 
 	for (i = 0; i < n; i++)
 		there[i] = -1;
@@ -128,7 +128,7 @@ static int ratios_of(const char *path, const char *kernel, const struct idx *ix,
 	if (!k || strcmp(k, kernel) || !json_is_true(json_object_get(d, "timed")) ||
 	    !json_is_array(vs))
 		goto out;
-	for (int pass = 0; pass < 2; pass++) /* the best median, then the ratios */
+	for (pass = 0; pass < 2; pass++) /* the best median, then the ratios */
 		json_array_foreach(vs, i, v) {
 			const char *st = json_string_value(json_object_get(v, "status"));
 			struct idx key = {json_string_value(json_object_get(v, "id")), 0}, *hit;
