@@ -6,11 +6,14 @@ TIESDIR is what tests/gpu/ties.sh wrote (KERNEL.first.json for run 1, N/KERNEL/*
 for runs 2..); TUNER (default out/bin/tuner) lists each config's variants in config order
 (--dry-run), which the tie rule's last key needs. For each kernel, band (timing.tie) and rule it
 prints the winners the runs would have had from their play-off medians and standard errors:
-rule 'res' is the tuner's (least shared memory, then fewest registers, then config order),
-'fast' takes the fastest play-off median among the ties, 'occ' the fastest of those with the
-most resident warps a multiprocessor (sm_90 limits: 2048 threads, 32 blocks, 64K registers in
-steps of 8 a thread, 228 KB of shared memory with 1 KB a block). The play-off's candidates are the
-runs' own (chosen under the band they ran with), so a band wider than that is not replayed.
+rule 'res' is the tuner's before 2026-11-26 (least shared memory, then fewest registers, then
+config order), 'occ' the tuner's since (the most resident warps a multiprocessor, then as 'res'),
+'fast' takes the fastest play-off median among the ties. The resident warps are the results'
+"resident_blocks" times the warps of a block; results written before that field estimate them
+with sm_90's limits (2048 threads, 32 blocks, 64K registers in steps of 8 a thread, 228 KB of
+shared memory with 1 KB a block) and the grid's share of 132 multiprocessors. The play-off's
+candidates are the runs' own (chosen under the band they ran with), so a band wider than that
+is not replayed.
 """
 import glob
 import json
@@ -28,13 +31,16 @@ def config_order(tuner, kernel):
 
 
 def warps(v):
-    """resident warps a multiprocessor of sm_90 for v's block, registers and shared memory"""
+    """v's resident warps a multiprocessor: its results' count, else sm_90's (see above)"""
     th = v["block"][0] * v["block"][1] * v["block"][2]
     w = (th + 31) // 32
+    if "resident_blocks" in v:
+        return v["resident_blocks"] * w
     regs = (max(v["registers"], 1) + 7) // 8 * 8
     smem = v["shared_static"] + v["shared_dynamic"]
     blocks = min(32, 2048 // th, 65536 // (32 * w * regs), 233472 // (smem + 1024))
-    return blocks * w
+    share = -(-v["grid"][0] * v["grid"][1] * v["grid"][2] // 132)
+    return min(blocks, share) * w
 
 
 def winner(d, order, tie, rule):
@@ -45,11 +51,12 @@ def winner(d, order, tie, rule):
     mf, hf = f["playoff"]["median_ms"], f["playoff"]["se_ms"]
     ties = [v for v in po if v["playoff"]["median_ms"] - mf <=
             max(2 * math.hypot(v["playoff"]["se_ms"], hf), tie * mf)]
+    res = lambda v: (v["shared_static"] + v["shared_dynamic"], v["registers"],
+                     order.get(v["id"], len(order)))
     if rule == "occ":
-        key = lambda v: (-warps(v), v["playoff"]["median_ms"])
+        key = lambda v: (-warps(v),) + res(v)
     elif rule == "res":
-        key = lambda v: (v["shared_static"] + v["shared_dynamic"], v["registers"],
-                         order.get(v["id"], len(order)))
+        key = res
     else:
         key = lambda v: v["playoff"]["median_ms"]
     return min(ties, key=key)["id"]

@@ -34,6 +34,7 @@ TEST(journal_roundtrip)
 	a.run.t.median_ms = 0.18193;
 	a.run.t.spread = 0.004;
 	a.run.bank_applied = 4;
+	a.run.resident = 3;
 	a.gbs = 2950.25;
 	a.pct_copy = 99.9;
 	snprintf(a.run.reason, sizeof a.run.reason, "12 of 100 differ; first at [3]: 1 vs 2");
@@ -55,6 +56,7 @@ TEST(journal_roundtrip)
 		CHECK(got[0].run.max_rel_err == a.run.max_rel_err);
 		CHECK(got[0].run.t.median_ms == a.run.t.median_ms);
 		CHECK(got[0].gbs == a.gbs);
+		CHECK_EQ(got[0].run.resident, 3);
 		CHECK_STR(got[0].run.reason, a.run.reason);
 		CHECK_EQ(got[0].run.nprobe, 6);
 		CHECK(got[0].run.probe[0] == a.run.probe[0]);
@@ -174,11 +176,12 @@ static char *reseal(const char *line, int k, const char *val)
 /* a record whose checksum matches but whose fields no run can have written is skipped */
 TEST(journal_out_of_range)
 {
-	/* fields: 2 status, 3 run status, 4 elements, 7 samples, 17 reason */
+	/* fields: 2 status, 3 run status, 4 elements, 7 samples, 14 resident blocks, 18 reason */
 	static const struct { int k; const char *val; } edits[] = {
-		{2, "99"}, {3, "-1"}, {4, "-1"}, {7, "-5"}, {17, "r4100"}, {17, "rzz"}, {2, "4"},
+		{2, "99"}, {3, "-1"}, {4, "-1"}, {7, "-5"}, {14, "-2"}, {18, "r4100"}, {18, "rzz"},
+		{2, "4"},
 	};
-	struct jrec good = {0}, bad[13], *got;
+	struct jrec good = {0}, bad[14], *got;
 	char *path = tmpfile_path(), *text, *line;
 	size_t n, i, len;
 	int fd;
@@ -208,6 +211,7 @@ TEST(journal_out_of_range)
 	bad[11].run.status = RUN_OK;
 	bad[12].run.nprobe = 1;         /* a probe value that is not a number */
 	bad[12].run.probe[0] = NAN;
+	bad[13].run.resident = -1;
 	for (i = 0; i < LEN(bad); i++)
 		CHECK_EQ(journal_append(path, &bad[i]), 0);
 	CHECK_EQ(journal_append(path, &good), 0);

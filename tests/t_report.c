@@ -374,6 +374,31 @@ TEST(report_ties_playoff)
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
 
+	/* then the most resident warps: 1 (8 blocks of 128 threads, 32 warps) over 0 (2 of 256,
+	   16), though 0 has less shared memory; where one is not known, or both are equal, shared
+	   memory decides; the other GPUs' results still come first */
+	playoff_results(r, v, 1.003, 0.001, &order);
+	v[0].block[0] = 256, v[1].block[0] = 128, v[0].block[1] = v[0].block[2] = 1;
+	v[1].block[1] = v[1].block[2] = 1;
+	r[0].run->resident = 2, r[1].run->resident = 8;
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(order[0], 1);
+	free(order);
+	{
+		/* 0's resident blocks, the other GPUs' scores (NULL: none), the winner */
+		const struct { int res; const double *else_; size_t win; } cases[] = {
+			{2, (const double[]){0.99, 0.9, 1, 1}, 0}, {0, NULL, 0}, {4, NULL, 0},
+			{3, NULL, 1},
+		};
+		for (i = 0; i < LEN(cases); i++) {
+			r[0].run->resident = cases[i].res;
+			order = report_rank(r, 4);
+			report_ties(r, 4, &c, &s, order, SIZE_MAX, cases[i].else_);
+			CHECK_EQ(order[0], cases[i].win);
+			free(order);
+		}
+	}
+
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	playoff_results(r, v, 1.008, 0.003, &order);
 	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);

@@ -629,6 +629,22 @@ static int check_timed(struct bench *b, struct run_result *r, CUresult *rc, char
 	return 0;
 }
 
+/* the blocks of lp a multiprocessor runs at once: as many as fit (the driver's occupancy
+   calculator), or fewer where the grid has fewer a multiprocessor; 0 if not known */
+static int resident(const struct bench *b, const struct launchp *lp)
+{
+	uint64_t blocks = (uint64_t)lp->grid[0] * lp->grid[1] * lp->grid[2], share;
+	int fit = 0;
+
+	if (!cu.OccupancyMaxActiveBlocksPerMultiprocessor || b->gpu.sms < 1 ||
+	    cu.OccupancyMaxActiveBlocksPerMultiprocessor(
+		    &fit, lp->f, (int)(lp->block[0] * lp->block[1] * lp->block[2]), lp->shared) !=
+		    CUDA_SUCCESS || fit < 1)
+		return 0;
+	share = (blocks + (uint64_t)b->gpu.sms - 1) / (uint64_t)b->gpu.sms;
+	return share < (uint64_t)fit ? (int)share : fit;
+}
+
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r)
 {
@@ -696,6 +712,8 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 			goto fail;
 	}
 	t2 = now_s();
+	if (r->status == RUN_OK)
+		r->resident = resident(b, &lp);
 	if (r->status == RUN_OK &&
 	    timing_run(&b->tm, &lp, &r->t, &rc, &in_launch, msg, sizeof msg) < 0) {
 		st = in_launch ? RUN_LAUNCH_ERROR : RUN_FAULT;

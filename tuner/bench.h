@@ -24,6 +24,9 @@ struct run_result {
 	double probe[BENCH_PROBE_MAX];
 	char probe_why[160];      /* why it failed */
 	int device;               /* the CUDA device that ran it (-1: not known) */
+	int resident;             /* its blocks on a multiprocessor at once at the tuning sizes: as
+	                             many as fit (the driver's occupancy calculator), or fewer
+	                             where the grid has fewer a multiprocessor (0: not known) */
 };
 
 /* one extra launch of each verified variant with a hook around it (e.g. to read hardware

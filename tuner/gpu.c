@@ -44,6 +44,8 @@ static const struct sym syms[] = {
 	{SLOT(FuncSetAttribute), {"cuFuncSetAttribute"}, 0},
 	{SLOT(FuncGetAttribute), {"cuFuncGetAttribute"}, 0},
 	{SLOT(FuncGetParamInfo), {"cuFuncGetParamInfo"}, 1}, /* CUDA 12.4 */
+	{SLOT(OccupancyMaxActiveBlocksPerMultiprocessor),
+	 {"cuOccupancyMaxActiveBlocksPerMultiprocessor"}, 1},
 	{SLOT(FuncSetSharedMemConfig), {"cuFuncSetSharedMemConfig"}, 1},
 	{SLOT(CtxSetSharedMemConfig), {"cuCtxSetSharedMemConfig"}, 1},
 	{SLOT(CtxGetSharedMemConfig), {"cuCtxGetSharedMemConfig"}, 1},

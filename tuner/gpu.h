@@ -53,6 +53,8 @@ struct gpu_api {
 	CUresult (*FuncSetAttribute)(CUfunction fn, CUfunction_attribute attrib, int value);
 	CUresult (*FuncGetAttribute)(int *pi, CUfunction_attribute attrib, CUfunction fn);
 	CUresult (*FuncGetParamInfo)(CUfunction fn, size_t i, size_t *offset, size_t *size); /* optional */
+	CUresult (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction fn, int threads,
+	                                                      size_t shared); /* optional */
 	CUresult (*FuncSetSharedMemConfig)(CUfunction fn, CUsharedconfig config); /* optional */
 	CUresult (*CtxSetSharedMemConfig)(CUsharedconfig config);                 /* optional */
 	CUresult (*CtxGetSharedMemConfig)(CUsharedconfig *config);                /* optional */

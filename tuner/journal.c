@@ -17,7 +17,7 @@
 
 /* the record format and what the keys hash; change it when either changes, a default of the
    config loader included (config.c: enum dig) */
-#define MAGIC "tuner-journal-4"
+#define MAGIC "tuner-journal-5"
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -93,10 +93,10 @@ static void format(struct buf *b, const struct jrec *r)
 	int i;
 
 	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
-	              "%.17g %.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
+	              "%d %.17g %.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
 	           x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
-	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, r->gbs, r->pct_copy,
-	           r->pct_read);
+	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, x->resident, r->gbs,
+	           r->pct_copy, r->pct_read);
 	buf_puts(b, "r"); /* never empty, so the fields stay apart */
 	hex(b, x->reason);
 	buf_printf(b, " %d", x->nprobe > 0 ? x->nprobe : 0);
@@ -162,6 +162,8 @@ static int valid(const struct jrec *r)
 		return 0;
 	if (x->bank_applied != 0 && x->bank_applied != 4 && x->bank_applied != 8)
 		return 0;
+	if (x->resident < 0)
+		return 0;
 	return nonneg(r->gbs) && nonneg(r->pct_copy) && nonneg(r->pct_read);
 }
 
@@ -181,11 +183,12 @@ static int parse(char *line, struct jrec *r)
 	sum = strtoull(tail + 1, NULL, 16);
 	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
 		return -1;
-	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %lg %lg %lg %n", magic,
-	           &key, &st, &rst, &bad, &r->run.max_abs_err, &r->run.max_rel_err,
+	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %d %lg %lg %lg %n",
+	           magic, &key, &st, &rst, &bad, &r->run.max_abs_err, &r->run.max_rel_err,
 	           &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms, &r->run.t.max_ms,
-	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->gbs,
-	           &r->pct_copy, &r->pct_read, &n) != 17 || strcmp(magic, MAGIC) || bad < 0)
+	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->run.resident,
+	           &r->gbs, &r->pct_copy, &r->pct_read, &n) != 18 || strcmp(magic, MAGIC) ||
+	    bad < 0)
 		return -1;
 	r->run.bad = (size_t)bad;
 	if (line[n] != 'r')

@@ -195,6 +195,7 @@ static void wire_result(struct buf *b, const struct run_result *x)
 		wire_f64(b, x->probe[i]);
 	wire_str(b, x->probe_why);
 	wire_u32(b, (uint32_t)x->device);
+	wire_u32(b, (uint32_t)x->resident);
 }
 
 static int rd_result(struct rd *r, struct run_result *x)
@@ -215,7 +216,8 @@ static int rd_result(struct rd *r, struct run_result *x)
 		x->probe[i] = rd_f64(r);
 	rd_str(r, x->probe_why, sizeof x->probe_why);
 	x->device = rd_i32(r);
-	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR)
+	x->resident = rd_i32(r);
+	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR || x->resident < 0)
 		r->bad = 1;
 	return rd_done(r) ? 0 : -1;
 }

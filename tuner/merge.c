@@ -121,6 +121,7 @@ static void take(struct tune *t, size_t i, json_t *v, const struct shard *sh,
 	const char *reason = json_string_value(json_object_get(v, "reason"));
 	const char *twin = json_string_value(json_object_get(v, "twin_of"));
 	struct run_result run;
+	long long rb;
 	int k;
 
 	for (k = 0; k <= ST_SKIPPED && (!st || strcmp(report_status((enum status)k), st)); k++)
@@ -164,6 +165,8 @@ static void take(struct tune *t, size_t i, json_t *v, const struct shard *sh,
 	run.t.spread = num_of(v, "spread");
 	snprintf(run.reason, sizeof run.reason, "%s", reason ? reason : "");
 	run.device = json_object_get(v, "device") ? (int)int_of(v, "device") : -1;
+	rb = int_of(v, "resident_blocks"); /* 0 where absent */
+	run.resident = rb > 0 && rb <= 65536 ? (int)rb : 0;
 	result_set_run(x, &run);
 	x->gbs = num_of(v, "gbs");
 	x->pct_copy = num_of(v, "pct_copy");

@@ -56,14 +56,24 @@ static double median_se(const struct stats *t)
 	return 1.2533 * (t->spread * t->median_ms / 2.563) / sqrt(t->n > 0 ? t->n : 1);
 }
 
+/* the warps of v that a multiprocessor holds at once, res blocks of it (0: not known) */
+static int64_t resident_warps(const struct variant *v, int res)
+{
+	return res > 0 ? res * ((v->block[0] * v->block[1] * v->block[2] + 31) / 32) : 0;
+}
+
 /* 1 if the tie rule prefers x to y */
 static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
                       size_t x, size_t y)
 {
 	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
+	int64_t wx = resident_warps(&s->v[x], result_run(&r[x])->resident);
+	int64_t wy = resident_warps(&s->v[y], result_run(&r[y])->resident);
 
 	if (elsewhere && elsewhere[x] != elsewhere[y])
 		return elsewhere[x] > elsewhere[y];
+	if (wx != wy && wx > 0 && wy > 0)
+		return wx > wy;
 	if (mx != my)
 		return mx < my;
 	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0)
@@ -708,6 +718,8 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 			json_kv(b, "gbs", x->gbs);
 			json_kv(b, "pct_copy", x->pct_copy);
 			json_kv(b, "pct_read", x->pct_read);
+			if (result_run(x)->resident > 0)
+				buf_printf(b, ", \"resident_blocks\": %d", result_run(x)->resident);
 			if (x->po_n) {
 				buf_printf(b, ", \"playoff\": {\"rounds\": %d", x->po_n);
 				json_kv(b, "median_ms", x->po_ms);

@@ -6,8 +6,10 @@
  * helpers (copy, read, flush, fill without random, compare) and the kernels of the configs
  * beside this file, one host function each; any other name fails. Events time nothing:
  * every sample takes FAKE_MS, or FAKE_MS times F after a launch of a config's kernel with
- * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so. With FAKECUDA_LOG set, each launch and event record appends a
- * line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
+ * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so. The occupancy calculator
+ * holds 2048 threads a multiprocessor, or N blocks of BLOCK threads where
+ * FAKECUDA_RESIDENT="BLOCK:N,..." says so. With FAKECUDA_LOG set, each launch and event record
+ * appends a line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
  * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
  * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
  * which order.
@@ -217,6 +219,27 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute a, CUfunction f)
 	(void)a;
 	(void)f;
 	*pi = 0;
+	return CUDA_SUCCESS;
+}
+
+/* 2048 threads a multiprocessor, in blocks of `threads`, unless FAKECUDA_RESIDENT="BLOCK:N,..."
+   gives N blocks for blocks of BLOCK threads */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, int threads,
+                                                     size_t shared)
+{
+	const char *s = getenv("FAKECUDA_RESIDENT");
+	int b, n, used;
+
+	(void)f;
+	(void)shared;
+	if (threads < 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	*blocks = threads < 2048 ? 2048 / threads : 1;
+	while (s && sscanf(s, "%d:%d%n", &b, &n, &used) == 2) {
+		if (b == threads)
+			*blocks = n;
+		s += used + (s[used] == ',');
+	}
 	return CUDA_SUCCESS;
 }
 
