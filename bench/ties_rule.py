@@ -7,11 +7,12 @@ for runs 2..); TUNER (default out/bin/tuner) lists each config's variants in con
 (--dry-run), which the tie rule's last key needs. For each kernel, band (timing.tie) and rule it
 prints the winners the runs would have had from their play-off medians and standard errors:
 rule 'res' is the tuner's before 2026-11-26 (least shared memory, then fewest registers, then
-config order), 'occ' the tuner's since (the most resident warps a multiprocessor, then as 'res'),
-'fast' takes the fastest play-off median among the ties. The resident warps are the results'
-"resident_blocks" times the warps of a block; results written before that field estimate them
-with sm_90's limits (2048 threads, 32 blocks, 64K registers in steps of 8 a thread, 228 KB of
-shared memory with 1 KB a block) and the grid's share of 132 multiprocessors. The play-off's
+config order), 'warps' the most resident warps a multiprocessor then as 'res', 'work' the
+tuner's since (the most bytes moved by the blocks resident on a multiprocessor, then as 'res'),
+'fast' takes the fastest play-off median among the ties. The resident blocks are the results'
+"resident_blocks"; results written before that field estimate them with sm_90's limits (2048
+threads, 32 blocks, 64K registers in steps of 8 a thread, 228 KB of shared memory with 1 KB a
+block) and the grid's share of 132 multiprocessors. The play-off's
 candidates are the runs' own (chosen under the band they ran with), so a band wider than that
 is not replayed.
 """
@@ -30,17 +31,24 @@ def config_order(tuner, kernel):
     return {i: k for k, i in enumerate(ids)}
 
 
-def warps(v):
-    """v's resident warps a multiprocessor: its results' count, else sm_90's (see above)"""
+def resident(v):
+    """v's blocks on a multiprocessor at once: its results' count, else sm_90's (see above)"""
     th = v["block"][0] * v["block"][1] * v["block"][2]
     w = (th + 31) // 32
     if "resident_blocks" in v:
-        return v["resident_blocks"] * w
+        return v["resident_blocks"]
     regs = (max(v["registers"], 1) + 7) // 8 * 8
     smem = v["shared_static"] + v["shared_dynamic"]
     blocks = min(32, 2048 // th, 65536 // (32 * w * regs), 233472 // (smem + 1024))
-    share = -(-v["grid"][0] * v["grid"][1] * v["grid"][2] // 132)
-    return min(blocks, share) * w
+    return min(blocks, -(-v["grid"][0] * v["grid"][1] * v["grid"][2] // 132))
+
+
+def warps(v):
+    return resident(v) * ((v["block"][0] * v["block"][1] * v["block"][2] + 31) // 32)
+
+
+def work(v):
+    return v["bytes"] * resident(v) / (v["grid"][0] * v["grid"][1] * v["grid"][2])
 
 
 def winner(d, order, tie, rule):
@@ -53,8 +61,10 @@ def winner(d, order, tie, rule):
             max(2 * math.hypot(v["playoff"]["se_ms"], hf), tie * mf)]
     res = lambda v: (v["shared_static"] + v["shared_dynamic"], v["registers"],
                      order.get(v["id"], len(order)))
-    if rule == "occ":
+    if rule == "warps":
         key = lambda v: (-warps(v),) + res(v)
+    elif rule == "work":
+        key = lambda v: (-work(v),) + res(v)
     elif rule == "res":
         key = res
     else:
@@ -72,7 +82,7 @@ def main():
         runs = [json.load(open(f)) for f in runs if not f.startswith(os.path.join(top, "1", ""))]
         order = config_order(tuner, k)
         for tie in (0.003, 0.005, 0.01):
-            for rule in ("res", "fast", "occ"):
+            for rule in ("res", "fast", "warps", "work"):
                 w = [winner(d, order, tie, rule) for d in runs]
                 print("%-10s tie %.3f %-4s %-6s %s" % (k, tie, rule,
                       "same" if len(set(w)) == 1 else "DIFFER", " ".join(w)))

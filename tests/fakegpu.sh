@@ -168,12 +168,12 @@ w = d["variants"][0]
 assert w["params"]["BLOCK"] == 32 and w.get("tie") and d["tie_gpus"] == 0, (w, d.get("tie_gpus"))
 assert {v["params"]["BLOCK"]: v["resident_blocks"] for v in d["variants"] if v["status"] == "ok"} == {32: 16, 64: 8}
 '
-# then the most warps resident on a multiprocessor: as many blocks as the driver's occupancy
-# calculator fits, or fewer where the grid has fewer a multiprocessor (4 of them here; n = 4096:
-# 64 blocks of 32 threads, 32 of 64). BLOCK 32, which fits 8 (FAKECUDA_RESIDENT), has 8 warps
-# and gives way to BLOCK 64, which fits 32 but has 8 blocks a multiprocessor (16 warps); a
-# re-run takes the counts from the journal and chooses the same. Without FAKECUDA_RESIDENT
-# both have 16 (elsewhere_control below)
+# then the most work resident on a multiprocessor: the bytes of as many blocks as the driver's
+# occupancy calculator fits, or fewer where the grid has fewer a multiprocessor (4 of them here;
+# n = 4096: 64 blocks of 32 threads, 32 of 64, each half as much work). BLOCK 32, which fits 8
+# (FAKECUDA_RESIDENT), has an eighth of the work resident and gives way to BLOCK 64, which fits
+# 32 but has 8 blocks a multiprocessor (a quarter); a re-run takes the counts from the journal
+# and chooses the same. Without FAKECUDA_RESIDENT both have a quarter (elsewhere_control below)
 FAKECUDA_RESIDENT=32:8 tune resident_run 0 "$tmp/else.log" --out "$tmp/or" tests/fakecuda/pairs.yaml
 jr=$tmp/or/fake_pairs/fake-gpu-sm90/results.json
 resident_check='
@@ -181,7 +181,7 @@ w = d["variants"][0]
 assert w["params"]["BLOCK"] == 64 and w.get("tie") and w["resident_blocks"] == 8, w
 ok = {v["params"]["BLOCK"]: v["resident_blocks"] for v in d["variants"] if v["status"] == "ok"}
 assert ok == {32: 8, 64: 8}, ok
-assert "most warps resident" in d["tie_rule"], d["tie_rule"]
+assert "most work resident" in d["tie_rule"], d["tie_rule"]
 '
 check resident_winner "$jr" "$resident_check"
 FAKECUDA_RESIDENT=32:8 tune resident_resumed 0 "$tmp/else.log" --out "$tmp/or" tests/fakecuda/pairs.yaml

@@ -374,12 +374,14 @@ TEST(report_ties_playoff)
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
 
-	/* then the most resident warps: 1 (8 blocks of 128 threads, 32 warps) over 0 (2 of 256,
-	   16), though 0 has less shared memory; where one is not known, or both are equal, shared
-	   memory decides; the other GPUs' results still come first */
+	/* then the most work resident on a multiprocessor: of 1 MB, 1 (200 blocks, 8 of them
+	   resident: 40 KB) over 0 (100 blocks, 2: 20 KB), though 0 has less shared memory; where
+	   one is not known, or both are equal, shared memory decides; the other GPUs' results
+	   still come first */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	v[0].block[0] = 256, v[1].block[0] = 128, v[0].block[1] = v[0].block[2] = 1;
-	v[1].block[1] = v[1].block[2] = 1;
+	v[0].grid[0] = 100, v[1].grid[0] = 200, v[0].grid[1] = v[0].grid[2] = 1;
+	v[1].grid[1] = v[1].grid[2] = 1;
+	v[0].bytes = v[1].bytes = 1000000;
 	r[0].run->resident = 2, r[1].run->resident = 8;
 	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
 	CHECK_EQ(order[0], 1);

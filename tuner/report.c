@@ -56,10 +56,13 @@ static double median_se(const struct stats *t)
 	return 1.2533 * (t->spread * t->median_ms / 2.563) / sqrt(t->n > 0 ? t->n : 1);
 }
 
-/* the warps of v that a multiprocessor holds at once, res blocks of it (0: not known) */
-static int64_t resident_warps(const struct variant *v, int res)
+/* the bytes that v's blocks on one multiprocessor move, res of them at once: the config's bytes
+   over the grid's blocks, times res (0: not known) */
+static double resident_bytes(const struct variant *v, int res)
 {
-	return res > 0 ? res * ((v->block[0] * v->block[1] * v->block[2] + 31) / 32) : 0;
+	int64_t blocks = v->grid[0] * v->grid[1] * v->grid[2];
+
+	return res > 0 && blocks > 0 && v->bytes > 0 ? (double)v->bytes / (double)blocks * res : 0;
 }
 
 /* 1 if the tie rule prefers x to y */
@@ -67,8 +70,8 @@ static int tie_better(const struct space *s, const struct result *r, const doubl
                       size_t x, size_t y)
 {
 	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
-	int64_t wx = resident_warps(&s->v[x], result_run(&r[x])->resident);
-	int64_t wy = resident_warps(&s->v[y], result_run(&r[y])->resident);
+	double wx = resident_bytes(&s->v[x], result_run(&r[x])->resident);
+	double wy = resident_bytes(&s->v[y], result_run(&r[y])->resident);
 
 	if (elsewhere && elsewhere[x] != elsewhere[y])
 		return elsewhere[x] > elsewhere[y];

@@ -30,9 +30,10 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
                    size_t *order, size_t keep, const double *elsewhere);
 #define REPORT_KEEP_BANDS 2
 #define REPORT_TIE_RULE "the best worst ratio to the fastest on the other GPUs tuned beside " \
-                        "it (where their results have it), then the most warps resident on " \
-                        "a multiprocessor (where the driver told), then the least shared " \
-                        "memory, then the fewest registers, then the first in the config's order"
+                        "it (where their results have it), then the most work resident on a " \
+                        "multiprocessor (the bytes its blocks there move, where the driver " \
+                        "told how many fit), then the least shared memory, then the fewest " \
+                        "registers, then the first in the config's order"
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
    value tried"), one per line into b; returns how many (parameters with one value do not count) */
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);
