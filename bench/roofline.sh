@@ -33,7 +33,7 @@ export TUNER_CACHE="${TUNER_CACHE:-$out/cache}"
 : >"$out/walltimes"
 for k in filter21 transpose reduction; do
 	t0=$(now)
-	timeout 150 out/bin/tuner --out "$out/tune" "configs/$k.yaml" >"$out/$k.log" 2>&1 ||
+	timeout 150 out/bin/tuner --fresh --out "$out/tune" "configs/$k.yaml" >"$out/$k.log" 2>&1 ||
 		fail "tuner configs/$k.yaml failed (exit $?): $(tail -n 3 "$out/$k.log")"
 	echo "$k $(dt "$t0" "$(now)")" >>"$out/walltimes"
 done

@@ -11,12 +11,16 @@
 # With TIES_OTHER=DIR (DIR/<kernel>/<gpu>/results.json: another GPU's results, as a run there
 # wrote them) every run has them beside its own, so that the tie rule's first key, how the ties
 # ran on the other GPUs tuned beside this one, applies.
-# Usage: tests/gpu/ties.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
+# Usage: tests/gpu/ties.sh [OUTDIR]   (TUNER_YAML_PREFIX: libyaml outside the system, if needed;
+# the runs an earlier set left in OUTDIR are removed first)
 # Exit status: 1 if a run failed or the runs' winners differ.
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/ties}
 runs=${TIES_RUNS:-3}
+# an earlier set's results in a run's directory would name an earlier winner, which stays while
+# it ties: each set starts from empty directories, so that its runs are independent
+rm -rf "$outdir"/[0-9]* "$outdir"/*.first.json "$outdir"/*.log
 mkdir -p "$outdir"
 . tests/gpu/lib.sh
 gpu_build
