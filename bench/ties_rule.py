@@ -24,6 +24,9 @@ import subprocess
 import sys
 
 
+RULES = ("res", "fast", "warps", "work")
+
+
 def config_order(tuner, kernel):
     out = subprocess.run([tuner, "--dry-run", "configs/%s.yaml" % kernel], capture_output=True,
                          text=True, check=True).stdout
@@ -82,7 +85,7 @@ def main():
         runs = [json.load(open(f)) for f in runs if not f.startswith(os.path.join(top, "1", ""))]
         order = config_order(tuner, k)
         for tie in (0.003, 0.005, 0.01):
-            for rule in ("res", "fast", "warps", "work"):
+            for rule in RULES:
                 w = [winner(d, order, tie, rule) for d in runs]
                 print("%-10s tie %.3f %-4s %-6s %s" % (k, tie, rule,
                       "same" if len(set(w)) == 1 else "DIFFER", " ".join(w)))
