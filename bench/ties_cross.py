@@ -6,8 +6,8 @@ FROM_DIR and TO_DIR are what tests/gpu/ties.sh wrote on two GPUs (KERNEL.first.j
 N/KERNEL/*/results.json for runs 2..). For each kernel and each run on FROM's GPU it prints the
 winner and, for each run on TO's GPU, the winner's speed there as % of that run's fastest (by
 play-off median where both took part in the play-off, else by first median); "-" where that
-run did not verify it. With --rules, instead, for each tie rule of bench/ties_rule.py (at the
-0.5 % band) the winners FROM's runs would have had, whether they are the same, and the lowest of
+run did not verify it. With --rules, instead, for each tie rule of bench/ties_rule.py (at
+bands of 0.5 and 1 %) the winners FROM's runs would have had, whether they are the same, and the lowest of
 their mean speeds over TO's runs (TUNER: as for bench/ties_rule.py). With --ties, every variant
 that tied in one of FROM's runs: in how many, its resident warps and work (KB moved by the blocks
 resident on a multiprocessor) and shared memory there, and its speed on each of TO's runs.
@@ -27,16 +27,7 @@ def runs(top, k):
     return [json.load(open(f)) for f in ([first] if os.path.exists(first) else []) + rest]
 
 
-def pct(d, vid):
-    """vid's speed in run d as % of d's fastest"""
-    ok = {v["id"]: v for v in d["variants"] if v["status"] == "ok"}
-    if vid not in ok:
-        return None
-    v = ok[vid]
-    po = [x for x in ok.values() if "playoff" in x]
-    if "playoff" in v:
-        return 100 * min(x["playoff"]["median_ms"] for x in po) / v["playoff"]["median_ms"]
-    return 100 * min(x["median_ms"] for x in ok.values()) / v["median_ms"]
+pct = ties_rule.pct
 
 
 def main():
@@ -66,12 +57,13 @@ def main():
             continue
         if rules:
             order = ties_rule.config_order(args[2] if len(args) > 2 else "out/bin/tuner", k)
-            for rule in ties_rule.RULES:
-                w = [ties_rule.winner(d, order, 0.005, rule) for d in runs(src, k)]
-                on = [[pct(t, i) or 0 for t in there] for i in w]
-                print("%-10s %-5s %-6s lowest mean on %s %.1f  %s" % (
-                    k, rule, "same" if len(set(w)) == 1 else "DIFFER", there[0]["gpu"],
-                    min(sum(x) / len(x) for x in on), " ".join(sorted(set(w)))))
+            for tie in (0.005, 0.01):
+                for rule in ties_rule.RULES:
+                    w = [ties_rule.winner(d, order, tie, rule) for d in runs(src, k)]
+                    on = [ties_rule.mean(pct(t, i) for t in there) for i in w]
+                    print("%-10s %.3f %-5s %-6s lowest mean on %s %.1f  %s" % (
+                        k, tie, rule, "same" if len(set(w)) == 1 else "DIFFER", there[0]["gpu"],
+                        min(on), " ".join(sorted(set(w)))))
             continue
         for n, d in enumerate(runs(src, k), 1):
             w = d["variants"][0]["id"]

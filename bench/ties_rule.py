@@ -9,7 +9,8 @@ prints the winners the runs would have had from their play-off medians and stand
 rule 'res' is the tuner's before 2026-11-26 (least shared memory, then fewest registers, then
 config order), 'warps' the most resident warps a multiprocessor then as 'res', 'work' the
 tuner's since (the most bytes moved by the blocks resident on a multiprocessor, then as 'res'),
-'fast' takes the fastest play-off median among the ties. The resident blocks are the results'
+'fast' takes the fastest play-off median among the ties. "slowest" is the lowest, over the
+winners, of a winner's mean speed over the runs, as % of each run's fastest. The resident blocks are the results'
 "resident_blocks"; results written before that field estimate them with sm_90's limits (2048
 threads, 32 blocks, 64K registers in steps of 8 a thread, 228 KB of shared memory with 1 KB a
 block) and the grid's share of 132 multiprocessors. The play-off's
@@ -54,6 +55,28 @@ def work(v):
     return v["bytes"] * resident(v) / (v["grid"][0] * v["grid"][1] * v["grid"][2])
 
 
+def pct(d, vid):
+    """vid's speed in run d as % of d's fastest (play-off medians where vid took part in the
+    play-off, else first medians; a twin's or collapsed variant's are those of the variant it
+    shares its build with); None where d did not verify it"""
+    ok = {v["id"]: v for v in d["variants"] if v["status"] == "ok"}
+    same = {v["id"]: v.get("twin_of") for v in d["variants"] if v["status"] in ("twin", "collapsed")}
+    vid = same.get(vid) or vid
+    if vid not in ok:
+        return None
+    v = ok[vid]
+    if "playoff" in v:
+        return 100 * min(x["playoff"]["median_ms"] for x in ok.values() if "playoff" in x) / \
+            v["playoff"]["median_ms"]
+    return 100 * min(x["median_ms"] for x in ok.values()) / v["median_ms"]
+
+
+def mean(xs):
+    """the mean of the xs that are not None (0 if none is)"""
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else 0
+
+
 def winner(d, order, tie, rule):
     po = [v for v in d["variants"] if v["status"] == "ok" and "playoff" in v]
     if not po:
@@ -87,8 +110,9 @@ def main():
         for tie in (0.003, 0.005, 0.01):
             for rule in RULES:
                 w = [winner(d, order, tie, rule) for d in runs]
-                print("%-10s tie %.3f %-4s %-6s %s" % (k, tie, rule,
-                      "same" if len(set(w)) == 1 else "DIFFER", " ".join(w)))
+                slow = min(mean(pct(d, i) for d in runs) for i in w)
+                print("%-10s tie %.3f %-4s %-6s %s  (slowest: %.1f %%)" % (k, tie, rule,
+                      "same" if len(set(w)) == 1 else "DIFFER", " ".join(w), slow))
 
 
 if __name__ == "__main__":
