@@ -113,6 +113,7 @@ check pairs_sticky_winner "$j" '
 first = json.load(open(sys.argv[1].replace("'"$j"'", "'"$tmp/first.json"'")))
 assert d["variants"][0]["id"] == first["variants"][0]["id"], (d["variants"][0]["id"], first["variants"][0]["id"])
 assert d.get("winner_kept") is True, d.get("winner_kept")
+assert "tie_chosen_by" not in d, d["tie_chosen_by"]
 '
 # hysteresis: BLOCK 32 made slower than BLOCK 64 (FAKECUDA_SLOW). At 0.8 % (beyond timing.tie's
 # 0.5 %) it is no tie of a run of its own, but as the run before's winner it stays (within
@@ -167,6 +168,7 @@ check elsewhere_control_winner "$tmp/oe0/fake_pairs/fake-gpu-sm90/results.json" 
 w = d["variants"][0]
 assert w["params"]["BLOCK"] == 32 and w.get("tie") and d["tie_gpus"] == 0, (w, d.get("tie_gpus"))
 assert {v["params"]["BLOCK"]: v["resident_blocks"] for v in d["variants"] if v["status"] == "ok"} == {32: 16, 64: 8}
+assert d["tie_chosen_by"] == "the config\u0027s order", d.get("tie_chosen_by")
 '
 # then the most work resident on a multiprocessor: the bytes of as many blocks as the driver's
 # occupancy calculator fits, or fewer where the grid has fewer a multiprocessor (4 of them here;
@@ -183,10 +185,13 @@ ok = {v["params"]["BLOCK"]: v["resident_blocks"] for v in d["variants"] if v["st
 assert ok == {32: 8, 64: 8}, ok
 assert "most work resident" in d["tie_rule"], d["tie_rule"]
 '
-check resident_winner "$jr" "$resident_check"
+check resident_winner "$jr" "$resident_check
+assert d[\"tie_chosen_by\"] == \"the work resident on a multiprocessor\", d.get(\"tie_chosen_by\")"
+has resident_said "here it was chosen by the work resident on a multiprocessor" "$tmp/stdout"
 FAKECUDA_RESIDENT=32:8 tune resident_resumed 0 "$tmp/else.log" --out "$tmp/or" tests/fakecuda/pairs.yaml
 has resident_resumed_said "results kept from an earlier run" "$tmp/stderr"
-check resident_resumed_winner "$jr" "$resident_check"
+check resident_resumed_winner "$jr" "$resident_check
+assert d.get(\"winner_kept\") is True and \"tie_chosen_by\" not in d, d.get(\"tie_chosen_by\")"
 mkdir -p "$tmp/oe/fake_pairs/other-gpu"
 python3 - "$tmp/oe0/fake_pairs/fake-gpu-sm90/results.json" "$tmp/oe/fake_pairs/other-gpu/results.json" <<'PY'
 import json, sys
@@ -201,6 +206,7 @@ tune elsewhere_run 0 "$tmp/else.log" --out "$tmp/oe" tests/fakecuda/pairs.yaml
 check elsewhere_winner "$tmp/oe/fake_pairs/fake-gpu-sm90/results.json" '
 w = d["variants"][0]
 assert w["params"]["BLOCK"] == 64 and w.get("tie") and d["ties"] == 2 and d["tie_gpus"] == 1, (w, d["ties"], d.get("tie_gpus"))
+assert d["tie_chosen_by"] == "the other GPUs\u0027 results", d.get("tie_chosen_by")
 '
 has elsewhere_said "(results of 1 other GPU read)" "$tmp/stdout"
 # an earlier winner (BLOCK 32, swapped in) gives way to a tie 9 % ahead of it on the other GPU,

@@ -160,7 +160,7 @@ static void fixture(struct fixture *f, int timed)
 	}
 	f->order = report_rank(f->r, FIX_N);
 	if (timed)
-		report_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL);
+		report_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL, NULL);
 }
 
 static void fixture_free(struct fixture *f)
@@ -384,7 +384,7 @@ TEST(html_caps_the_points)
 	ri.read_gbs = 950;
 	snprintf(ri.gpu.name, sizeof ri.gpu.name, "Synthetic GPU");
 	order = report_rank(r, CAP_N);
-	report_ties(r, CAP_N, &c, &s, order, SIZE_MAX, NULL);
+	report_ties(r, CAP_N, &c, &s, order, SIZE_MAX, NULL, NULL);
 	memset(&f, 0, sizeof f); /* only the fields write_html reads */
 	f.c = c;
 	f.s = s;

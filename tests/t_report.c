@@ -213,11 +213,13 @@ TEST(report_ties_rule)
 	struct space s = {.v = v, .n = 4, .nkept = 4};
 	struct config cf = {.tie = 0}, *c = &cf;
 	size_t *order, i;
+	enum tie_key why;
 
 	timed_results(r, v, 4, ms, sp, smem);
 	order = report_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
+	CHECK_EQ(why, TIE_SMEM);
 	CHECK_EQ(order[0], 1);
 	CHECK_EQ(order[1], 0);
 	CHECK_EQ(order[2], 2);
@@ -229,27 +231,30 @@ TEST(report_ties_rule)
 	r[0].run->t.median_ms = 1.006;
 	r[1].run->t.median_ms = 1.0;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* equal shared memory: the fewest registers, then the first in the config's order */
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
+	CHECK_EQ(why, TIE_ORDER);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	r[1].co.regs = 30;
 	order = report_rank(r, 4);
-	report_ties(r, 4, c, &s, order, SIZE_MAX, NULL);
+	report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why);
+	CHECK_EQ(why, TIE_REGS);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* no overlap: no tie marked, the fastest wins */
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 1);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 1);
+	CHECK_EQ(why, TIE_NONE);
 	CHECK_EQ(order[0], 0);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -262,7 +267,8 @@ TEST(report_ties_rule)
 	r[1].run->t.median_ms = 1.009;
 	r[2].run->t.median_ms = 1.011;
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, 2, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, 2, NULL, &why), 2);
+	CHECK_EQ(why, TIE_NONE); /* the earlier winner stayed */
 	CHECK_EQ(order[0], 2);
 	CHECK(r[0].tie && !r[1].tie && r[2].tie);
 	free(order);
@@ -271,7 +277,7 @@ TEST(report_ties_rule)
 	cf.tie = 0.006;
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie);
 	free(order);
@@ -299,13 +305,14 @@ TEST(report_ties_playoff)
 	struct space s = {.v = v, .n = 4, .nkept = 4};
 	struct config c = {.tie = 0.005};
 	size_t *order, i;
+	enum tie_key why;
 
 	/* the play-off's medians decide, and only its variants tie: 1 is its fastest and 0 is
 	   1 % slower there (beyond the 0.5 % of timing.tie and twice the standard error), so 1
 	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
 	playoff_results(r, v, 1.010, 0.001, &order);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -313,7 +320,7 @@ TEST(report_ties_playoff)
 
 	/* within the band: a tie of 0 and 1, the rule takes 0 (less shared memory) */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
 	free(order);
@@ -321,7 +328,7 @@ TEST(report_ties_playoff)
 	/* an earlier run's winner stays while it ties (1), not when it does not (2, 3) */
 	for (i = 1; i < 4; i++) {
 		playoff_results(r, v, 1.003, 0.001, &order);
-		CHECK_EQ(report_ties(r, 4, &c, &s, order, i, NULL), 2);
+		CHECK_EQ(report_ties(r, 4, &c, &s, order, i, NULL, NULL), 2);
 		CHECK_EQ(order[0], i == 1 ? 1 : 0);
 		free(order);
 	}
@@ -329,16 +336,16 @@ TEST(report_ties_playoff)
 	/* the earlier winner's band is twice as wide: 0 at 0.8 % (beyond 0.5 %) stays the winner
 	   as the earlier one, at 1.2 % it does not */
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
 	playoff_results(r, v, 1.012, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL), 1);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	CHECK(!r[0].tie && !r[1].tie);
 	free(order);
@@ -347,29 +354,32 @@ TEST(report_ties_playoff)
 	   less shared memory; unknown (-1) is last; equal scores fall back to shared memory; the
 	   earlier winner still stays */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.9, 0.99, 1, 1}), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.9, 0.99, 1, 1}, &why),
+	         2);
+	CHECK_EQ(why, TIE_ELSEWHERE);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.5, -1, 1, 1});
+	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.5, -1, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.95, 0.95, 1, 1});
+	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.95, 0.95, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	/* the earlier winner stays unless the other GPUs put another tie more than timing.tie
 	   (0.5 %) ahead of it there: 0.4 % ahead or unknown there, it stays; 9 % ahead, it goes */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, 0, (const double[]){0.98, 0.984, 1, 1});
+	report_ties(r, 4, &c, &s, order, 0, (const double[]){0.98, 0.984, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, 0, (const double[]){-1, 0.99, 1, 1});
+	report_ties(r, 4, &c, &s, order, 0, (const double[]){-1, 0.99, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, (const double[]){0.9, 0.99, 1, 1}), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, (const double[]){0.9, 0.99, 1, 1}, NULL),
+	         2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
@@ -383,27 +393,33 @@ TEST(report_ties_playoff)
 	v[1].grid[1] = v[1].grid[2] = 1;
 	v[0].bytes = v[1].bytes = 1000000;
 	r[0].run->resident = 2, r[1].run->resident = 8;
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	{
-		/* 0's resident blocks, the other GPUs' scores (NULL: none), the winner */
-		const struct { int res; const double *else_; size_t win; } cases[] = {
-			{2, (const double[]){0.99, 0.9, 1, 1}, 0}, {0, NULL, 0}, {4, NULL, 0},
-			{3, NULL, 1},
+		/* 0's resident blocks, the other GPUs' scores (NULL: none), the winner, the key */
+		const struct {
+			int res;
+			const double *else_;
+			size_t win;
+			enum tie_key key;
+		} cases[] = {
+			{2, (const double[]){0.99, 0.9, 1, 1}, 0, TIE_ELSEWHERE}, {0, NULL, 0, TIE_SMEM},
+			{4, NULL, 0, TIE_SMEM}, {3, NULL, 1, TIE_WORK},
 		};
 		for (i = 0; i < LEN(cases); i++) {
 			r[0].run->resident = cases[i].res;
 			order = report_rank(r, 4);
-			report_ties(r, 4, &c, &s, order, SIZE_MAX, cases[i].else_);
+			report_ties(r, 4, &c, &s, order, SIZE_MAX, cases[i].else_, &why);
 			CHECK_EQ(order[0], cases[i].win);
+			CHECK_EQ(why, cases[i].key);
 			free(order);
 		}
 	}
 
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	playoff_results(r, v, 1.008, 0.003, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL), 2);
+	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 }

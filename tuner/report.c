@@ -65,31 +65,57 @@ static double resident_bytes(const struct variant *v, int res)
 	return res > 0 && blocks > 0 && v->bytes > 0 ? (double)v->bytes / (double)blocks * res : 0;
 }
 
-/* 1 if the tie rule prefers x to y */
-static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
-                      size_t x, size_t y)
+const char *const report_tie_keys[] = {
+	[TIE_NONE] = "", [TIE_ELSEWHERE] = "the other GPUs' results",
+	[TIE_WORK] = "the work resident on a multiprocessor", [TIE_SMEM] = "shared memory",
+	[TIE_REGS] = "registers", [TIE_ORDER] = "the config's order",
+};
+
+/* the tie rule's first key on which x and y (x != y) differ, with in *better whether the rule
+   prefers x */
+static enum tie_key tie_cmp(const struct space *s, const struct result *r,
+                            const double *elsewhere, size_t x, size_t y, int *better)
 {
 	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
 	double wx = resident_bytes(&s->v[x], result_run(&r[x])->resident);
 	double wy = resident_bytes(&s->v[y], result_run(&r[y])->resident);
 
-	if (elsewhere && elsewhere[x] != elsewhere[y])
-		return elsewhere[x] > elsewhere[y];
-	if (wx != wy && wx > 0 && wy > 0)
-		return wx > wy;
-	if (mx != my)
-		return mx < my;
-	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0)
-		return r[x].co.regs < r[y].co.regs;
-	return x < y;
+	if (elsewhere && elsewhere[x] != elsewhere[y]) {
+		*better = elsewhere[x] > elsewhere[y];
+		return TIE_ELSEWHERE;
+	}
+	if (wx != wy && wx > 0 && wy > 0) {
+		*better = wx > wy;
+		return TIE_WORK;
+	}
+	if (mx != my) {
+		*better = mx < my;
+		return TIE_SMEM;
+	}
+	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0) {
+		*better = r[x].co.regs < r[y].co.regs;
+		return TIE_REGS;
+	}
+	*better = x < y;
+	return TIE_ORDER;
+}
+
+/* 1 if the tie rule prefers x to y (x != y) */
+static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
+                      size_t x, size_t y)
+{
+	int better;
+
+	tie_cmp(s, r, elsewhere, x, y, &better);
+	return better;
 }
 
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order, size_t keep, const double *elsewhere)
+                   size_t *order, size_t keep, const double *elsewhere, enum tie_key *why)
 {
-	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX;
+	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX, next = SIZE_MAX;
 	double mf, hf;
-	int po = 0, open = 1;
+	int po = 0, open = 1, better;
 
 	if (!n || !timed(&r[order[0]]))
 		return 0;
@@ -119,7 +145,7 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 		nt++;
 		if (kept)
 			kk = k;
-		if (tie_better(s, r, elsewhere, order[k], order[best]))
+		if (k != best && tie_better(s, r, elsewhere, order[k], order[best]))
 			best = k;
 	}
 	/* the earlier winner, while it ties, unless the other GPUs' results put another tie
@@ -131,6 +157,14 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 		r[order[f]].tie = 0;
 		best = f;
 	}
+	/* what set the rule's choice apart: the key between it and the best of the other ties */
+	for (k = 0; nt >= 2 && k < n && timed(&r[order[k]]); k++)
+		if (r[order[k]].tie && k != best &&
+		    (next == SIZE_MAX || tie_better(s, r, elsewhere, order[k], order[next])))
+			next = k;
+	if (why)
+		*why = next == SIZE_MAX || best == kk
+		       ? TIE_NONE : tie_cmp(s, r, elsewhere, order[best], order[next], &better);
 	i = order[best]; /* to the front, the others keep their order */
 	memmove(order + 1, order, best * sizeof *order);
 	order[0] = i;
@@ -401,10 +435,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (rank)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
-		           "among them has %s (results of %zu other GPU%s read)%s\n", rank,
+		           "among them has %s (results of %zu other GPU%s read)%s%s%s\n", rank,
 		        100 * c->tie, REPORT_TIE_RULE, ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
 		        ri->kept_winner ? "; but the run before's winner stays while it is within "
-		                          "twice that band: it is kept" : "");
+		                          "twice that band: it is kept" : "",
+		        ri->tie_key ? "; here it was chosen by " : "", report_tie_keys[ri->tie_key]);
 	if (ri->timed && s->n && timed(&r[order[0]])) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
@@ -607,6 +642,8 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
 		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
+		if (ri->tie_key)
+			buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", report_tie_keys[ri->tie_key]);
 		if (ri->kept_winner)
 			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)

@@ -24,10 +24,15 @@ size_t *report_rank(const struct result *r, size_t n);
    does not come and go from run to run), else the one the tie rule REPORT_TIE_RULE prefers
    among them, else the fastest. elsewhere (NULL: none) is retune_elsewhere's score of each
    variant on the other GPUs tuned beside this one, the rule's first key; where it puts the
-   rule's choice more than c->tie ahead of keep (known there), keep gives way. Returns how
-   many ties there are (0 when nothing was verified). */
+   rule's choice more than c->tie ahead of keep (known there), keep gives way. *why (why may be
+   NULL) gets the rule's key that set the winner apart from the best of the other ties
+   (TIE_NONE: fewer than two ties, or keep stayed). Returns how many ties there are (0 when
+   nothing was verified). */
+enum tie_key { TIE_NONE, TIE_ELSEWHERE, TIE_WORK, TIE_SMEM, TIE_REGS, TIE_ORDER };
 size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order, size_t keep, const double *elsewhere);
+                   size_t *order, size_t keep, const double *elsewhere, enum tie_key *why);
+/* each key's words ("shared memory"), by enum tie_key */
+extern const char *const report_tie_keys[];
 #define REPORT_KEEP_BANDS 2
 #define REPORT_TIE_RULE "the best worst ratio to the fastest on the other GPUs tuned beside " \
                         "it (where their results have it), then the most work resident on a " \

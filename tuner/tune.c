@@ -919,10 +919,12 @@ int tune_finish(struct tune *t)
 		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
+		enum tie_key why;
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
 		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, c->name, s, elsewhere);
-		report_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL);
+		report_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL, &why);
+		t->ri.tie_key = (int)why;
 		free(elsewhere);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
 		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
