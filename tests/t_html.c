@@ -159,8 +159,11 @@ static void fixture(struct fixture *f, int timed)
 		f->ri.why_untimed = "no GPU here (synthetic)";
 	}
 	f->order = report_rank(f->r, FIX_N);
-	if (timed)
-		report_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL, NULL);
+	if (timed) {
+		enum tie_key why;
+		report_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL, &why);
+		f->ri.tie_key = (int)why;
+	}
 }
 
 static void fixture_free(struct fixture *f)
@@ -270,6 +273,7 @@ TEST(html_timed_page)
 	CHECK(strstr(html, "Synthetic GPU &lt;&amp;&gt;") != NULL);
 	CHECK(strstr(html, "Nothing was timed") == NULL);
 	CHECK(strstr(html, "2 variants cannot be told apart") != NULL);
+	CHECK(strstr(html, "here it was chosen by registers.") != NULL);
 	CHECK(strstr(html, "id=\"cap\"") == NULL);
 	d = page_data(html);
 	CHECK(d != NULL);

@@ -535,6 +535,12 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed): "
 			           "the winner among them has ", ties);
 			html_text(&b, REPORT_TIE_RULE);
+			if (ri->kept_winner)
+				buf_puts(&b, "; the run before's winner, which ties, is kept");
+			else if (ri->tie_key) {
+				buf_puts(&b, "; here it was chosen by ");
+				html_text(&b, report_tie_keys[ri->tie_key]);
+			}
 			buf_puts(&b, ".");
 		}
 		buf_puts(&b, "</p>\n");
