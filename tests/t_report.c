@@ -256,6 +256,12 @@ TEST(report_ties_rule)
 	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 1);
 	CHECK_EQ(why, TIE_NONE);
 	CHECK_EQ(order[0], 0);
+	/* nothing verified: no ties, and no key */
+	for (i = 0; i < 4; i++)
+		r[i].status = ST_MISMATCH;
+	why = TIE_ORDER;
+	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 0);
+	CHECK_EQ(why, TIE_NONE);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
 	free(order);

@@ -117,6 +117,8 @@ size_t report_ties(struct result *r, size_t n, const struct config *c, const str
 	double mf, hf;
 	int po = 0, open = 1, better;
 
+	if (why)
+		*why = TIE_NONE;
 	if (!n || !timed(&r[order[0]]))
 		return 0;
 	for (k = 0; k < n && timed(&r[order[k]]); k++) /* the fastest: of the play-off, if any */

@@ -919,7 +919,7 @@ int tune_finish(struct tune *t)
 		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
-		enum tie_key why;
+		enum tie_key why = TIE_NONE;
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
 		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, c->name, s, elsewhere);
