@@ -12,6 +12,7 @@
 #include "html.h"
 #include "report.h"
 #include "t4.h"
+#include "bench.h" /* struct run_result */
 
 #include <jansson.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Tests for journal: records survive a round trip; torn and corrupt lines are skipped. */
 #include "test.h"
 #include "journal.h"
-#include "tune.h"
+#include "run.h"
 
 #include <fcntl.h>
 #include <math.h>

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "bank.h"
 #include "retune.h"
+#include "bench.h" /* struct run_result */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include "emit.h"
 #include "source.h"
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 #include "version.h"
 
 /* one variant as results.json lists it */

@@ -9,6 +9,7 @@
 #include "devbuf.h"
 #include "source.h"
 #include "version.h"
+#include "bench.h" /* struct run_result */
 
 static void provenance(struct buf *b, const struct config *c, const struct variant *v,
                        const struct result *r, const struct runinfo *ri)
@@ -51,7 +52,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_puts(b, "\n");
 	} else {
 		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
-		           ri->timed ? report_status(r->status) : ri->why_untimed);
+		           ri->timed ? result_status(r->status) : ri->why_untimed);
 	}
 	buf_puts(b, " */\n");
 	free(p);

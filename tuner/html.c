@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "bench.h" /* struct run_result */
 
 static const char *const css[] = {
 	"body { font: 14px/1.4 system-ui, sans-serif; color: #222;\n",
@@ -422,7 +423,7 @@ static void row(struct buf *b, const struct config *c, const struct space *s,
 	buf_printf(b, ",\"rank\":%zu,\"p\":[", rank);
 	for (p = 0; p < c->nparams; p++)
 		buf_printf(b, "%s%lld", p ? "," : "", (long long)v->vals[p]);
-	buf_printf(b, "],\"st\":\"%s\"", report_status(x->status));
+	buf_printf(b, "],\"st\":\"%s\"", result_status(x->status));
 	if (x->status == ST_OK) {
 		kv(b, "ms", result_run(x)->t.median_ms);
 		kv(b, "gbs", x->gbs);
@@ -445,7 +446,7 @@ static void row(struct buf *b, const struct config *c, const struct space *s,
 	if (win)
 		buf_puts(b, ",\"win\":true");
 	if ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && x->twin >= 0) {
-		char *t = xasprintf("%s of %s", report_status(x->status), s->v[x->twin].id);
+		char *t = xasprintf("%s of %s", result_status(x->status), s->v[x->twin].id);
 		ks(b, "reason", t);
 		free(t);
 	} else if (x->reason && x->status != ST_OK && x->status != ST_UNTIMED) {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include "config.h"
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 #include "util.h"
 
 /* the most variants the page holds (drawn and tabulated): the first in rank order, so the

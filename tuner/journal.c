@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tune.h" /* enum status */
+#include "result.h" /* enum status */
 #include "util.h"
 
 /* the record format and what the keys hash; change it when either changes, a default of the

@@ -103,7 +103,7 @@ static const char *value(const char *opt)
 	return optarg;
 }
 
-static void parse_args(int argc, char **argv, struct tune_opts *o)
+static void parse_args(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
 	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
@@ -281,7 +281,7 @@ static int merge(int argc, char **argv)
 }
 
 /* tuner explain: the bank model's prediction for each kept variant; nothing compiled */
-static int explain(struct tune *t)
+static int explain(struct run *t)
 {
 	const char *arch = t->o.arch ? t->o.arch : nv_newest_arch();
 
@@ -297,7 +297,7 @@ static int explain(struct tune *t)
 
 int main(int argc, char **argv)
 {
-	static struct tune t;
+	static struct run t;
 	int rc, is_explain = argc > 1 && !strcmp(argv[1], "explain");
 
 	if (argc > 1 && !strcmp(argv[1], "bundle"))
@@ -306,9 +306,9 @@ int main(int argc, char **argv)
 		return merge(argc - 1, argv + 1);
 	t.t0 = now_s();
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
-	tune_catch_signals();
+	run_catch_signals();
 	tune_load(&t);
-	tune_phase(&t, "config loaded");
+	run_phase(&t, "config loaded");
 	if (is_explain) {
 		rc = explain(&t);
 		tune_free(&t);
@@ -320,7 +320,7 @@ int main(int argc, char **argv)
 	}
 	tune_target(&t);
 	tune_expand(&t);
-	if (tune_stop) {
+	if (run_stop) {
 		note(0, "tuner: interrupted before compiling; nothing written\n");
 		tune_free(&t);
 		return EXIT_INTERRUPT;
@@ -332,7 +332,7 @@ int main(int argc, char **argv)
 	}
 	tune_run(&t);
 	rc = tune_finish(&t);
-	tune_phase(&t, "reported");
+	run_phase(&t, "reported");
 	tune_free(&t);
 	return rc;
 }

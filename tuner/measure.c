@@ -28,7 +28,7 @@ struct hello {
 };
 
 struct measure {
-	struct tune *t;
+	struct run *t;
 	struct pool *pool;
 	struct bench *bench;      /* in the worker only */
 	struct bench_probe probe; /* in the worker: the counters' probe, if any (not for jobs
@@ -227,7 +227,7 @@ static int rd_result(struct rd *r, struct run_result *x)
 static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 {
 	struct measure *m = arg;
-	struct tune *t = m->t;
+	struct run *t = m->t;
 
 	m->ordinal = m->ndev ? m->dev[w % m->ndev] : 0;
 	if (gpu_open(m->ordinal, &t->ri.gpu, why, whylen) < 0) /* the worker's copy */
@@ -247,7 +247,7 @@ static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 static void w_prepare(void *arg)
 {
 	struct measure *m = arg;
-	struct tune *t = m->t;
+	struct run *t = m->t;
 
 	m->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, t->why, sizeof t->why);
 }
@@ -300,7 +300,7 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
                    size_t whylen)
 {
 	struct measure *m = arg;
-	struct tune *t = m->t;
+	struct run *t = m->t;
 	struct rd r = rd_of(msg, len);
 	struct hello h;
 
@@ -392,7 +392,7 @@ bad:
 	return -1;
 }
 
-struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
+struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen)
 {
 	struct measure *m = xcalloc(1, sizeof *m);
@@ -437,7 +437,7 @@ struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, c
 }
 
 /* variant i's result: its status from how the job ended, GB/s and % of the rooflines */
-static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_result *run)
+static void settle(struct run *t, size_t i, enum outcome oc, const struct run_result *run)
 {
 	struct result *x = &t->r[i];
 
@@ -472,7 +472,7 @@ static void settle(struct tune *t, size_t i, enum outcome oc, const struct run_r
 /* the first answer has come: the worker's hello is in */
 static void take_hello(struct measure *m, const struct buf *b)
 {
-	struct tune *t = m->t;
+	struct run *t = m->t;
 	struct rd r = rd_of(b->s, b->len);
 	struct hello h;
 
@@ -482,7 +482,7 @@ static void take_hello(struct measure *m, const struct buf *b)
 	t->ri.copy = h.copy;
 	t->ri.read_gbs = h.read_gbs;
 	t->ri.read = h.read;
-	tune_phase(t, "first result (the worker's setup and rooflines are done)");
+	run_phase(t, "first result (the worker's setup and rooflines are done)");
 	t->ri.counters = h.counters;
 	t->ri.counter_passes = h.passes;
 	snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", h.counters_why);
@@ -493,7 +493,7 @@ static void job_message(void *arg, size_t i, struct buf *b)
 {
 	struct donectx *d = arg;
 	struct measure *m = d->m;
-	struct tune *t = m->t;
+	struct run *t = m->t;
 	struct vars vars;
 	int again = i >= t->s.n; /* timed again: never cut */
 
@@ -509,7 +509,7 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 {
 	struct donectx *d = arg;
 	struct measure *m = d->m;
-	struct tune *t = m->t;
+	struct run *t = m->t;
 	struct run_result run;
 	struct jrec rec;
 
@@ -531,14 +531,14 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 			settle(t, i, oc, &run);
 		if (oc != OUT_NONE && t->r[i].status != ST_OK)
 			note(1, "tuner: %s failed when timed again: %s\n", t->s.v[i].id,
-			     t->r[i].reason ? t->r[i].reason : report_status(t->r[i].status));
+			     t->r[i].reason ? t->r[i].reason : result_status(t->r[i].status));
 		d->timed(d->arg, i + t->s.n);
 		return;
 	}
 	settle(t, i, oc, &run);
 	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms))
 		m->best_ms = result_run(&t->r[i])->t.median_ms;
-	note(2, "tuner: %s %s %s\n", t->s.v[i].id, report_status(t->r[i].status),
+	note(2, "tuner: %s %s %s\n", t->s.v[i].id, result_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
 	memset(&rec, 0, sizeof rec);
 	rec.key = m->keys[i];
@@ -556,7 +556,7 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 }
 
 /* take variant i's result from the newest journal record of its key; 0, or -1 if none */
-static int resume(struct tune *t, size_t i, const struct jrec *recs, size_t nrec, uint64_t key)
+static int resume(struct run *t, size_t i, const struct jrec *recs, size_t nrec, uint64_t key)
 {
 	struct result *x = &t->r[i];
 	size_t k;
@@ -581,7 +581,7 @@ static int resume(struct tune *t, size_t i, const struct jrec *recs, size_t nrec
 
 void measure_begin(struct measure *m)
 {
-	struct tune *t = m->t;
+	struct run *t = m->t;
 	struct space *s = &t->s;
 	char *method;
 	size_t i;
@@ -603,13 +603,13 @@ void measure_begin(struct measure *m)
 	wire_co(&m->setup, &t->copy);
 	wire_u64(&m->setup, (uint64_t)m->copy_bytes);
 	m->run = (struct pool_run){m->setup.s, m->setup.len, job_message, job_done, &m->d,
-	                           &m->d.hello, &tune_stop};
+	                           &m->d.hello, &run_stop};
 	t->ri.copy_gbs = 0;
 }
 
 int measure_resume(struct measure *m, size_t i)
 {
-	struct tune *t = m->t;
+	struct run *t = m->t;
 
 	m->keys[i] = journal_key(m->ctx, t->c, &t->s, &t->s.v[i], &t->r[i].co);
 	if (resume(t, i, m->recs, m->nrec, m->keys[i]) < 0)

@@ -4,12 +4,12 @@
 #ifndef TUNER_MEASURE_H
 #define TUNER_MEASURE_H
 
-#include "tune.h"
+#include "run.h"
 
 /* start the GPU worker for t (forked now: it sees t as it is) and read what it found: the
    GPU, and the bank size the GPU reports after a request for 8 bytes; NULL with why if there
    is no usable GPU */
-struct measure *measure_open(struct tune *t, struct gpu_info *gpu, int *bank8, char *why,
+struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen);
 /* get ready to verify and time variants: the journal of t->dir (ignored with --fresh), the
    worker's setup message */

@@ -20,6 +20,7 @@
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
+#include "bench.h" /* struct run_result */
 #include "tune.h"
 #include "util.h"
 
@@ -113,7 +114,7 @@ static size_t find_id(const struct space *s, const size_t *slot, size_t cap, con
 }
 
 /* fill t->r[i] from its entry v of shard sh */
-static void take(struct tune *t, size_t i, json_t *v, const struct shard *sh,
+static void take(struct run *t, size_t i, json_t *v, const struct shard *sh,
                  const size_t *slot, size_t cap)
 {
 	struct result *x = &t->r[i];
@@ -124,7 +125,7 @@ static void take(struct tune *t, size_t i, json_t *v, const struct shard *sh,
 	long long rb;
 	int k;
 
-	for (k = 0; k <= ST_SKIPPED && (!st || strcmp(report_status((enum status)k), st)); k++)
+	for (k = 0; k <= ST_SKIPPED && (!st || strcmp(result_status((enum status)k), st)); k++)
 		;
 	if (k > ST_SKIPPED || k == ST_DROPPED || k == ST_SKIPPED)
 		fatal("%s/results.json: variant %s has status '%s', which no run records there",
@@ -175,7 +176,7 @@ static void take(struct tune *t, size_t i, json_t *v, const struct shard *sh,
 
 int merge_run(const char *dir)
 {
-	static struct tune t;
+	static struct run t;
 	static char arch[32], nvrtc[32];
 	struct shard *sh;
 	json_t *sizes, *lim, *search, *v;

@@ -6,7 +6,7 @@
 #include "models.h"
 #include "gpu.h"
 #include "measure.h"
-#include "tune.h"
+#include "run.h"
 #include "util.h"
 
 #include <errno.h>
@@ -131,7 +131,7 @@ static int worse(int a, int b)
 	return ra >= rb ? a : b;
 }
 
-int models_split(struct tune *t)
+int models_split(struct run *t)
 {
 	static char mine[sizeof ((struct group *)0)->list]; /* outlives gs */
 	struct group *gs;
@@ -175,7 +175,7 @@ int models_split(struct tune *t)
 		if (pid < 0) {
 			if (errno != EINTR)
 				die("waitpid: %s", strerror(errno));
-			if (tune_stop && !sent) /* pass an interrupt on to runs not in this group */
+			if (run_stop && !sent) /* pass an interrupt on to runs not in this group */
 				for (i = 0, sent = 1; i < n; i++)
 					if (gs[i].pid > 0)
 						kill(gs[i].pid, SIGTERM);

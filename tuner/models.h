@@ -2,13 +2,13 @@
 #ifndef TUNER_MODELS_H
 #define TUNER_MODELS_H
 
-struct tune;
+struct run;
 
 /* When t->o.devices names GPUs of more than one model: fork a run per model (each with
    t->o.devices set to that model's GPUs, its own OUT/<kernel>/<gpu>/), wait for them and print
    their output per model. Returns the worst exit status in the parent; -1 where the caller
    goes on with the run: in each child, and in the process itself when there is one model (or
    the GPUs cannot be asked: the run then reports that as it would). */
-int models_split(struct tune *t);
+int models_split(struct run *t);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "pool.h"
 #include "report.h"
+#include "run.h" /* run_stop */
 #include "util.h"
 #include "wire.h"
 
@@ -271,12 +272,12 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		struct pool_limits lim = {0, 0};
 		struct pool *p = pool_new(&ops, &lim, (size_t)workers < nrep / 4 ? workers
 		                                                                : (int)(nrep / 4));
-		struct pool_run pr = {NULL, 0, NULL, fan_done, &f, NULL, &tune_stop};
+		struct pool_run pr = {NULL, 0, NULL, fan_done, &f, NULL, &run_stop};
 		if (pool_run(p, &pr, rep, nrep, e, sizeof e) < 0)
 			note(2, "tuner: evaluating the bank model here: %s\n", e);
 		pool_end(p);
 	}
-	for (i = 0; i < nrep && !tune_stop; i++)
+	for (i = 0; i < nrep && !run_stop; i++)
 		if (!f.seen[rep[i]] && bank_one(c, s, r, rep[i], e, sizeof e) < 0)
 			fan_error(&f, rep[i], e);
 	if (f.err != (size_t)-1)

@@ -4,7 +4,7 @@
 
 #include "config.h"
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 
 /* the bank model's prediction for every kept variant into r[i].bank, bank8 and bank_ratio:
    under the rules of compute capability cc in the variant's bank mode, and under Kepler's

@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include "counters.h"
+#include "bench.h" /* struct run_result */
 
 #include <math.h>
 #include <stdlib.h>
@@ -195,28 +196,17 @@ size_t report_edges(struct buf *b, const struct config *c, const struct variant 
 	return n;
 }
 
-const char *report_status(enum status s)
-{
-	static const char *const names[] = {
-		[ST_OK] = "ok", [ST_UNTIMED] = "untimed", [ST_COMPILE_ERROR] = "compile-error",
-		[ST_RESOURCES] = "resources", [ST_MISMATCH] = "mismatch", [ST_FAULT] = "fault",
-		[ST_TIMEOUT] = "timeout", [ST_NOTRUN] = "not-run", [ST_LAUNCH_ERROR] = "launch-error", [ST_TWIN] = "twin", [ST_COLLAPSED] = "collapsed",
-		[ST_DROPPED] = "dropped", [ST_SKIPPED] = "skipped",
-	};
-	return names[s];
-}
-
 /* the row's status with a short reason */
 static char *status_text(const struct space *s, const struct result *r)
 {
 	if ((r->status == ST_TWIN || r->status == ST_COLLAPSED) && r->twin >= 0)
-		return xasprintf("%s of %s", report_status(r->status), s->v[r->twin].id);
+		return xasprintf("%s of %s", result_status(r->status), s->v[r->twin].id);
 	if (r->reason && r->status != ST_OK && r->status != ST_UNTIMED) {
 		const char *nl = strchr(r->reason, '\n');
 		int n = nl ? (int)(nl - r->reason) : (int)strlen(r->reason);
-		return xasprintf("%s: %.*s", report_status(r->status), n > 60 ? 60 : n, r->reason);
+		return xasprintf("%s: %.*s", result_status(r->status), n > 60 ? 60 : n, r->reason);
 	}
-	return xstrdup(report_status(r->status));
+	return xstrdup(result_status(r->status));
 }
 
 double report_bank_ratio(const struct bank_stats *st, size_t n)
@@ -716,7 +706,7 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 			buf_json_str(b, c->params[i].name);
 			buf_printf(b, ": %lld", (long long)v->vals[i]);
 		}
-		buf_printf(b, "}, \"status\": \"%s\"", report_status(x->status));
+		buf_printf(b, "}, \"status\": \"%s\"", result_status(x->status));
 		if (x->status == ST_DROPPED) {
 			buf_puts(b, ", \"reason\": ");
 			buf_json_str(b, v->drop);
@@ -822,7 +812,7 @@ void report_csv(struct buf *b, FILE *out, const struct config *c, const struct s
 		buf_puts(b, v->id);
 		for (i = 0; i < c->nparams; i++)
 			buf_printf(b, ",%lld", (long long)v->vals[i]);
-		buf_printf(b, ",%s", report_status(x->status));
+		buf_printf(b, ",%s", result_status(x->status));
 		if (x->status == ST_OK)
 			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.2f,%.3g", result_run(x)->t.median_ms,
 			           result_run(x)->t.min_ms, result_run(x)->t.spread, x->gbs, x->pct_copy, x->pct_read,

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include "config.h"
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 
 /* --dry-run: every variant with its parameters, launch geometry and whether it was kept */
 void report_variants(FILE *f, const struct config *c, const struct space *s);
@@ -42,8 +42,6 @@ extern const char *const report_tie_keys[];
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
    value tried"), one per line into b; returns how many (parameters with one value do not count) */
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);
-/* the status as a short word ("ok", "compile-error", ...) */
-const char *report_status(enum status s);
 /* "max abs error 2e-07, max rel error 3.1e-07 (where |ref| > 1e-06)": x's errors against the
    reference, the relative one over the elements beyond c's absolute tolerance (tuner/cmp.h) */
 void report_errors(struct buf *b, const struct run_result *x, const struct config *c);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "bench.h" /* struct run_result */
 
 /* another GPU's winner: its GPU, id and % of copy there; 0, or -1 if path has none */
 static int winner_of(const char *path, const char *kernel, char *gpu, size_t gpulen, char *id,
@@ -223,8 +224,8 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 		}
 		if (r[order[k]].status != ST_OK) {
 			buf_printf(text, "re-tuning: %s's winner %s is %s here\n", gpu, id,
-			           report_status(r[order[k]].status));
-			buf_printf(json, ", \"here\": \"%s\"}", report_status(r[order[k]].status));
+			           result_status(r[order[k]].status));
+			buf_printf(json, ", \"here\": \"%s\"}", result_status(r[order[k]].status));
 			continue;
 		}
 		double ratio = best / result_run(&r[order[k]])->t.median_ms;

@@ -3,7 +3,7 @@
 #define TUNER_RETUNE_H
 
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 #include "util.h"
 
 /*

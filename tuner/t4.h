@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include "config.h"
 #include "space.h"
-#include "tune.h"
+#include "result.h"
 
 #define T4_SCHEMA_VERSION "1.0.0"
 

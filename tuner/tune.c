@@ -26,45 +26,7 @@
 #include "t4.h"
 #include "util.h"
 
-volatile sig_atomic_t tune_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	tune_stop = 1;
-}
-
-void tune_catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-const struct run_result *result_run(const struct result *x)
-{
-	static const struct run_result none;
-
-	return x->run ? x->run : &none;
-}
-
-void result_set_run(struct result *x, const struct run_result *run)
-{
-	if (!x->run)
-		x->run = xmalloc(sizeof *x->run);
-	*x->run = *run;
-}
-
-void tune_phase(const struct tune *t, const char *what)
-{
-	note(2, "tuner: %.3f s: %s\n", now_s() - t->t0, what);
-}
-
-void tune_load(struct tune *t)
+void tune_load(struct run *t)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
@@ -83,7 +45,7 @@ void tune_load(struct tune *t)
 	t->ri.nvrtc = nv_version();
 }
 
-void tune_target(struct tune *t)
+void tune_target(struct run *t)
 {
 	static char gpuarch[16];
 	struct runinfo *ri = &t->ri;
@@ -120,7 +82,7 @@ void tune_target(struct tune *t)
 		space_arch_limits(ri->arch, &t->lim);
 		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
 	}
-	tune_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
+	run_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
 }
 
 /* warn about each parameter that changes no variant's cubin or launch: among the compiled
@@ -171,11 +133,11 @@ static void unused_params(const struct config *c, const struct space *s, const s
 	free(bh);
 }
 
-static void predict(struct tune *t);
+static void predict(struct run *t);
 
 /* what variant_text needs */
 struct vjob {
-	const struct tune *t;
+	const struct run *t;
 	const struct variant *v;
 };
 
@@ -224,7 +186,7 @@ static double playoff_net(const struct config *c)
    queued for the GPU, timed. Memory holds the cubins between compiling and timing only (and
    the play-off's candidates' until the end). */
 struct stream {
-	struct tune *t;
+	struct run *t;
 	struct search *q;
 	struct vjob cur;          /* the job job_of described last */
 	size_t *queue, qhead, qlen, qcap;   /* compiled, waiting for the GPU (a ring) */
@@ -280,14 +242,14 @@ static int compile_next(void *arg, size_t *i)
 /* the play-off's next job (variant + n), once every other result is in */
 static int playoff_next(struct stream *st, size_t *i)
 {
-	struct tune *t = st->t;
+	struct run *t = st->t;
 	size_t k;
 
 	if (!st->po_on) {
 		if (st->timing)
 			return 0;
 		st->po_on = 1;
-		if (st->nkeep < 2 || tune_stop)
+		if (st->nkeep < 2 || run_stop)
 			return -1;
 		for (k = 0; k < st->nkeep && measure_playoff_resume(t->m, st->keep[k]); k++)
 			;
@@ -385,7 +347,7 @@ static void drop_cubin(struct compile_out *co)
    the cubins of those that no longer may */
 static void keep_or_drop(struct stream *st, size_t i)
 {
-	struct tune *t = st->t;
+	struct run *t = st->t;
 	double ms = result_run(&t->r[i])->t.median_ms, lim;
 	size_t k, n = 0;
 
@@ -436,7 +398,7 @@ static void timed_again(void *arg, size_t i, const struct run_result *run)
 /* the play-off's results into the candidates' results; their cubins go */
 static void playoff_end(struct stream *st)
 {
-	struct tune *t = st->t;
+	struct run *t = st->t;
 	size_t k;
 	int j, rounds = t->c->playoff;
 
@@ -459,7 +421,7 @@ static void playoff_end(struct stream *st)
 			var += (m[j] - q.mean_ms) * (m[j] - q.mean_ms) / (n > 1 ? n - 1 : 1);
 		x->po_se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
 		t->ri.playoff++;
-		if (!tune_stop && n == rounds) /* a whole play-off: the next run may take it */
+		if (!run_stop && n == rounds) /* a whole play-off: the next run may take it */
 			measure_playoff_save(t->m, st->keep[k]);
 	}
 	if (t->ri.playoff) {
@@ -483,7 +445,7 @@ static void settle(struct stream *st, size_t i, int counted, double ms)
 static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 {
 	struct stream *st = arg;
-	struct tune *t = st->t;
+	struct run *t = st->t;
 	struct result *x = &t->r[i];
 	const struct variant *v = &t->s.v[i];
 	int counted = !t->m; /* without a GPU a compiled variant is what the budget counts */
@@ -494,7 +456,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 	x->reason = NULL;
 	x->co = *out;
 	x->cache_hit = hit;
-	if (!x->co.ok && tune_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
+	if (!x->co.ok && run_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
 		st->nint++;
 		x->status = ST_NOTRUN;
 		x->reason = xstrdup("interrupted while compiling");
@@ -566,7 +528,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 static void timed(void *arg, size_t i)
 {
 	struct stream *st = arg;
-	struct tune *t = st->t;
+	struct run *t = st->t;
 	struct result *x = &t->r[i];
 
 	st->timing--;
@@ -581,7 +543,7 @@ static void timed(void *arg, size_t i)
 }
 
 /* the kept variants this run may try (its shard's), in config order; count in *n */
-static size_t *candidates(const struct tune *t, size_t *n)
+static size_t *candidates(const struct run *t, size_t *n)
 {
 	const struct space *s = &t->s;
 	size_t *c = xcalloc(s->nkept + 1, sizeof *c), i, k = 0;
@@ -598,7 +560,7 @@ static size_t *candidates(const struct tune *t, size_t *n)
 }
 
 /* compile the reference and the helper kernels; exit 2 if the reference does not compile */
-static void compile_fixed(struct tune *t, const char *cachedir)
+static void compile_fixed(struct run *t, const char *cachedir)
 {
 	const struct config *c = t->c;
 	struct job jobs[2];
@@ -608,18 +570,18 @@ static void compile_fixed(struct tune *t, const char *cachedir)
 	jobs[1] = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu",
 	                       "tuner_copy"};
 	t->ri.compiled += compile_many(jobs, 2, t->ri.arch, c->options, c->noptions, cachedir,
-	                               t->o.jobs, outs, NULL, &tune_stop);
+	                               t->o.jobs, outs, NULL, &run_stop);
 	t->ref = outs[0];
 	t->copy = outs[1];
-	if (!tune_stop && !t->ref.ok)
+	if (!run_stop && !t->ref.ok)
 		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
 		      c->reference.entry, c->reference.source, t->ref.log);
-	if (!tune_stop && !t->copy.ok)
+	if (!run_stop && !t->copy.ok)
 		die("the helper kernels do not compile:\n%s", t->copy.log);
 }
 
 /* what the stream did, in one line, and the first compile failure */
-static void stream_summary(struct tune *t, const struct stream *st, size_t ncand)
+static void stream_summary(struct run *t, const struct stream *st, size_t ncand)
 {
 	const struct config *c = t->c;
 	size_t tried = ncand - t->ri.nskipped;
@@ -649,7 +611,7 @@ static void stream_summary(struct tune *t, const struct stream *st, size_t ncand
 }
 
 /* t->earlier: the winner that the results already in t->dir name, if it is in the space */
-static void earlier_winner(struct tune *t)
+static void earlier_winner(struct run *t)
 {
 	char *prev = xasprintf("%s/results.json", t->dir), id[64];
 	size_t i;
@@ -662,7 +624,7 @@ static void earlier_winner(struct tune *t)
 	free(prev);
 }
 
-void tune_run(struct tune *t)
+void tune_run(struct run *t)
 {
 	struct config *c = t->c;
 	struct space *s = &t->s;
@@ -712,9 +674,9 @@ void tune_run(struct tune *t)
 	st.qmax = 4 * (size_t)t->o.jobs + 16;
 	free(prior);
 	k = compile_open(t->ri.arch, c->options, c->noptions, cachedir, t->o.jobs, job_of,
-	                 compile_next, compiled, &st, &tune_stop);
+	                 compile_next, compiled, &st, &run_stop);
 	compile_task(k, &tasks[0], why, sizeof why);
-	if (t->m && !tune_stop) {
+	if (t->m && !run_stop) {
 		if (mkdirs(t->dir) < 0)
 			fatal("cannot create '%s':", t->dir);
 		measure_begin(t->m);
@@ -723,7 +685,7 @@ void tune_run(struct tune *t)
 	}
 	progress_begin(t->m ? "compiling and timing" : "compiling",
 	               t->o.budget && t->o.budget < ncand ? t->o.budget : ncand);
-	if (!tune_stop && pool_run_many(tasks, ntask) < 0) {
+	if (!run_stop && pool_run_many(tasks, ntask) < 0) {
 		if (ntask > 1 && tasks[1].failed)
 			fatal("%s: %s", c->path, t->why);
 		warn("cannot start a compiler process (%s)", why);
@@ -748,7 +710,7 @@ void tune_run(struct tune *t)
 			note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
 			     resumed);
 	}
-	for (i = 0; i < ncand && tune_stop && !t->o.budget; i++) { /* never reached */
+	for (i = 0; i < ncand && run_stop && !t->o.budget; i++) { /* never reached */
 		struct result *x = &t->r[cand[i]];
 		if (x->status == ST_SKIPPED) {
 			x->status = ST_NOTRUN;
@@ -768,17 +730,17 @@ void tune_run(struct tune *t)
 			x->po_se = t->r[x->twin].po_se;
 		}
 	}
-	if (!t->predicted && !tune_stop)
+	if (!t->predicted && !run_stop)
 		predict(t);
 	stream_summary(t, &st, ncand);
-	tune_phase(t, "compiled and run");
+	run_phase(t, "compiled and run");
 	free(cachedir);
 	free(cand);
 	free(st.queue);
 	free(st.tkey);
 	free(st.tval);
 	search_free(st.q);
-	if (!tune_stop && st.nok == 0 && st.nbad) {
+	if (!run_stop && st.nok == 0 && st.nbad) {
 		char hint[512];
 		const char *h = nv_hint(t->r[st.first_bad].reason, c->kernel.entry, c->kernel.source,
 		                        hint, sizeof hint);
@@ -786,7 +748,7 @@ void tune_run(struct tune *t)
 		      c->kernel.source, h ? ": " : "", h ? h : "", s->v[st.first_bad].id,
 		      t->r[st.first_bad].reason);
 	}
-	if (!tune_stop)
+	if (!run_stop)
 		unused_params(c, s, t->r);
 }
 
@@ -800,15 +762,15 @@ static void write_out(const char *dir, const char *file, const struct buf *b)
 }
 
 /* the bank model's prediction of every kept variant not skipped */
-static void predict(struct tune *t)
+static void predict(struct run *t)
 {
 	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
 	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
 	t->predicted = 1;
-	tune_phase(t, "bank model evaluated");
+	run_phase(t, "bank model evaluated");
 }
 
-void tune_expand(struct tune *t)
+void tune_expand(struct run *t)
 {
 	size_t i;
 
@@ -842,7 +804,7 @@ void tune_expand(struct tune *t)
 
 /* write results.json (csv 0), results.csv (1), report.html (2) or results.t4.json (3) into
    t->dir atomically, as it is made */
-static void write_report(struct tune *t, const char *file, int csv, const size_t *order)
+static void write_report(struct run *t, const char *file, int csv, const size_t *order)
 {
 	char *path = xasprintf("%s/%s", t->dir, file);
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
@@ -894,7 +856,7 @@ static int lock_dir(const char *dir)
 }
 
 /* the config and the template as tuned, beside the results, with their hashes */
-static void copy_sources(struct tune *t)
+static void copy_sources(struct run *t)
 {
 	struct buf b = {t->cfgtext, t->cfglen, 0};
 	size_t n = strlen(t->tmpl);
@@ -907,7 +869,7 @@ static void copy_sources(struct tune *t)
 	t->ri.sources_copied = 1;
 }
 
-int tune_finish(struct tune *t)
+int tune_finish(struct run *t)
 {
 	struct config *c = t->c;
 	struct space *s = &t->s;
@@ -946,7 +908,7 @@ int tune_finish(struct tune *t)
 	write_report(t, "report.html", 2, order); /* html.h */
 	if (t->o.t4)
 		write_report(t, "results.t4.json", 3, order); /* t4.h */
-	if (t->ri.timed && !tune_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
+	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
 		size_t w = order[0];
 		char *p = space_params_str(c, &s->v[w]);
 		struct vars vars;
@@ -957,7 +919,7 @@ int tune_finish(struct tune *t)
 		       r[w].gbs, r[w].pct_copy, t->dir);
 		free(p);
 	}
-	if (t->o.emit && !tune_stop) {
+	if (t->o.emit && !run_stop) {
 		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
 			;
 		struct vars vars;
@@ -971,14 +933,14 @@ int tune_finish(struct tune *t)
 	note(1, "tuner: results in %s/results.json\n", t->dir);
 	close(lock); /* the files of the directory are one run's */
 	free(order);
-	if (tune_stop) {
+	if (run_stop) {
 		note(0, "tuner: interrupted; the results so far are in %s\n", t->dir);
 		return EXIT_INTERRUPT;
 	}
 	return nok ? 0 : EXIT_NOVARIANT;
 }
 
-void tune_free(struct tune *t)
+void tune_free(struct run *t)
 {
 	size_t i;
 

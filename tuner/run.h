@@ -1,0 +1,67 @@
+/* run: the state of one tuning run (struct run: the options, the config, the space, the
+   results) that the phases (tune.h) fill in, and the interrupt every phase watches. */
+#ifndef TUNER_RUN_H
+#define TUNER_RUN_H
+
+#include <signal.h>
+#include "config.h"
+#include "nvrtc.h"
+#include "result.h"
+#include "space.h"
+
+/* what the command line asks of a run */
+struct run_opts {
+	const char *config;
+	const char *arch;
+	const char *arch_from;    /* where arch came from when not --arch ("TUNER_ARCH") */
+	const char *outdir;
+	const char *cachedir;
+	const char *emit;
+	int jobs;
+	int dry_run;
+	int no_cache;
+	int fresh;
+	int counters;             /* --counters: read shared-memory counters of each variant */
+	int no_race;              /* --no-race: every verified variant gets all its samples */
+	int64_t sms;              /* --sms: SMS in expressions without a GPU (0: not given) */
+	size_t budget;            /* --budget: variants timed (compiled without a GPU); 0: all */
+	int strategy;             /* --strategy (enum strategy) */
+	uint64_t seed;            /* --seed */
+	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
+	const char *devices;      /* --devices LIST|all (NULL: device 0) */
+	int t4;                   /* --t4: also write results.t4.json (t4.h) */
+	double timeout;
+	char **sizes;
+	size_t nsizes;
+};
+
+struct measure;
+
+/* everything one tuning run holds */
+struct run {
+	struct run_opts o;
+	struct config *c;
+	struct vars sizes;
+	struct limits lim;
+	struct space s;
+	struct runinfo ri;
+	struct result *r;         /* one per variant */
+	char *tmpl, *refsrc, *dir;
+	char *cfgtext;            /* the config file's text, for its copy */
+	size_t cfglen;
+	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */
+	struct measure *m;        /* the GPU side, when there is a GPU */
+	double t0;                /* when the run began (now_s) */
+	int predicted;            /* the bank model has run */
+	size_t earlier;           /* the winner named by the results already in dir, + 1; 0: none */
+	char why[512];            /* why nothing is timed */
+};
+
+/* set by SIGINT and SIGTERM once run_catch_signals has run: every phase stops early */
+extern volatile sig_atomic_t run_stop;
+/* from now on an interrupt sets run_stop instead of ending the process */
+void run_catch_signals(void);
+/* with -v: how long the run has taken, at the end of the phase `what` */
+void run_phase(const struct run *t, const char *what);
+
+#endif
