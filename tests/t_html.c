@@ -248,7 +248,7 @@ TEST(html_json_escapes_script_end)
 {
 	struct buf b = {0};
 
-	html_json_str(&b, "a</script><!--&\"\\\n\x01");
+	buf_json_str_html(&b, "a</script><!--&\"\\\n\x01");
 	CHECK_STR(b.s, "\"a\\u003c/script\\u003e\\u003c!--\\u0026\\\"\\\\\\n\\u0001\"");
 	b.len = 0;
 	html_text(&b, "<a href='x'>&\"");

@@ -343,25 +343,6 @@ static const char *const js[] = {
 	NULL,
 };
 
-void html_json_str(struct buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			buf_printf(b, "\\%c", c);
-		else if (c == '\n')
-			buf_puts(b, "\\n");
-		else if (c == '\t')
-			buf_puts(b, "\\t");
-		else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
-			buf_printf(b, "\\u%04x", c);
-		else
-			buf_add(b, &c, 1);
-	}
-	buf_puts(b, "\"");
-}
-
 void html_text(struct buf *b, const char *s)
 {
 	for (; s && *s; s++)
@@ -373,16 +354,6 @@ void html_text(struct buf *b, const char *s)
 		case '\'': buf_puts(b, "&#39;"); break;
 		default: buf_add(b, s, 1);
 		}
-}
-
-/* write what b holds to f once it holds at least `at` bytes */
-static void spill(struct buf *b, FILE *f, size_t at)
-{
-	if (b->len < at)
-		return;
-	if (b->len && fwrite(b->s, 1, b->len, f) != b->len)
-		fatal("cannot write the report:");
-	b->len = 0;
 }
 
 /* ,"key":x (null when not finite) */
@@ -398,7 +369,7 @@ static void kv(struct buf *b, const char *key, double x)
 static void ks(struct buf *b, const char *key, const char *s)
 {
 	buf_printf(b, ",\"%s\":", key);
-	html_json_str(b, s);
+	buf_json_str_html(b, s);
 }
 
 /* the first line of a reason, at most 160 bytes (results.json has all of it) */
@@ -419,7 +390,7 @@ static void row(struct buf *b, const struct config *c, const struct space *s,
 	int op;
 
 	buf_printf(b, "{\"id\":");
-	html_json_str(b, v->id);
+	buf_json_str_html(b, v->id);
 	buf_printf(b, ",\"rank\":%zu,\"p\":[", rank);
 	for (p = 0; p < c->nparams; p++)
 		buf_printf(b, "%s%lld", p ? "," : "", (long long)v->vals[p]);
@@ -567,7 +538,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	buf_puts(&b, ".</p>\n<div class=\"tablewrap\"><table id=\"table\"></table></div>\n"
 	             "<button id=\"more\" hidden></button>\n"
 	             "<script type=\"application/json\" id=\"data\">{\"kernel\":");
-	html_json_str(&b, c->name);
+	buf_json_str_html(&b, c->name);
 	ks(&b, "config", c->path);
 	ks(&b, "arch", ri->arch);
 	ks(&b, "nvrtc", ri->nvrtc);
@@ -583,7 +554,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	buf_puts(&b, ",\"params\":[");
 	for (i = 0; i < c->nparams; i++) {
 		buf_puts(&b, i ? "," : "");
-		html_json_str(&b, c->params[i].name);
+		buf_json_str_html(&b, c->params[i].name);
 	}
 	buf_printf(&b, "],\"bank\":%s,\"counters\":%s", c->naccesses ? "true" : "false",
 	           ri->counters > 0 && c->naccesses ? "true" : "false");
@@ -599,12 +570,12 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		buf_puts(&b, i ? ",\n" : "");
 		row(&b, c, s, r, order[k], i + 1, win && k == 0);
 		i++;
-		spill(&b, f, 1 << 16);
+		buf_spill(&b, f, 1 << 16, "the report");
 	}
 	buf_puts(&b, "\n]}</script>\n<script>\n");
 	for (line = js; *line; line++)
 		buf_puts(&b, *line);
 	buf_puts(&b, "</script>\n</body>\n</html>\n");
-	spill(&b, f, 0);
+	buf_spill(&b, f, 0, "the report");
 	buf_free(&b);
 }

@@ -22,9 +22,6 @@
    report_ties); skipped and dropped variants are only counted. Exits on a write error. */
 void html_report(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                  const size_t *order, const struct runinfo *ri);
-/* append s as a JSON string literal that is safe inside an HTML <script> element: '<', '>'
-   and '&' as \u003c, \u003e and \u0026, so that no "</script>" or "<!--" can appear */
-void html_json_str(struct buf *b, const char *s);
 /* append s with &, <, >, " and ' as character references */
 void html_text(struct buf *b, const char *s);
 

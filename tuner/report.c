@@ -589,16 +589,7 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 }
 
 /* with out: write what b holds to out once it is large, or at the end (flush) */
-static void spill_if(struct buf *b, FILE *out, size_t at)
-{
-	if (!out || b->len < at)
-		return;
-	if (fwrite(b->s, 1, b->len, out) != b->len)
-		fatal("cannot write the results:");
-	b->len = 0;
-}
-
-#define spill(b, out) spill_if(b, out, 1 << 16)
+#define spill(b, out) buf_spill(b, out, 1 << 16, "the results")
 
 void report_json(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                  const struct result *r, const size_t *order, const struct runinfo *ri)
@@ -778,7 +769,7 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		buf_puts(b, "}");
 	}
 	buf_puts(b, "\n  ]\n}\n");
-	spill_if(b, out, 0);
+	buf_spill(b, out, 0, "the results");
 }
 
 static void csv_str(struct buf *b, const char *s)
@@ -836,7 +827,7 @@ void report_csv(struct buf *b, FILE *out, const struct config *c, const struct s
 		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
 		buf_puts(b, "\n");
 	}
-	spill_if(b, out, 0);
+	buf_spill(b, out, 0, "the results");
 }
 
 void report_variants(FILE *f, const struct config *c, const struct space *s)

@@ -36,15 +36,6 @@ static void measure(struct buf *b, int *n, const char *name, double x, const cha
 	           name, x, unit);
 }
 
-static void spill(struct buf *b, FILE *f, size_t at)
-{
-	if (b->len < at)
-		return;
-	if (b->len && fwrite(b->s, 1, b->len, f) != b->len)
-		fatal("cannot write the T4 results:");
-	b->len = 0;
-}
-
 void t4_results(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                 const size_t *order, const struct runinfo *ri)
 {
@@ -99,9 +90,9 @@ void t4_results(FILE *f, const struct config *c, const struct space *s, const st
 			measure(&b, &m, "bank_ratio_predicted", report_bank_ratio(x->bank, c->naccesses),
 			        "");
 		buf_puts(&b, "], \"objectives\": [\"time\"]}");
-		spill(&b, f, 1 << 16);
+		buf_spill(&b, f, 1 << 16, "the T4 results");
 	}
 	buf_puts(&b, n ? "\n  ]\n}\n" : "]\n}\n");
-	spill(&b, f, 0);
+	buf_spill(&b, f, 0, "the T4 results");
 	buf_free(&b);
 }

@@ -224,10 +224,11 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-void buf_json_str(struct buf *b, const char *s)
+/* s as a JSON string literal; with html, < > & and DEL escaped too */
+static void json_str(struct buf *b, const char *s, int html)
 {
 	buf_puts(b, "\"");
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
@@ -235,12 +236,31 @@ void buf_json_str(struct buf *b, const char *s)
 			buf_puts(b, "\\n");
 		else if (c == '\t')
 			buf_puts(b, "\\t");
-		else if (c < 0x20)
+		else if (c < 0x20 || (html && (c == 0x7f || c == '<' || c == '>' || c == '&')))
 			buf_printf(b, "\\u%04x", c);
 		else
 			buf_add(b, &c, 1);
 	}
 	buf_puts(b, "\"");
+}
+
+void buf_json_str(struct buf *b, const char *s)
+{
+	json_str(b, s, 0);
+}
+
+void buf_json_str_html(struct buf *b, const char *s)
+{
+	json_str(b, s, 1);
+}
+
+void buf_spill(struct buf *b, FILE *f, size_t at, const char *what)
+{
+	if (!f || b->len < at)
+		return;
+	if (b->len && fwrite(b->s, 1, b->len, f) != b->len)
+		fatal("cannot write %s:", what);
+	b->len = 0;
 }
 
 void buf_free(struct buf *b)

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 
@@ -54,6 +55,11 @@ void buf_puts(struct buf *b, const char *s);
 void buf_printf(struct buf *b, const char *fmt, ...);
 /* append a string as a JSON string literal (with quotes) */
 void buf_json_str(struct buf *b, const char *s);
+/* as buf_json_str, with < > & and DEL escaped too: safe inside an HTML <script> element */
+void buf_json_str_html(struct buf *b, const char *s);
+/* write what b holds to f once it holds at least `at` bytes (nothing when f is NULL), emptying
+   b; on an error fatal("cannot write WHAT:") */
+void buf_spill(struct buf *b, FILE *f, size_t at, const char *what);
 /* release the buffer's memory and reset it */
 void buf_free(struct buf *b);
 
