@@ -365,14 +365,14 @@ static int geometry(const struct launch *L, const struct vars *v, const char *wh
 
 	for (d = 0; d < 3; d++) {
 		snprintf(what, sizeof what, "%s block[%d]", who, d);
-		if (launch_eval(L->block[d], v, 1, &block[d], what, msg, msglen) < 0)
+		if (expr_value(L->block[d], v, 1, &block[d], what, msg, msglen) < 0)
 			return -1;
 		snprintf(what, sizeof what, "%s grid[%d]", who, d);
-		if (launch_eval(L->grid[d], v, 1, &grid[d], what, msg, msglen) < 0)
+		if (expr_value(L->grid[d], v, 1, &grid[d], what, msg, msglen) < 0)
 			return -1;
 	}
 	snprintf(what, sizeof what, "%s shared", who);
-	return launch_eval(L->shared, v, 0, shared, what, msg, msglen);
+	return expr_value(L->shared, v, 0, shared, what, msg, msglen);
 }
 
 /* one launch of lp over bufs as verification runs it: the outputs poisoned, lp's buffers
@@ -861,7 +861,7 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	/* the kernel must have done its work: both ends of the copy are 1.0; the read's first
 	   block, in one more launch that writes its sums, summed its share of 1.0s */
 	check = 1;
-	if (read && ((r = launch_1d(lp.f, lp.grid[0], 256, params)) != CUDA_SUCCESS ||
+	if (read && ((r = gpu_launch_1d(lp.f, lp.grid[0], 256, params)) != CUDA_SUCCESS ||
 	             (r = cu.CtxSynchronize()) != CUDA_SUCCESS)) {
 		gpu_err(msg, sizeof msg, "the read kernel's checked launch", r);
 		goto fail;

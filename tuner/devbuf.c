@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch.h"
 #include "util.h"
 
 #define MIB ((size_t)1 << 20)
@@ -144,7 +143,7 @@ int devbuf_count(const char *kind, const char *name, const struct expr *e, enum 
 	size_t es = elem_size(t);
 
 	snprintf(what, sizeof what, "%s '%s' count", kind, name);
-	if (launch_eval(e, v, 0, &n, what, why, whylen) < 0)
+	if (expr_value(e, v, 0, &n, what, why, whylen) < 0)
 		return -1;
 	if (n < 0 || (uint64_t)n > SIZE_MAX / es) {
 		say(why, whylen, "%s = %" PRId64 " is out of range", what, n);
@@ -279,7 +278,7 @@ static CUresult fill1(const struct devbufs *d, size_t k, size_t n)
 	case FILL_CONST: kind = 2; break;
 	case FILL_LIST: kind = 3; break;
 	}
-	return launch_1d(d->fill, launch_grid(d->sms, n, 256, 32), 256, params);
+	return gpu_launch_1d(d->fill, gpu_grid(d->sms, n, 256, 32), 256, params);
 }
 
 /* elements 0, n/2 and n-1 of buffer k (filled on the device) against bench_fill_host */
@@ -465,7 +464,7 @@ CUresult devbuf_compare(const struct devbufs *d, struct cmp_sum *s, char *msg, s
 
 		if (bf->role != ROLE_OUT || !n)
 			continue;
-		rc = launch_1d(d->cmp[bf->type], launch_grid(d->sms, (n + w - 1) / w, 256, 8), 256,
+		rc = gpu_launch_1d(d->cmp[bf->type], gpu_grid(d->sms, (n + w - 1) / w, 256, 8), 256,
 		               params);
 		if (rc != CUDA_SUCCESS) {
 			gpu_err(msg, msglen, "cuLaunchKernel(compare)", rc);

@@ -809,3 +809,19 @@ void expr_free(struct expr *e)
 	free(e->src);
 	free(e);
 }
+
+int expr_value(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
+               const char *what, char *why, size_t whylen)
+{
+	struct expr_err err;
+
+	if (!e) {
+		*out = dflt;
+		return 0;
+	}
+	if (expr_eval(e, v, out, &err) < 0) {
+		say(why, whylen, "%s '%s': %s", what, expr_src(e), err.msg);
+		return -1;
+	}
+	return 0;
+}

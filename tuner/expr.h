@@ -56,4 +56,8 @@ void expr_print_c(const struct expr *e, const struct vars *subst, struct buf *b)
 /* free e (NULL is fine) */
 void expr_free(struct expr *e);
 
+/* e under v into *out (dflt when e is NULL); 0, or -1 with "what 'e': error" in why */
+int expr_value(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
+               const char *what, char *why, size_t whylen);
+
 #endif

@@ -273,3 +273,17 @@ void gpu_slug(const struct gpu_info *info, char *out, size_t outlen)
 		n = outlen > m + 1 ? outlen - m - 1 : 0;
 	snprintf(out + n, outlen - n, "%s", cc);
 }
+
+unsigned gpu_grid(int sms, size_t n, unsigned block, unsigned per_sm)
+{
+	size_t g = (n + block - 1) / block, cap = (size_t)(sms > 0 ? sms : 1) * per_sm;
+
+	if (g > cap)
+		g = cap;
+	return g ? (unsigned)g : 1;
+}
+
+CUresult gpu_launch_1d(CUfunction f, unsigned grid, unsigned block, void **params)
+{
+	return cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL);
+}

@@ -90,4 +90,10 @@ const char *gpu_errstr(CUresult r);
    description) */
 void gpu_err(char *why, size_t whylen, const char *call, CUresult r);
 
+/* blocks for a grid-stride kernel over n items: one item per thread, at most per_sm blocks per
+   multiprocessor (sms of them; at least one) */
+unsigned gpu_grid(int sms, size_t n, unsigned block, unsigned per_sm);
+/* enqueue f with params on a one-dimensional grid, without shared memory */
+CUresult gpu_launch_1d(CUfunction f, unsigned grid, unsigned block, void **params);
+
 #endif

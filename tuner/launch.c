@@ -8,22 +8,6 @@
 
 #include "util.h"
 
-int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
-                const char *what, char *why, size_t whylen)
-{
-	struct expr_err err;
-
-	if (!e) {
-		*out = dflt;
-		return 0;
-	}
-	if (expr_eval(e, v, out, &err) < 0) {
-		say(why, whylen, "%s '%s': %s", what, expr_src(e), err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* argument i as the config names it: its buffer, or its expression */
 static const char *arg_name(const struct devbufs *bufs, const struct arg *a)
 {
@@ -122,7 +106,7 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 			continue;
 		}
 		snprintf(what, sizeof what, "argument %zu", i + 1);
-		if (launch_eval(a->value, v, 0, &x, what, why, whylen) < 0)
+		if (expr_value(a->value, v, 0, &x, what, why, whylen) < 0)
 			goto fail;
 		switch (a->type) {
 		case EL_I32:
@@ -217,18 +201,4 @@ void launch_free(struct launchp *lp)
 	free(lp->vals);
 	free(lp->refill);
 	memset(lp, 0, sizeof *lp);
-}
-
-unsigned launch_grid(int sms, size_t n, unsigned block, unsigned per_sm)
-{
-	size_t g = (n + block - 1) / block, cap = (size_t)(sms > 0 ? sms : 1) * per_sm;
-
-	if (g > cap)
-		g = cap;
-	return g ? (unsigned)g : 1;
-}
-
-CUresult launch_1d(CUfunction f, unsigned grid, unsigned block, void **params)
-{
-	return cu.LaunchKernel(f, grid, 1, 1, block, 1, 1, 0, NULL, params, NULL);
 }

@@ -27,9 +27,6 @@ struct launchp {
 	size_t nrefill;
 };
 
-/* e under v into *out (dflt when e is NULL); 0, or -1 with "what 'e': error" in why */
-int launch_eval(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
-                const char *what, char *why, size_t whylen);
 /* f with args evaluated under v (a buffer argument is its device pointer in bufs) and the
    geometry checked, into lp, with the buffers launch_refill fills; shared memory beyond gpu's
    default per-block limit is opted into on f. 0, or -1 with why (*rc: the failing call's
@@ -45,10 +42,5 @@ CUresult launch_run(const struct launchp *lp);
 CUresult launch_refill(const struct launchp *lp);
 /* free lp's parameters and zero it */
 void launch_free(struct launchp *lp);
-/* blocks for a grid-stride kernel over n items: one item per thread, at most per_sm blocks per
-   multiprocessor (sms of them; at least one) */
-unsigned launch_grid(int sms, size_t n, unsigned block, unsigned per_sm);
-/* enqueue f with params on a one-dimensional grid, without shared memory */
-CUresult launch_1d(CUfunction f, unsigned grid, unsigned block, void **params);
 
 #endif

@@ -105,7 +105,7 @@ static CUresult flush_l2(struct timer *tm, const char **call)
 	if (!tm->c->flush_l2)
 		return CUDA_SUCCESS;
 	*call = "cuLaunchKernel(L2 flush)";
-	return launch_1d(tm->flush_fn, launch_grid(tm->sms, n, 256, 1u << 20), 256, params);
+	return gpu_launch_1d(tm->flush_fn, gpu_grid(tm->sms, n, 256, 1u << 20), 256, params);
 }
 
 /* the times of samples [from, to) into ms; 0 or -1 with *rc and why */
