@@ -116,13 +116,13 @@ TEST(bench_stats_quantiles)
 	double x[] = {5, 1, 3, 2, 4};
 	struct stats t;
 
-	bench_stats(x, 5, &t);
+	stats_compute(x, 5, &t);
 	CHECK_EQ(t.n, 5);
 	CHECK(t.min_ms == 1 && t.max_ms == 5 && t.median_ms == 3 && t.mean_ms == 3);
 	/* p90 = 4.6, p10 = 1.4 (linear interpolation), over the median */
 	CHECK(fabs(t.spread - 3.2 / 3) < 1e-12);
 	CHECK(x[0] == 1 && x[4] == 5); /* sorted in place */
-	bench_stats(x, 0, &t);
+	stats_compute(x, 0, &t);
 	CHECK_EQ(t.n, 0);
 	CHECK(t.median_ms == 0);
 }

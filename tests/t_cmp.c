@@ -10,7 +10,6 @@
 #include "config.h"
 #include "report.h"
 #include "util.h"
-#include "bench.h" /* struct run_result */
 
 /* got[0, n) against ref[0, n) as floats, element by element as tuner/helpers.cu does */
 static struct cmp_acc cmp_f32(const float *got, const float *ref, size_t n, double atol,

@@ -11,8 +11,8 @@
 #include "test.h"
 #include "html.h"
 #include "report.h"
+#include "winner.h"
 #include "t4.h"
-#include "bench.h" /* struct run_result */
 
 #include <jansson.h>
 #include <math.h>
@@ -159,10 +159,10 @@ static void fixture(struct fixture *f, int timed)
 	} else {
 		f->ri.why_untimed = "no GPU here (synthetic)";
 	}
-	f->order = report_rank(f->r, FIX_N);
+	f->order = winner_rank(f->r, FIX_N);
 	if (timed) {
 		enum tie_key why;
-		report_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL, &why);
+		winner_ties(f->r, FIX_N, &f->c, &f->s, f->order, SIZE_MAX, NULL, &why);
 		f->ri.tie_key = (int)why;
 	}
 }
@@ -388,8 +388,8 @@ TEST(html_caps_the_points)
 	ri.copy_gbs = 900;
 	ri.read_gbs = 950;
 	snprintf(ri.gpu.name, sizeof ri.gpu.name, "Synthetic GPU");
-	order = report_rank(r, CAP_N);
-	report_ties(r, CAP_N, &c, &s, order, SIZE_MAX, NULL, NULL);
+	order = winner_rank(r, CAP_N);
+	winner_ties(r, CAP_N, &c, &s, order, SIZE_MAX, NULL, NULL);
 	memset(&f, 0, sizeof f); /* only the fields write_html reads */
 	f.c = c;
 	f.s = s;

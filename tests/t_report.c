@@ -1,9 +1,9 @@
 /* Tests for report: the bank model's prediction beside the counters --counters reads. */
 #include "test.h"
 #include "report.h"
+#include "winner.h"
 #include "bank.h"
 #include "retune.h"
-#include "bench.h" /* struct run_result */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,9 +217,9 @@ TEST(report_ties_rule)
 	enum tie_key why;
 
 	timed_results(r, v, 4, ms, sp, smem);
-	order = report_rank(r, 4);
+	order = winner_rank(r, 4);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
 	CHECK_EQ(why, TIE_SMEM);
 	CHECK_EQ(order[0], 1);
 	CHECK_EQ(order[1], 0);
@@ -231,37 +231,37 @@ TEST(report_ties_rule)
 	timed_results(r, v, 4, ms, sp, smem);
 	r[0].run->t.median_ms = 1.006;
 	r[1].run->t.median_ms = 1.0;
-	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
+	order = winner_rank(r, 4);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* equal shared memory: the fewest registers, then the first in the config's order */
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
-	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
+	order = winner_rank(r, 4);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 2);
 	CHECK_EQ(why, TIE_ORDER);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	timed_results(r, v, 4, ms, sp, (const int[]){0, 0, 0, 0});
 	r[1].co.regs = 30;
-	order = report_rank(r, 4);
-	report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why);
+	order = winner_rank(r, 4);
+	winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why);
 	CHECK_EQ(why, TIE_REGS);
 	CHECK_EQ(order[0], 1);
 	free(order);
 
 	/* no overlap: no tie marked, the fastest wins */
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
-	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 1);
+	order = winner_rank(r, 4);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 1);
 	CHECK_EQ(why, TIE_NONE);
 	CHECK_EQ(order[0], 0);
 	/* nothing verified: no ties, and no key */
 	for (i = 0; i < 4; i++)
 		r[i].status = ST_MISMATCH;
 	why = TIE_ORDER;
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 0);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, &why), 0);
 	CHECK_EQ(why, TIE_NONE);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -273,8 +273,8 @@ TEST(report_ties_rule)
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
 	r[1].run->t.median_ms = 1.009;
 	r[2].run->t.median_ms = 1.011;
-	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, 2, NULL, &why), 2);
+	order = winner_rank(r, 4);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, 2, NULL, &why), 2);
 	CHECK_EQ(why, TIE_NONE); /* the earlier winner stayed */
 	CHECK_EQ(order[0], 2);
 	CHECK(r[0].tie && !r[1].tie && r[2].tie);
@@ -283,8 +283,8 @@ TEST(report_ties_rule)
 	/* timing.tie: medians within 0.6 % tie however small their spreads */
 	cf.tie = 0.006;
 	timed_results(r, v, 4, ms, (const double[]){0.001, 0.001, 0.001, 0.001}, smem);
-	order = report_rank(r, 4);
-	CHECK_EQ(report_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
+	order = winner_rank(r, 4);
+	CHECK_EQ(winner_ties(r, 4, c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie);
 	free(order);
@@ -302,7 +302,7 @@ static void playoff_results(struct result *r, struct variant *v, double po0, dou
 	r[0].po_n = r[1].po_n = 5;
 	r[0].po_ms = po0, r[1].po_ms = 1.000;
 	r[0].po_se = r[1].po_se = se;
-	*order = report_rank(r, 4);
+	*order = winner_rank(r, 4);
 }
 
 TEST(report_ties_playoff)
@@ -319,7 +319,7 @@ TEST(report_ties_playoff)
 	   wins alone although 0 and 2 had the faster medians before; 2 took no part */
 	playoff_results(r, v, 1.010, 0.001, &order);
 	CHECK_EQ(order[0], 0);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	for (i = 0; i < 4; i++)
 		CHECK(!r[i].tie);
@@ -327,7 +327,7 @@ TEST(report_ties_playoff)
 
 	/* within the band: a tie of 0 and 1, the rule takes 0 (less shared memory) */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie && !r[2].tie && !r[3].tie);
 	free(order);
@@ -335,7 +335,7 @@ TEST(report_ties_playoff)
 	/* an earlier run's winner stays while it ties (1), not when it does not (2, 3) */
 	for (i = 1; i < 4; i++) {
 		playoff_results(r, v, 1.003, 0.001, &order);
-		CHECK_EQ(report_ties(r, 4, &c, &s, order, i, NULL, NULL), 2);
+		CHECK_EQ(winner_ties(r, 4, &c, &s, order, i, NULL, NULL), 2);
 		CHECK_EQ(order[0], i == 1 ? 1 : 0);
 		free(order);
 	}
@@ -343,16 +343,16 @@ TEST(report_ties_playoff)
 	/* the earlier winner's band is twice as wide: 0 at 0.8 % (beyond 0.5 %) stays the winner
 	   as the earlier one, at 1.2 % it does not */
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	playoff_results(r, v, 1.008, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL, NULL), 2);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, 0, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	CHECK(r[0].tie && r[1].tie);
 	free(order);
 	playoff_results(r, v, 1.012, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, NULL, NULL), 1);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, 0, NULL, NULL), 1);
 	CHECK_EQ(order[0], 1);
 	CHECK(!r[0].tie && !r[1].tie);
 	free(order);
@@ -361,31 +361,31 @@ TEST(report_ties_playoff)
 	   less shared memory; unknown (-1) is last; equal scores fall back to shared memory; the
 	   earlier winner still stays */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.9, 0.99, 1, 1}, &why),
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.9, 0.99, 1, 1}, &why),
 	         2);
 	CHECK_EQ(why, TIE_ELSEWHERE);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.5, -1, 1, 1}, NULL);
+	winner_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.5, -1, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.95, 0.95, 1, 1}, NULL);
+	winner_ties(r, 4, &c, &s, order, SIZE_MAX, (const double[]){0.95, 0.95, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	/* the earlier winner stays unless the other GPUs put another tie more than timing.tie
 	   (0.5 %) ahead of it there: 0.4 % ahead or unknown there, it stays; 9 % ahead, it goes */
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, 0, (const double[]){0.98, 0.984, 1, 1}, NULL);
+	winner_ties(r, 4, &c, &s, order, 0, (const double[]){0.98, 0.984, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	report_ties(r, 4, &c, &s, order, 0, (const double[]){-1, 0.99, 1, 1}, NULL);
+	winner_ties(r, 4, &c, &s, order, 0, (const double[]){-1, 0.99, 1, 1}, NULL);
 	CHECK_EQ(order[0], 0);
 	free(order);
 	playoff_results(r, v, 1.003, 0.001, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, 0, (const double[]){0.9, 0.99, 1, 1}, NULL),
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, 0, (const double[]){0.9, 0.99, 1, 1}, NULL),
 	         2);
 	CHECK_EQ(order[0], 1);
 	CHECK(r[0].tie && r[1].tie);
@@ -400,7 +400,7 @@ TEST(report_ties_playoff)
 	v[1].grid[1] = v[1].grid[2] = 1;
 	v[0].bytes = v[1].bytes = 1000000;
 	r[0].run->resident = 2, r[1].run->resident = 8;
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 1);
 	free(order);
 	{
@@ -416,8 +416,8 @@ TEST(report_ties_playoff)
 		};
 		for (i = 0; i < LEN(cases); i++) {
 			r[0].run->resident = cases[i].res;
-			order = report_rank(r, 4);
-			report_ties(r, 4, &c, &s, order, SIZE_MAX, cases[i].else_, &why);
+			order = winner_rank(r, 4);
+			winner_ties(r, 4, &c, &s, order, SIZE_MAX, cases[i].else_, &why);
 			CHECK_EQ(order[0], cases[i].win);
 			CHECK_EQ(why, cases[i].key);
 			free(order);
@@ -426,7 +426,7 @@ TEST(report_ties_playoff)
 
 	/* a wide spread of rounds widens the band: 1.008 ties with se 0.003 (2 sqrt(2) 0.003) */
 	playoff_results(r, v, 1.008, 0.003, &order);
-	CHECK_EQ(report_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
+	CHECK_EQ(winner_ties(r, 4, &c, &s, order, SIZE_MAX, NULL, NULL), 2);
 	CHECK_EQ(order[0], 0);
 	free(order);
 }
@@ -482,7 +482,7 @@ TEST(report_retune_against_other_gpus)
 		return;
 	timed_results(r, v, 3, ms, sp, (const int[]){0, 0, 0});
 	r[0].status = ST_MISMATCH;
-	order = report_rank(r, 3); /* v2, v1, v0 */
+	order = winner_rank(r, 3); /* v2, v1, v0 */
 	put_results(dir, "gpu-a", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"GPU A\", "
 	            "\"variants\": [{\"id\": \"v0\", \"status\": \"mismatch\"}, "
 	            "{\"id\": \"v1\", \"status\": \"ok\", \"pct_copy\": 95}]}");

@@ -7,27 +7,8 @@
 #include "gpu.h"
 #include "nvrtc.h"
 #include "space.h"
-#include "timing.h" /* struct stats, bench_stats, BENCH_RACE_SAMPLES */
-
-#define BENCH_PROBE_MAX 12
-
-enum run_status { RUN_OK, RUN_MISMATCH, RUN_FAULT, RUN_LAUNCH_ERROR };
-
-struct run_result {
-	enum run_status status;
-	char reason[256];         /* why not ok */
-	double max_abs_err, max_rel_err;
-	size_t bad;               /* elements outside tolerance */
-	struct stats t;
-	int bank_applied;         /* bank mode read back after setting it (0 if not set) */
-	int nprobe;               /* values the probe returned: 0 none ran, -1 it failed */
-	double probe[BENCH_PROBE_MAX];
-	char probe_why[160];      /* why it failed */
-	int device;               /* the CUDA device that ran it (-1: not known) */
-	int resident;             /* its blocks on a multiprocessor at once at the tuning sizes: as
-	                             many as fit (the driver's occupancy calculator), or fewer
-	                             where the grid has fewer a multiprocessor (0: not known) */
-};
+#include "result.h" /* struct run_result */
+#include "timing.h"
 
 /* one extra launch of each verified variant with a hook around it (e.g. to read hardware
    counters): before(), the launch, a synchronization, after() */
@@ -78,7 +59,7 @@ double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, si
    running; vars: v's binding (space_bind) */
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r);
-/* stop timing the next variants after BENCH_RACE_SAMPLES samples when their median is above
+/* stop timing the next variants after WINNER_RACE_SAMPLES samples when their median is above
    ms (0: time every sample); a variant that cannot win keeps its early median */
 void bench_set_cut(struct bench *b, double ms);
 /* run p (copied; NULL: none) around an extra launch of every verified variant */

@@ -9,7 +9,6 @@
 #include "devbuf.h"
 #include "source.h"
 #include "version.h"
-#include "bench.h" /* struct run_result */
 
 static void provenance(struct buf *b, const struct config *c, const struct variant *v,
                        const struct result *r, const struct runinfo *ri)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report.h"
-#include "bench.h" /* struct run_result */
+#include "winner.h"
 
 static const char *const css[] = {
 	"body { font: 14px/1.4 system-ui, sans-serif; color: #222;\n",
@@ -506,12 +506,12 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		if (ties >= 2) {
 			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed): "
 			           "the winner among them has ", ties);
-			html_text(&b, REPORT_TIE_RULE);
+			html_text(&b, WINNER_TIE_RULE);
 			if (ri->kept_winner)
 				buf_puts(&b, "; the run before's winner, which ties, is kept");
 			else if (ri->tie_key) {
 				buf_puts(&b, "; here it was chosen by ");
-				html_text(&b, report_tie_keys[ri->tie_key]);
+				html_text(&b, winner_tie_keys[ri->tie_key]);
 			}
 			buf_puts(&b, ".");
 		}

@@ -18,8 +18,8 @@
    best timed; the page says when there were more (results.json and results.csv list all) */
 #define HTML_MAX_POINTS 20000
 
-/* write the page to f: the variants of s tried in the order `order` (report_rank, after
-   report_ties); skipped and dropped variants are only counted. Exits on a write error. */
+/* write the page to f: the variants of s tried in the order `order` (winner_rank, after
+   winner_ties); skipped and dropped variants are only counted. Exits on a write error. */
 void html_report(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                  const size_t *order, const struct runinfo *ri);
 /* append s with &, <, >, " and ' as character references */

@@ -9,12 +9,10 @@
 #include "journal.h"
 #include "pool.h"
 #include "report.h"
+#include "winner.h"
 #include "util.h"
 #include "wire.h"
 
-/* a variant whose first samples' median is above RACE x the best median so far is not timed
-   further (bench_set_cut) */
-#define RACE 1.3
 /* time limit for the worker's open and setup, seconds */
 #define SETUP_S 300
 
@@ -500,7 +498,7 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	i %= t->s.n;
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
-	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : RACE * m->best_ms);
+	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : WINNER_RACE * m->best_ms);
 	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }

@@ -20,7 +20,6 @@
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
-#include "bench.h" /* struct run_result */
 #include "tune.h"
 #include "util.h"
 

@@ -1,178 +1,12 @@
 /* report: the ranked table, results.json and results.csv. */
 #include "report.h"
+#include "winner.h"
 
 #include "counters.h"
-#include "bench.h" /* struct run_result */
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct result *rank_base;
-
-static int timed(const struct result *r)
-{
-	return r->status == ST_OK;
-}
-
-static int rank_cmp(const void *a, const void *b)
-{
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct result *x = &rank_base[i], *y = &rank_base[j];
-
-	if (timed(x) != timed(y))
-		return timed(x) ? -1 : 1;
-	if (timed(x) && result_run(x)->t.median_ms != result_run(y)->t.median_ms)
-		return result_run(x)->t.median_ms < result_run(y)->t.median_ms ? -1 : 1;
-	if (x->status != y->status)
-		return x->status < y->status ? -1 : 1;
-	if (x->status == ST_UNTIMED && x->bank_ratio > 0 && y->bank_ratio > 0) {
-		/* without a GPU: the bank model's prediction, then the compiled spills */
-		int sx = x->co.spill_stores + x->co.spill_loads;
-		int sy = y->co.spill_stores + y->co.spill_loads;
-		if (x->bank_ratio != y->bank_ratio)
-			return x->bank_ratio < y->bank_ratio ? -1 : 1;
-		if (sx != sy)
-			return sx < sy ? -1 : 1;
-	}
-	return i < j ? -1 : i > j;
-}
-
-size_t *report_rank(const struct result *r, size_t n)
-{
-	size_t *o = xcalloc(n, sizeof *o), i;
-
-	for (i = 0; i < n; i++)
-		o[i] = i;
-	rank_base = r;
-	qsort(o, n, sizeof *o, rank_cmp);
-	rank_base = NULL;
-	return o;
-}
-
-/* the standard error of t's median: sigma from the 10-90 % spread (2.563 sigma for a normal
-   distribution), times sqrt(pi / 2) / sqrt(samples) */
-static double median_se(const struct stats *t)
-{
-	return 1.2533 * (t->spread * t->median_ms / 2.563) / sqrt(t->n > 0 ? t->n : 1);
-}
-
-/* the bytes that v's blocks on one multiprocessor move, res of them at once: the config's bytes
-   over the grid's blocks, times res (0: not known) */
-static double resident_bytes(const struct variant *v, int res)
-{
-	int64_t blocks = v->grid[0] * v->grid[1] * v->grid[2];
-
-	return res > 0 && blocks > 0 && v->bytes > 0 ? (double)v->bytes / (double)blocks * res : 0;
-}
-
-const char *const report_tie_keys[] = {
-	[TIE_NONE] = "", [TIE_ELSEWHERE] = "the other GPUs' results",
-	[TIE_WORK] = "the work resident on a multiprocessor", [TIE_SMEM] = "shared memory",
-	[TIE_REGS] = "registers", [TIE_ORDER] = "the config's order",
-};
-
-/* the tie rule's first key on which x and y (x != y) differ, with in *better whether the rule
-   prefers x */
-static enum tie_key tie_cmp(const struct space *s, const struct result *r,
-                            const double *elsewhere, size_t x, size_t y, int *better)
-{
-	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
-	double wx = resident_bytes(&s->v[x], result_run(&r[x])->resident);
-	double wy = resident_bytes(&s->v[y], result_run(&r[y])->resident);
-
-	if (elsewhere && elsewhere[x] != elsewhere[y]) {
-		*better = elsewhere[x] > elsewhere[y];
-		return TIE_ELSEWHERE;
-	}
-	if (wx != wy && wx > 0 && wy > 0) {
-		*better = wx > wy;
-		return TIE_WORK;
-	}
-	if (mx != my) {
-		*better = mx < my;
-		return TIE_SMEM;
-	}
-	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0) {
-		*better = r[x].co.regs < r[y].co.regs;
-		return TIE_REGS;
-	}
-	*better = x < y;
-	return TIE_ORDER;
-}
-
-/* 1 if the tie rule prefers x to y (x != y) */
-static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
-                      size_t x, size_t y)
-{
-	int better;
-
-	tie_cmp(s, r, elsewhere, x, y, &better);
-	return better;
-}
-
-size_t report_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
-                   size_t *order, size_t keep, const double *elsewhere, enum tie_key *why)
-{
-	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX, next = SIZE_MAX;
-	double mf, hf;
-	int po = 0, open = 1, better;
-
-	if (why)
-		*why = TIE_NONE;
-	if (!n || !timed(&r[order[0]]))
-		return 0;
-	for (k = 0; k < n && timed(&r[order[k]]); k++) /* the fastest: of the play-off, if any */
-		if (r[order[k]].po_n > 0 && (!po++ || r[order[k]].po_ms < r[order[f]].po_ms))
-			f = k;
-	i = order[f];
-	mf = po ? r[i].po_ms : result_run(&r[i])->t.median_ms;
-	hf = po ? r[i].po_se : median_se(&result_run(&r[i])->t);
-	best = f;
-	for (k = 0; k < n && timed(&r[order[k]]); k++) {
-		const struct result *x = &r[order[k]];
-		double m = po ? x->po_ms : result_run(x)->t.median_ms;
-		double h = po ? x->po_se : median_se(&result_run(x)->t);
-		double band = 2 * sqrt(h * h + hf * hf);
-		int kept = order[k] == keep;
-		if (band < c->tie * mf)
-			band = c->tie * mf;
-		if (kept) /* the earlier winner leaves only beyond a wider band */
-			band *= REPORT_KEEP_BANDS;
-		r[order[k]].tie = (open || kept) && (!po || x->po_n > 0) && m - mf <= band;
-		if (!r[order[k]].tie) {
-			open = po; /* without a play-off, in order of their medians: none further on
-			              ties but the earlier winner */
-			continue;
-		}
-		nt++;
-		if (kept)
-			kk = k;
-		if (k != best && tie_better(s, r, elsewhere, order[k], order[best]))
-			best = k;
-	}
-	/* the earlier winner, while it ties, unless the other GPUs' results put another tie
-	   more than timing.tie ahead of it there */
-	if (kk != SIZE_MAX && !(elsewhere && elsewhere[keep] >= 0 &&
-	                        elsewhere[order[best]] - elsewhere[keep] > c->tie))
-		best = kk;
-	if (nt < 2) {
-		r[order[f]].tie = 0;
-		best = f;
-	}
-	/* what set the rule's choice apart: the key between it and the best of the other ties */
-	for (k = 0; nt >= 2 && k < n && timed(&r[order[k]]); k++)
-		if (r[order[k]].tie && k != best &&
-		    (next == SIZE_MAX || tie_better(s, r, elsewhere, order[k], order[next])))
-			next = k;
-	if (why)
-		*why = next == SIZE_MAX || best == kk
-		       ? TIE_NONE : tie_cmp(s, r, elsewhere, order[best], order[next], &better);
-	i = order[best]; /* to the front, the others keep their order */
-	memmove(order + 1, order, best * sizeof *order);
-	order[0] = i;
-	return nt;
-}
 
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v)
 {
@@ -373,7 +207,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 
 		if ((x->status == ST_DROPPED && verbosity < 2) || x->status == ST_SKIPPED)
 			continue;
-		if (timed(x)) {
+		if (x->status == ST_OK) {
 			snprintf(rk, sizeof rk, "%zu%s", ++rank, x->tie ? "=" : "");
 			snprintf(t, sizeof t, "%.4f", result_run(x)->t.median_ms);
 			snprintf(g, sizeof g, "%.1f", x->gbs);
@@ -428,11 +262,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
 		           "among them has %s (results of %zu other GPU%s read)%s%s%s\n", rank,
-		        100 * c->tie, REPORT_TIE_RULE, ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
+		        100 * c->tie, WINNER_TIE_RULE, ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
 		        ri->kept_winner ? "; but the run before's winner stays while it is within "
 		                          "twice that band: it is kept" : "",
-		        ri->tie_key ? "; here it was chosen by " : "", report_tie_keys[ri->tie_key]);
-	if (ri->timed && s->n && timed(&r[order[0]])) {
+		        ri->tie_key ? "; here it was chosen by " : "", winner_tie_keys[ri->tie_key]);
+	if (ri->timed && s->n && r[order[0]].status == ST_OK) {
 		struct buf e = {0};
 		if (report_edges(&e, c, &s->v[order[0]])) {
 			char *p = e.s, *q;
@@ -444,10 +278,10 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		buf_free(&e);
 	}
 	for (k = rank = 0; ri->timed && k < s->n; k++)
-		rank += timed(&r[k]) && result_run(&r[k])->t.n < c->samples;
+		rank += r[k].status == ST_OK && result_run(&r[k])->t.n < c->samples;
 	if (rank)
 		fprintf(f, "%zu variants were timed with %d samples, not %d: their median was already "
-		           "too slow to win (--no-race times every sample)\n", rank, BENCH_RACE_SAMPLES,
+		           "too slow to win (--no-race times every sample)\n", rank, WINNER_RACE_SAMPLES,
 		        c->samples);
 	if (c->naccesses)
 		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
@@ -577,8 +411,8 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 	for (k = 0; k < s->n; k++)
 		nt += r[k].tie;
 	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"tie_within\": %g,\n"
-	           "  \"edge\": [", nt, REPORT_TIE_RULE, c->tie);
-	if (s->n && timed(&r[order[0]]) && report_edges(&e, c, &s->v[order[0]]))
+	           "  \"edge\": [", nt, WINNER_TIE_RULE, c->tie);
+	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, &s->v[order[0]]))
 		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
 			*q = '\0';
 			buf_puts(b, k ? ", " : "");
@@ -626,7 +460,7 @@ void report_json(struct buf *b, FILE *out, const struct config *c, const struct 
 		json_winner(b, c, s, r, order);
 		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
 		if (ri->tie_key)
-			buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", report_tie_keys[ri->tie_key]);
+			buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", winner_tie_keys[ri->tie_key]);
 		if (ri->kept_winner)
 			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)

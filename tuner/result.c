@@ -1,7 +1,6 @@
 /* result: the accessors of struct result and the status words. */
 #include "result.h"
 
-#include "bench.h" /* struct run_result */
 
 const char *result_status(enum status s)
 {

@@ -8,12 +8,11 @@
 #include "gpu.h"    /* struct gpu_info */
 #include "nvrtc.h"  /* struct compile_out */
 #include "space.h"  /* struct limits */
-#include "timing.h" /* struct stats */
+#include "stats.h"  /* struct stats */
 #include "util.h"   /* struct buf */
 
 struct bank_rules;
 struct bank_stats;
-struct run_result;
 
 enum status {
 	ST_OK,            /* verified and timed */
@@ -29,6 +28,27 @@ enum status {
 	ST_NOTRUN,        /* interrupted before it ran */
 	ST_DROPPED,       /* by a constraint or a device limit; never compiled */
 	ST_SKIPPED,       /* kept, but not tried: another shard's, or beyond the budget */
+};
+
+/* what a GPU worker found of one variant (bench.h), and the values of its probe */
+#define BENCH_PROBE_MAX 12
+
+enum run_status { RUN_OK, RUN_MISMATCH, RUN_FAULT, RUN_LAUNCH_ERROR };
+
+struct run_result {
+	enum run_status status;
+	char reason[256];         /* why not ok */
+	double max_abs_err, max_rel_err;
+	size_t bad;               /* elements outside tolerance */
+	struct stats t;
+	int bank_applied;         /* bank mode read back after setting it (0 if not set) */
+	int nprobe;               /* values the probe returned: 0 none ran, -1 it failed */
+	double probe[BENCH_PROBE_MAX];
+	char probe_why[160];      /* why it failed */
+	int device;               /* the CUDA device that ran it (-1: not known) */
+	int resident;             /* its blocks on a multiprocessor at once at the tuning sizes: as
+	                             many as fit (the driver's occupancy calculator), or fewer
+	                             where the grid has fewer a multiprocessor (0: not known) */
 };
 
 /* the status as a short word ("ok", "compile-error", ...), as results.json and the table say it */
@@ -54,7 +74,7 @@ struct result {
 	double bank_ratio;        /* report_bank_ratio of bank; 0 without a prediction */
 	uint64_t build;           /* hash of its cubin and launch (0: it did not build) */
 	int tie;                  /* verified, and not to be told apart from the fastest
-	                             (report_ties); the winner is chosen among these */
+	                             (winner_ties); the winner is chosen among these */
 	int po_n;                 /* play-off rounds it was timed in (0: not in the play-off) */
 	double po_ms, po_se;      /* the median of its rounds' medians, and its standard error */
 };

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "report.h"
-#include "bench.h" /* struct run_result */
+#include "winner.h"
 
 /* another GPU's winner: its GPU, id and % of copy there; 0, or -1 if path has none */
 static int winner_of(const char *path, const char *kernel, char *gpu, size_t gpulen, char *id,

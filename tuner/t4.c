@@ -6,7 +6,6 @@
 
 #include "report.h"
 #include "util.h"
-#include "bench.h" /* struct run_result */
 
 const char *t4_invalidity(const struct result *r, size_t i)
 {

@@ -11,43 +11,6 @@
 
 /* ---- statistics ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* q-quantile of sorted x, linear interpolation */
-static double quantile(const double *x, int n, double q)
-{
-	double pos = q * (n - 1);
-	int i = (int)pos;
-
-	if (i >= n - 1)
-		return x[n - 1];
-	return x[i] + (pos - i) * (x[i + 1] - x[i]);
-}
-
-void bench_stats(double *x, int n, struct stats *t)
-{
-	double sum = 0;
-	int i;
-
-	memset(t, 0, sizeof *t);
-	if (n <= 0)
-		return;
-	qsort(x, (size_t)n, sizeof *x, cmp_double);
-	for (i = 0; i < n; i++)
-		sum += x[i];
-	t->n = n;
-	t->min_ms = x[0];
-	t->max_ms = x[n - 1];
-	t->mean_ms = sum / n;
-	t->median_ms = quantile(x, n, 0.5);
-	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
-}
-
 /* ---- open / close ---- */
 
 int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
@@ -132,7 +95,7 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 {
 	int warm = tm->c->warmup > 0 ? tm->c->warmup : 0;
 	int n = tm->c->samples > 0 ? tm->c->samples : 1;
-	int race = tm->cut_ms > 0 && n > BENCH_RACE_SAMPLES, got = 0, part;
+	int race = tm->cut_ms > 0 && n > WINNER_RACE_SAMPLES, got = 0, part;
 	double *ms;
 	CUresult r;
 	int i;
@@ -161,10 +124,10 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		if ((r = launch_run(lp)) != CUDA_SUCCESS)
 			goto launch_fail;
 	}
-	/* the first BENCH_RACE_SAMPLES samples, then (unless they show the variant cannot win)
+	/* the first WINNER_RACE_SAMPLES samples, then (unless they show the variant cannot win)
 	   the rest; one synchronization per part */
 	for (i = 0, part = 0; part < 2 && i < n; part++) {
-		int end = part == 0 && race ? BENCH_RACE_SAMPLES : n;
+		int end = part == 0 && race ? WINNER_RACE_SAMPLES : n;
 		for (; i < end; i++) {
 			const char *call = "cuLaunchKernel(refill)";
 			/* the refill, then the flush, evicting what the refill left in L2 */
@@ -200,14 +163,14 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 			struct stats early;
 			double *x = xcalloc((size_t)got, sizeof *x);
 			memcpy(x, ms, (size_t)got * sizeof *x);
-			bench_stats(x, got, &early);
+			stats_compute(x, got, &early);
 			free(x);
 			if (early.median_ms > tm->cut_ms)
 				break;
 		}
 	}
 	n = got;
-	bench_stats(ms, n, t);
+	stats_compute(ms, n, t);
 	free(ms);
 	return 0;
 fail:

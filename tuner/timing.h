@@ -5,16 +5,8 @@
 #include "config.h"
 #include "gpu.h"
 #include "launch.h"
-
-/* a timing's samples, in milliseconds */
-struct stats {
-	int n;                    /* samples */
-	double median_ms, min_ms, max_ms, mean_ms;
-	double spread;            /* (p90 - p10) / median */
-};
-
-/* the samples a variant gets before it may be cut (see bench_set_cut) */
-#define BENCH_RACE_SAMPLES 5
+#include "stats.h"
+#include "winner.h" /* WINNER_RACE_SAMPLES */
 
 /* what timing needs: the config's counts, the events, the L2 flush */
 struct timer {
@@ -35,14 +27,12 @@ int timing_open(struct timer *tm, const struct config *c, const struct gpu_info 
                 size_t whylen);
 /* c's warm-up launches of lp, then its samples, each bracketed by events (after an L2 flush if
    c asks), each launch after lp's refills (launch_refill: before the flush and the events,
-   so not timed), one synchronization per part (the first BENCH_RACE_SAMPLES samples, then the rest
+   so not timed), one synchronization per part (the first WINNER_RACE_SAMPLES samples, then the rest
    unless their median is above cut_ms); their statistics into *t. 0, or -1 with why, *rc and
    *in_launch (1: a launch failed, 0: the run or another call) */
 int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUresult *rc,
                int *in_launch, char *why, size_t whylen);
 /* destroy the events and free the buffers (harmless twice) */
 void timing_close(struct timer *tm);
-/* statistics of n samples x (sorted in place) */
-void bench_stats(double *x, int n, struct stats *t);
 
 #endif

@@ -20,6 +20,7 @@
 #include "measure.h"
 #include "predict.h"
 #include "report.h"
+#include "winner.h"
 #include "retune.h"
 #include "search.h"
 #include "source.h"
@@ -169,19 +170,6 @@ static uint64_t build_hash(const struct variant *v, const struct compile_out *co
 	return h ? h : 1;
 }
 
-/* The play-off: once every variant is timed, the fastest (at most PLAYOFF_MAX, within
-   playoff_net() of the fastest median) are timed again, timing.playoff rounds of one launch
-   series each, round after round in a rotated order, so that a drift of the GPU's speed
-   during the run weighs on all of them alike; report_ties decides on their rounds' medians.
-   Their cubins are kept from their first timing on. */
-#define PLAYOFF_MAX 64
-
-/* the play-off takes the variants whose medians are within this fraction of the fastest's */
-static double playoff_net(const struct config *c)
-{
-	return 2 * c->tie > 0.01 ? 2 * c->tie : 0.01;
-}
-
 /* a run's variants on their way: picked by the search, compiled (or found in the cache),
    queued for the GPU, timed. Memory holds the cubins between compiling and timing only (and
    the play-off's candidates' until the end). */
@@ -196,7 +184,7 @@ struct stream {
 	size_t compiling;         /* picked, result not in yet */
 	size_t timing;            /* handed to the GPU, result not in yet */
 	int search_done;
-	size_t keep[PLAYOFF_MAX + 1], nkeep; /* the play-off's candidates so far (cubins kept) */
+	size_t keep[WINNER_PLAYOFF_MAX + 1], nkeep; /* the play-off's candidates so far (cubins kept) */
 	double best;              /* the fastest median so far */
 	int po_on;                /* the play-off has begun */
 	int po_resumed;           /* its results are an earlier run's, from the journal */
@@ -358,19 +346,19 @@ static void keep_or_drop(struct stream *st, size_t i)
 	if (st->best <= 0 || ms < st->best)
 		st->best = ms;
 	st->keep[st->nkeep++] = i;
-	lim = st->best * (1 + playoff_net(t->c));
+	lim = st->best * (1 + winner_playoff_net(t->c));
 	for (k = 0; k < st->nkeep; k++) {
 		size_t j = st->keep[k];
-		/* the earlier winner stays a winner within a wider band (report_ties): it takes
+		/* the earlier winner stays a winner within a wider band (winner_ties): it takes
 		   part within twice the net */
 		if (result_run(&t->r[j])->t.median_ms >
-		    (j + 1 == t->earlier ? st->best * (1 + REPORT_KEEP_BANDS * playoff_net(t->c)) : lim))
+		    (j + 1 == t->earlier ? st->best * (1 + WINNER_KEEP_BANDS * winner_playoff_net(t->c)) : lim))
 			drop_cubin(&t->r[j].co);
 		else
 			st->keep[n++] = j;
 	}
 	st->nkeep = n;
-	if (n > PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
+	if (n > WINNER_PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
 		size_t w = st->keep[0] + 1 == t->earlier;
 		for (k = w + 1; k < n; k++)
 			if (st->keep[k] + 1 != t->earlier && result_run(&t->r[st->keep[k]])->t.median_ms >
@@ -400,13 +388,12 @@ static void playoff_end(struct stream *st)
 {
 	struct run *t = st->t;
 	size_t k;
-	int j, rounds = t->c->playoff;
+	int rounds = t->c->playoff;
 
 	for (k = 0; k < st->nkeep; k++) {
 		struct result *x = &t->r[st->keep[k]];
-		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL, var = 0;
+		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL;
 		int n = st->po_cnt ? st->po_cnt[k] : 0;
-		struct stats q;
 		drop_cubin(&x->co);
 		if (st->po_resumed && x->po_n > 0)
 			t->ri.playoff++;
@@ -414,19 +401,15 @@ static void playoff_end(struct stream *st)
 			t->ri.playoff_earlier = 1;
 		if (!n || x->status != ST_OK)
 			continue;
-		bench_stats(m, n, &q); /* the rounds' medians, as a launch's samples */
 		x->po_n = n;
-		x->po_ms = q.median_ms;
-		for (j = 0; j < n; j++)
-			var += (m[j] - q.mean_ms) * (m[j] - q.mean_ms) / (n > 1 ? n - 1 : 1);
-		x->po_se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
+		winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
 		t->ri.playoff++;
 		if (!run_stop && n == rounds) /* a whole play-off: the next run may take it */
 			measure_playoff_save(t->m, st->keep[k]);
 	}
 	if (t->ri.playoff) {
 		t->ri.playoff_rounds = rounds;
-		t->ri.playoff_net = playoff_net(t->c);
+		t->ri.playoff_net = winner_playoff_net(t->c);
 	}
 	free(st->po_ms);
 	free(st->po_cnt);
@@ -874,7 +857,7 @@ int tune_finish(struct run *t)
 	struct config *c = t->c;
 	struct space *s = &t->s;
 	struct result *r = t->r;
-	size_t *order = report_rank(r, s->n), i, nok = 0;
+	size_t *order = winner_rank(r, s->n), i, nok = 0;
 	int lock;
 
 	if (t->ri.timed) {
@@ -885,7 +868,7 @@ int tune_finish(struct run *t)
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
 		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, c->name, s, elsewhere);
-		report_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL, &why);
+		winner_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL, &why);
 		t->ri.tie_key = (int)why;
 		free(elsewhere);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;

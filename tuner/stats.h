@@ -1,0 +1,19 @@
+/* stats: a series of timings summarised (median, min, max, mean, spread), and the standard
+   error of its median. */
+#ifndef TUNER_STATS_H
+#define TUNER_STATS_H
+
+/* a timing's samples, in milliseconds */
+struct stats {
+	int n;                    /* samples */
+	double median_ms, min_ms, max_ms, mean_ms;
+	double spread;            /* (p90 - p10) / median */
+};
+
+/* statistics of n samples x (sorted in place) */
+void stats_compute(double *x, int n, struct stats *t);
+/* the standard error of t's median: sigma from the 10-90 % spread (2.563 sigma for a normal
+   distribution), times sqrt(pi / 2) / sqrt(samples) */
+double stats_median_se(const struct stats *t);
+
+#endif

@@ -1,0 +1,188 @@
+/* winner: the ranking, the play-off's band, the ties and the tie rule. */
+#include "winner.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "space.h"
+#include "stats.h"
+
+double winner_playoff_net(const struct config *c)
+{
+	return 2 * c->tie > 0.01 ? 2 * c->tie : 0.01;
+}
+
+void winner_playoff_stats(double *m, int n, double *ms, double *se)
+{
+	double var = 0;
+	struct stats q;
+	int j;
+
+	stats_compute(m, n, &q); /* the rounds' medians, as a launch's samples */
+	*ms = q.median_ms;
+	for (j = 0; j < n; j++)
+		var += (m[j] - q.mean_ms) * (m[j] - q.mean_ms) / (n > 1 ? n - 1 : 1);
+	*se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
+}
+
+static const struct result *rank_base;
+
+static int timed(const struct result *r)
+{
+	return r->status == ST_OK;
+}
+
+static int rank_cmp(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct result *x = &rank_base[i], *y = &rank_base[j];
+
+	if (timed(x) != timed(y))
+		return timed(x) ? -1 : 1;
+	if (timed(x) && result_run(x)->t.median_ms != result_run(y)->t.median_ms)
+		return result_run(x)->t.median_ms < result_run(y)->t.median_ms ? -1 : 1;
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	if (x->status == ST_UNTIMED && x->bank_ratio > 0 && y->bank_ratio > 0) {
+		/* without a GPU: the bank model's prediction, then the compiled spills */
+		int sx = x->co.spill_stores + x->co.spill_loads;
+		int sy = y->co.spill_stores + y->co.spill_loads;
+		if (x->bank_ratio != y->bank_ratio)
+			return x->bank_ratio < y->bank_ratio ? -1 : 1;
+		if (sx != sy)
+			return sx < sy ? -1 : 1;
+	}
+	return i < j ? -1 : i > j;
+}
+
+size_t *winner_rank(const struct result *r, size_t n)
+{
+	size_t *o = xcalloc(n, sizeof *o), i;
+
+	for (i = 0; i < n; i++)
+		o[i] = i;
+	rank_base = r;
+	qsort(o, n, sizeof *o, rank_cmp);
+	rank_base = NULL;
+	return o;
+}
+
+/* the bytes that v's blocks on one multiprocessor move, res of them at once: the config's bytes
+   over the grid's blocks, times res (0: not known) */
+static double resident_bytes(const struct variant *v, int res)
+{
+	int64_t blocks = v->grid[0] * v->grid[1] * v->grid[2];
+
+	return res > 0 && blocks > 0 && v->bytes > 0 ? (double)v->bytes / (double)blocks * res : 0;
+}
+
+const char *const winner_tie_keys[] = {
+	[TIE_NONE] = "", [TIE_ELSEWHERE] = "the other GPUs' results",
+	[TIE_WORK] = "the work resident on a multiprocessor", [TIE_SMEM] = "shared memory",
+	[TIE_REGS] = "registers", [TIE_ORDER] = "the config's order",
+};
+
+/* the tie rule's first key on which x and y (x != y) differ, with in *better whether the rule
+   prefers x */
+static enum tie_key tie_cmp(const struct space *s, const struct result *r,
+                            const double *elsewhere, size_t x, size_t y, int *better)
+{
+	int64_t mx = r[x].co.smem_static + s->v[x].shared, my = r[y].co.smem_static + s->v[y].shared;
+	double wx = resident_bytes(&s->v[x], result_run(&r[x])->resident);
+	double wy = resident_bytes(&s->v[y], result_run(&r[y])->resident);
+
+	if (elsewhere && elsewhere[x] != elsewhere[y]) {
+		*better = elsewhere[x] > elsewhere[y];
+		return TIE_ELSEWHERE;
+	}
+	if (wx != wy && wx > 0 && wy > 0) {
+		*better = wx > wy;
+		return TIE_WORK;
+	}
+	if (mx != my) {
+		*better = mx < my;
+		return TIE_SMEM;
+	}
+	if (r[x].co.regs != r[y].co.regs && r[x].co.regs >= 0 && r[y].co.regs >= 0) {
+		*better = r[x].co.regs < r[y].co.regs;
+		return TIE_REGS;
+	}
+	*better = x < y;
+	return TIE_ORDER;
+}
+
+/* 1 if the tie rule prefers x to y (x != y) */
+static int tie_better(const struct space *s, const struct result *r, const double *elsewhere,
+                      size_t x, size_t y)
+{
+	int better;
+
+	tie_cmp(s, r, elsewhere, x, y, &better);
+	return better;
+}
+
+size_t winner_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
+                   size_t *order, size_t keep, const double *elsewhere, enum tie_key *why)
+{
+	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX, next = SIZE_MAX;
+	double mf, hf;
+	int po = 0, open = 1, better;
+
+	if (why)
+		*why = TIE_NONE;
+	if (!n || !timed(&r[order[0]]))
+		return 0;
+	for (k = 0; k < n && timed(&r[order[k]]); k++) /* the fastest: of the play-off, if any */
+		if (r[order[k]].po_n > 0 && (!po++ || r[order[k]].po_ms < r[order[f]].po_ms))
+			f = k;
+	i = order[f];
+	mf = po ? r[i].po_ms : result_run(&r[i])->t.median_ms;
+	hf = po ? r[i].po_se : stats_median_se(&result_run(&r[i])->t);
+	best = f;
+	for (k = 0; k < n && timed(&r[order[k]]); k++) {
+		const struct result *x = &r[order[k]];
+		double m = po ? x->po_ms : result_run(x)->t.median_ms;
+		double h = po ? x->po_se : stats_median_se(&result_run(x)->t);
+		double band = 2 * sqrt(h * h + hf * hf);
+		int kept = order[k] == keep;
+		if (band < c->tie * mf)
+			band = c->tie * mf;
+		if (kept) /* the earlier winner leaves only beyond a wider band */
+			band *= WINNER_KEEP_BANDS;
+		r[order[k]].tie = (open || kept) && (!po || x->po_n > 0) && m - mf <= band;
+		if (!r[order[k]].tie) {
+			open = po; /* without a play-off, in order of their medians: none further on
+			              ties but the earlier winner */
+			continue;
+		}
+		nt++;
+		if (kept)
+			kk = k;
+		if (k != best && tie_better(s, r, elsewhere, order[k], order[best]))
+			best = k;
+	}
+	/* the earlier winner, while it ties, unless the other GPUs' results put another tie
+	   more than timing.tie ahead of it there */
+	if (kk != SIZE_MAX && !(elsewhere && elsewhere[keep] >= 0 &&
+	                        elsewhere[order[best]] - elsewhere[keep] > c->tie))
+		best = kk;
+	if (nt < 2) {
+		r[order[f]].tie = 0;
+		best = f;
+	}
+	/* what set the rule's choice apart: the key between it and the best of the other ties */
+	for (k = 0; nt >= 2 && k < n && timed(&r[order[k]]); k++)
+		if (r[order[k]].tie && k != best &&
+		    (next == SIZE_MAX || tie_better(s, r, elsewhere, order[k], order[next])))
+			next = k;
+	if (why)
+		*why = next == SIZE_MAX || best == kk
+		       ? TIE_NONE : tie_cmp(s, r, elsewhere, order[best], order[next], &better);
+	i = order[best]; /* to the front, the others keep their order */
+	memmove(order + 1, order, best * sizeof *order);
+	order[0] = i;
+	return nt;
+}

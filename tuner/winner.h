@@ -1,0 +1,61 @@
+/* winner: who wins a run. The ranking, the race that stops timing a variant that cannot win,
+   the play-off's candidates, the ties and the rule that picks the winner among them (the
+   earlier run's winner kept while it ties). A change of the rule touches this module only. */
+#ifndef TUNER_WINNER_H
+#define TUNER_WINNER_H
+
+#include <stddef.h>
+#include "result.h"
+
+struct config;
+struct space;
+
+/* the race: a variant gets WINNER_RACE_SAMPLES samples, and no more (bench_set_cut) when
+   their median is above WINNER_RACE times the best median so far (unless --no-race) */
+#define WINNER_RACE_SAMPLES 5
+#define WINNER_RACE 1.3
+
+/* The play-off: once every variant is timed, the fastest (at most WINNER_PLAYOFF_MAX, with
+   medians within winner_playoff_net() of the fastest's; the earlier winner within
+   WINNER_KEEP_BANDS times that) are timed again, timing.playoff rounds of one launch series
+   each, round after round in a rotated order, so that a drift of the GPU's speed during the
+   run weighs on all of them alike; winner_ties decides on their rounds' medians. */
+#define WINNER_PLAYOFF_MAX 64
+/* the fraction of the fastest median within which the play-off takes a variant */
+double winner_playoff_net(const struct config *c);
+/* a play-off candidate's rounds' medians m[0 .. n) (sorted in place) into the median of them
+   and its standard error */
+void winner_playoff_stats(double *m, int n, double *ms, double *se);
+
+/* order of results, best first: verified by median time, then the rest by status and index,
+   untimed variants with a bank prediction by the predicted ratio and then their spills;
+   returns a malloc'd array of n indices */
+size_t *winner_rank(const struct result *r, size_t n);
+/* the variants whose timings cannot be told apart from the fastest's: verified ones whose
+   median exceeds the fastest's by at most twice the standard error of the difference, or by
+   c->tie of the fastest's median if that is more. With a play-off (r[i].po_n > 0) only its
+   variants take part, with their rounds' medians and standard errors, and the fastest is the
+   play-off's; without one, each median's standard error is estimated from its samples' 10-90 %
+   spread and count. When there are two or more, marks them (r[i].tie); moves the winner to
+   order[0]: variant keep (an earlier run's winner; SIZE_MAX: none) if it is one of the ties,
+   for which its band is WINNER_KEEP_BANDS times as wide (so that a winner near the band's edge
+   does not come and go from run to run), else the one the tie rule WINNER_TIE_RULE prefers
+   among them, else the fastest. elsewhere (NULL: none) is retune_elsewhere's score of each
+   variant on the other GPUs tuned beside this one, the rule's first key; where it puts the
+   rule's choice more than c->tie ahead of keep (known there), keep gives way. *why (why may be
+   NULL) gets the rule's key that set the winner apart from the best of the other ties
+   (TIE_NONE: fewer than two ties, or keep stayed). Returns how many ties there are (0 when
+   nothing was verified). */
+enum tie_key { TIE_NONE, TIE_ELSEWHERE, TIE_WORK, TIE_SMEM, TIE_REGS, TIE_ORDER };
+size_t winner_ties(struct result *r, size_t n, const struct config *c, const struct space *s,
+                   size_t *order, size_t keep, const double *elsewhere, enum tie_key *why);
+/* each key's words ("shared memory"), by enum tie_key */
+extern const char *const winner_tie_keys[];
+#define WINNER_KEEP_BANDS 2
+#define WINNER_TIE_RULE "the best worst ratio to the fastest on the other GPUs tuned beside " \
+                        "it (where their results have it), then the most work resident on a " \
+                        "multiprocessor (the bytes its blocks there move, where the driver " \
+                        "told how many fit), then the least shared memory, then the fewest " \
+                        "registers, then the first in the config's order"
+
+#endif
