@@ -1,0 +1,502 @@
+/* stream: a run's variants on their way, picked by the search, compiled, timed as they come,
+   then the play-off. */
+#include "stream.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "measure.h"
+#include "pool.h"
+#include "search.h"
+#include "source.h"
+#include "util.h"
+#include "winner.h"
+
+/* what variant_text needs */
+struct vjob {
+	const struct run *t;
+	const struct variant *v;
+};
+
+/* a compile job's text: a variant's source (source.h) */
+static void variant_text(const void *arg, struct buf *b)
+{
+	const struct vjob *j = arg;
+	char *src = source_variant(j->t->c, j->v, j->t->tmpl);
+
+	buf_puts(b, src);
+	free(src);
+}
+
+/* the hash of what a variant compiled to and how it launches (never 0), at the extra
+   verification sizes too (at: space_verify_hash); with the bank mode ignored by the GPU,
+   8-byte banks count as 4 */
+static uint64_t build_hash(const struct variant *v, const struct compile_out *co,
+                           int bank_ignored, uint64_t at)
+{
+	int bank = bank_ignored && v->bank_bytes == 8 ? 4 : v->bank_bytes;
+	uint64_t h = hash_bytes(HASH_INIT, co->cubin, co->cubin_len);
+
+	h = hash_bytes(h, &co->cubin_len, sizeof co->cubin_len);
+	h = hash_bytes(h, v->block, sizeof v->block);
+	h = hash_bytes(h, v->grid, sizeof v->grid);
+	h = hash_bytes(h, &bank, sizeof bank);
+	h = hash_bytes(h, &v->shared, sizeof v->shared);
+	h = hash_bytes(h, &at, sizeof at);
+	return h ? h : 1;
+}
+
+/* a run's variants on their way: picked by the search, compiled (or found in the cache),
+   queued for the GPU, timed. Memory holds the cubins between compiling and timing only (and
+   the play-off's candidates' until the end). */
+struct stream {
+	struct run *t;
+	struct search *q;
+	struct vjob cur;          /* the job job_of described last */
+	size_t *queue, qhead, qlen, qcap;   /* compiled, waiting for the GPU (a ring) */
+	size_t qmax;              /* compiling waits while this many wait for the GPU */
+	uint64_t *tkey;           /* builds seen: open addressing, build hash -> variant + 1 */
+	size_t *tval, tcap;
+	size_t compiling;         /* picked, result not in yet */
+	size_t timing;            /* handed to the GPU, result not in yet */
+	int search_done;
+	size_t keep[WINNER_PLAYOFF_MAX + 1], nkeep; /* the play-off's candidates so far (cubins kept) */
+	double best;              /* the fastest median so far */
+	int po_on;                /* the play-off has begun */
+	int po_resumed;           /* its results are an earlier run's, from the journal */
+	size_t po_next, po_total; /* its jobs handed out, and in all */
+	size_t po_done;           /* its jobs answered */
+	double *po_ms;            /* nkeep x rounds medians */
+	int *po_cnt;              /* per candidate: rounds in */
+	size_t nok, nbad, nres, nint, first_bad;
+	size_t settled;           /* variants whose result is in, for the status line */
+	double t0;
+};
+
+static void job_of(void *arg, size_t i, struct job *out)
+{
+	struct stream *st = arg;
+	const struct config *c = st->t->c;
+
+	st->cur = (struct vjob){st->t, &st->t->s.v[i]};
+	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry};
+}
+
+/* the compilers' next job: the search's next pick, unless the GPU is behind */
+static int compile_next(void *arg, size_t *i)
+{
+	struct stream *st = arg;
+	int got;
+
+	if (st->search_done)
+		return -1;
+	if (st->t->m && st->qlen >= st->qmax)
+		return 0;
+	got = search_next(st->q, i);
+	if (got < 0)
+		st->search_done = 1;
+	if (got > 0) {
+		st->compiling++;
+		st->t->r[*i].status = ST_NOTRUN; /* until its result is in */
+		st->t->r[*i].reason = xstrdup("interrupted while compiling");
+	}
+	return got;
+}
+
+/* the play-off's next job (variant + n), once every other result is in */
+static int playoff_next(struct stream *st, size_t *i)
+{
+	struct run *t = st->t;
+	size_t k;
+
+	if (!st->po_on) {
+		if (st->timing)
+			return 0;
+		st->po_on = 1;
+		if (st->nkeep < 2 || run_stop)
+			return -1;
+		for (k = 0; k < st->nkeep && measure_playoff_resume(t->m, st->keep[k]); k++)
+			;
+		if (k == st->nkeep) { /* the same play-off as an earlier run's: its results */
+			st->po_resumed = 1;
+			return -1;
+		}
+		for (k = 0; k < st->nkeep; k++)
+			t->r[st->keep[k]].po_n = 0;
+		st->po_total = st->nkeep * (size_t)t->c->playoff;
+		st->po_ms = xcalloc(st->po_total, sizeof *st->po_ms);
+		st->po_cnt = xcalloc(st->nkeep, sizeof *st->po_cnt);
+		note(1, "tuner: play-off: timing the %zu fastest again, %d rounds\n", st->nkeep,
+		     t->c->playoff);
+		progress_end();
+		progress_begin("play-off", st->po_total);
+	}
+	if (st->po_next == st->po_total)
+		return -1;
+	k = st->po_next / st->nkeep; /* the round: it starts k places further on */
+	*i = st->keep[(st->po_next % st->nkeep + k) % st->nkeep] + t->s.n;
+	st->po_next++;
+	st->timing++;
+	return 1;
+}
+
+/* the GPU's next job: the oldest compiled variant waiting, then the play-off */
+static int gpu_next(void *arg, size_t *i)
+{
+	struct stream *st = arg;
+
+	if (!st->qlen)
+		return st->search_done && !st->compiling ? playoff_next(st, i) : 0;
+	*i = st->queue[st->qhead];
+	st->qhead = (st->qhead + 1) % st->qcap;
+	st->qlen--;
+	st->timing++;
+	return 1;
+}
+
+static void enqueue(struct stream *st, size_t i)
+{
+	if (st->qlen == st->qcap) {
+		size_t n = st->qcap ? 2 * st->qcap : 64, k;
+		size_t *q = xcalloc(n, sizeof *q);
+		for (k = 0; k < st->qlen; k++)
+			q[k] = st->queue[(st->qhead + k) % st->qcap];
+		free(st->queue);
+		st->queue = q;
+		st->qhead = 0;
+		st->qcap = n;
+	}
+	st->queue[(st->qhead + st->qlen++) % st->qcap] = i;
+}
+
+/* the variant that built to h before, or SIZE_MAX (then i is recorded as it) */
+static size_t seen(struct stream *st, uint64_t h, size_t i)
+{
+	size_t k;
+
+	if (2 * (st->tcap ? st->tcap : 0) <= 4 * st->nok + 4) { /* grow: at most half full */
+		size_t n = st->tcap ? 4 * st->tcap : 1024, j;
+		uint64_t *key = xcalloc(n, sizeof *key);
+		size_t *val = xcalloc(n, sizeof *val);
+		for (j = 0; j < st->tcap; j++) {
+			if (!st->tkey[j])
+				continue;
+			for (k = st->tkey[j] & (n - 1); key[k]; k = (k + 1) & (n - 1))
+				;
+			key[k] = st->tkey[j];
+			val[k] = st->tval[j];
+		}
+		free(st->tkey);
+		free(st->tval);
+		st->tkey = key;
+		st->tval = val;
+		st->tcap = n;
+	}
+	for (k = h & (st->tcap - 1); st->tkey[k]; k = (k + 1) & (st->tcap - 1))
+		if (st->tkey[k] == h)
+			return st->tval[k] - 1;
+	st->tkey[k] = h;
+	st->tval[k] = i + 1;
+	return SIZE_MAX;
+}
+
+/* drop what only the GPU needed of a compile result */
+static void drop_cubin(struct compile_out *co)
+{
+	free(co->cubin);
+	co->cubin = NULL;
+}
+
+/* variant i has its GPU result: keep its cubin if it may take part in the play-off, and drop
+   the cubins of those that no longer may */
+static void keep_or_drop(struct stream *st, size_t i)
+{
+	struct run *t = st->t;
+	double ms = result_run(&t->r[i])->t.median_ms, lim;
+	size_t k, n = 0;
+
+	if (!t->c->playoff || t->r[i].status != ST_OK || !(ms > 0)) {
+		drop_cubin(&t->r[i].co);
+		return;
+	}
+	if (st->best <= 0 || ms < st->best)
+		st->best = ms;
+	st->keep[st->nkeep++] = i;
+	lim = st->best * (1 + winner_playoff_net(t->c));
+	for (k = 0; k < st->nkeep; k++) {
+		size_t j = st->keep[k];
+		/* the earlier winner stays a winner within a wider band (winner_ties): it takes
+		   part within twice the net */
+		if (result_run(&t->r[j])->t.median_ms >
+		    (j + 1 == t->earlier ? st->best * (1 + WINNER_KEEP_BANDS * winner_playoff_net(t->c)) : lim))
+			drop_cubin(&t->r[j].co);
+		else
+			st->keep[n++] = j;
+	}
+	st->nkeep = n;
+	if (n > WINNER_PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
+		size_t w = st->keep[0] + 1 == t->earlier;
+		for (k = w + 1; k < n; k++)
+			if (st->keep[k] + 1 != t->earlier && result_run(&t->r[st->keep[k]])->t.median_ms >
+			                                     result_run(&t->r[st->keep[w]])->t.median_ms)
+				w = k;
+		drop_cubin(&t->r[st->keep[w]].co);
+		st->keep[w] = st->keep[--st->nkeep];
+	}
+}
+
+/* a play-off round of variant i is in */
+static void timed_again(void *arg, size_t i, const struct run_result *run)
+{
+	struct stream *st = arg;
+	size_t k;
+
+	for (k = 0; k < st->nkeep; k++)
+		if (st->keep[k] == i && st->po_cnt[k] < st->t->c->playoff) {
+			st->po_ms[k * (size_t)st->t->c->playoff + (size_t)st->po_cnt[k]++] =
+				run->t.median_ms;
+			return;
+		}
+}
+
+/* the play-off's results into the candidates' results; their cubins go */
+static void playoff_end(struct stream *st)
+{
+	struct run *t = st->t;
+	size_t k;
+	int rounds = t->c->playoff;
+
+	for (k = 0; k < st->nkeep; k++) {
+		struct result *x = &t->r[st->keep[k]];
+		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL;
+		int n = st->po_cnt ? st->po_cnt[k] : 0;
+		drop_cubin(&x->co);
+		if (st->po_resumed && x->po_n > 0)
+			t->ri.playoff++;
+		if (st->keep[k] + 1 == t->earlier && (n || (st->po_resumed && x->po_n > 0)))
+			t->ri.playoff_earlier = 1;
+		if (!n || x->status != ST_OK)
+			continue;
+		x->po_n = n;
+		winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
+		t->ri.playoff++;
+		if (!run_stop && n == rounds) /* a whole play-off: the next run may take it */
+			measure_playoff_save(t->m, st->keep[k]);
+	}
+	if (t->ri.playoff) {
+		t->ri.playoff_rounds = rounds;
+		t->ri.playoff_net = winner_playoff_net(t->c);
+	}
+	free(st->po_ms);
+	free(st->po_cnt);
+}
+
+/* variant i's result is in (tried, counted by the budget when counted), and its median if
+   it was timed: to the search, and one step of the status line */
+static void settle(struct stream *st, size_t i, int counted, double ms)
+{
+	progress_step(++st->settled);
+	search_result(st->q, i, counted, ms);
+}
+
+/* variant i's compile result (owned from now on): classify it, then hand it to the GPU, to
+   the journal's earlier result, or back to the search */
+static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
+{
+	struct stream *st = arg;
+	struct run *t = st->t;
+	struct result *x = &t->r[i];
+	const struct variant *v = &t->s.v[i];
+	int counted = !t->m; /* without a GPU a compiled variant is what the budget counts */
+	size_t w;
+
+	st->compiling--;
+	free(x->reason);
+	x->reason = NULL;
+	x->co = *out;
+	x->cache_hit = hit;
+	if (!x->co.ok && run_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
+		st->nint++;
+		x->status = ST_NOTRUN;
+		x->reason = xstrdup("interrupted while compiling");
+		settle(st, i, 0, 0);
+		return;
+	}
+	if (!x->co.ok) {
+		x->status = ST_COMPILE_ERROR;
+		x->reason = xstrdup(x->co.log && *x->co.log ? x->co.log : "no log");
+		note(2, "%s: compile error:\n%s\n", v->id, x->co.log);
+		if (st->nbad++ == 0 || i < st->first_bad) /* the first in config order */
+			st->first_bad = i;
+		settle(st, i, counted, 0);
+		return;
+	}
+	free(x->co.log); /* ptxas's report, parsed */
+	x->co.log = NULL;
+	x->build = build_hash(v, &x->co, t->ri.bank_ignored,
+	                      space_verify_hash(t->c, &t->s, v));
+	if (x->co.smem_static + v->shared > t->lim.smem_optin) {
+		st->nres++;
+		x->status = ST_RESOURCES;
+		x->reason = xasprintf("%d static + %lld dynamic bytes of shared memory exceed %lld",
+		                      x->co.smem_static, (long long)v->shared,
+		                      (long long)t->lim.smem_optin);
+		drop_cubin(&x->co);
+		settle(st, i, counted, 0);
+		return;
+	}
+	st->nok++;
+	x->status = ST_UNTIMED;
+	if ((w = seen(st, x->build, i)) != SIZE_MAX) {
+		struct result *y = &t->r[w];
+		/* NVRTC prints no ptxas report for code it has already compiled in the same
+		   worker: one of the two has the resources */
+		if (x->co.regs < 0 && y->co.regs >= 0) {
+			x->co.regs = y->co.regs;
+			x->co.spill_stores = y->co.spill_stores;
+			x->co.spill_loads = y->co.spill_loads;
+			x->co.stack = y->co.stack;
+			x->co.smem_static = y->co.smem_static;
+		} else if (y->co.regs < 0 && x->co.regs >= 0) {
+			y->co.regs = x->co.regs;
+			y->co.spill_stores = x->co.spill_stores;
+			y->co.spill_loads = x->co.spill_loads;
+			y->co.stack = x->co.stack;
+			y->co.smem_static = x->co.smem_static;
+		}
+		x->status = v->bank_bytes != t->s.v[w].bank_bytes ? ST_COLLAPSED : ST_TWIN;
+		x->twin = (long)w;
+		drop_cubin(&x->co);
+		settle(st, i, counted, 0);
+		return;
+	}
+	if (!t->m) {
+		drop_cubin(&x->co);
+		settle(st, i, 1, 0);
+		return;
+	}
+	if (measure_resume(t->m, i)) {
+		keep_or_drop(st, i);
+		settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+		return;
+	}
+	enqueue(st, i);
+}
+
+/* the GPU's result of variant i is in t->r[i] */
+static void timed(void *arg, size_t i)
+{
+	struct stream *st = arg;
+	struct run *t = st->t;
+	struct result *x = &t->r[i];
+
+	st->timing--;
+	if (i >= t->s.n) { /* a play-off round */
+		progress_step(++st->po_done);
+		return;
+	}
+	if (!t->ri.ntimed++)
+		t->ri.first_timed_s = now_s() - st->t0;
+	keep_or_drop(st, i);
+	settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+}
+
+void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cachedir,
+                double t0, struct stream_sum *sum)
+{
+	struct config *c = t->c;
+	struct space *s = &t->s;
+	struct stream st;
+	struct pool_task tasks[2];
+	struct compiler *k;
+	char why[256] = "";
+	size_t i, misses, n;
+	double *prior = NULL;
+	int ntask = 1;
+
+	memset(&st, 0, sizeof st);
+	st.t = t;
+	st.t0 = t0;
+	if (t->o.strategy == SEARCH_GUIDED) {
+		prior = xcalloc(s->n + 1, sizeof *prior);
+		for (i = 0; i < s->n; i++)
+			prior[i] = t->r[i].bank_ratio > 0 ? t->r[i].bank_ratio : 1;
+	}
+	st.q = search_new((enum strategy)t->o.strategy, c, s, cand, ncand, t->o.budget,
+	                  t->o.seed, prior, (size_t)t->o.jobs + 2);
+	st.qmax = 4 * (size_t)t->o.jobs + 16;
+	free(prior);
+	k = compile_open(t->ri.arch, c->options, c->noptions, cachedir, t->o.jobs, job_of,
+	                 compile_next, compiled, &st, &run_stop);
+	compile_task(k, &tasks[0], why, sizeof why);
+	if (t->m && !run_stop) {
+		if (mkdirs(t->dir) < 0)
+			fatal("cannot create '%s':", t->dir);
+		measure_begin(t->m);
+		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
+		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
+	}
+	progress_begin(t->m ? "compiling and timing" : "compiling",
+	               t->o.budget && t->o.budget < ncand ? t->o.budget : ncand);
+	if (!run_stop && pool_run_many(tasks, ntask) < 0) {
+		if (ntask > 1 && tasks[1].failed)
+			fatal("%s: %s", c->path, t->why);
+		warn("cannot start a compiler process (%s)", why);
+	}
+	progress_end();
+	t->ri.compile_s = now_s() - st.t0;
+	misses = compile_close(k);
+	t->ri.compiled += misses;
+	/* an interrupt can leave compiled variants uncounted in st: no hits then, not < 0 */
+	n = st.nok + st.nres + st.nbad + 2;
+	t->ri.cache_hits = n > t->ri.compiled ? n - t->ri.compiled : 0;
+	if (t->m) {
+		size_t resumed;
+		while (st.qlen) { /* compiled, never timed: interrupted */
+			size_t j;
+			gpu_next(&st, &j);
+			drop_cubin(&t->r[j].co);
+			measure_notrun(t->m, j);
+		}
+		playoff_end(&st);
+		if ((resumed = measure_end(t->m)))
+			note(1, "tuner: %zu results kept from an earlier run (--fresh re-runs them)\n",
+			     resumed);
+	}
+	*sum = (struct stream_sum){st.nok, st.nbad, st.nres, st.nint, st.first_bad};
+	free(st.queue);
+	free(st.tkey);
+	free(st.tval);
+	search_free(st.q);
+}
+
+void stream_summary(const struct run *t, const struct stream_sum *sum, size_t ncand)
+{
+	const struct config *c = t->c;
+	size_t tried = ncand - t->ri.nskipped;
+
+	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
+	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
+	     "reference and the helper kernels)\n", tried, t->ri.compile_s, sum->nok + sum->nres,
+	     sum->nbad, sum->nres, sum->nint ? ", " : "", sum->nint,
+	     sum->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits);
+	if (t->ri.nskipped)
+		note(1, "tuner: %s search: %zu of %zu candidate variants tried (--budget %zu), %zu "
+		     "skipped\n", t->ri.strategy, tried, ncand, t->ri.budget, t->ri.nskipped);
+	if (t->ri.ntimed)
+		note(1, "tuner: timed %zu variants; the first %.2f s after compiling began, all in "
+		     "%.2f s\n", t->ri.ntimed, t->ri.first_timed_s, t->ri.compile_s);
+	if (sum->nbad && sum->nok) {
+		const struct variant *v = &t->s.v[sum->first_bad];
+		char *p = space_params_str(c, v);
+		const char *log = t->r[sum->first_bad].reason;
+		int len = 0, lines = 0;
+		while (log[len] && lines < 6)
+			lines += log[len++] == '\n';
+		note(1, "tuner: the first that failed, %s (%s), says:\n%.*s%s", v->id, p, len, log,
+		     log[len] ? "  ...\n" : len && log[len - 1] != '\n' ? "\n" : "");
+		free(p);
+	}
+}
