@@ -309,32 +309,60 @@ void tune_expand(struct run *t)
 		t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
 }
 
-/* write results.json (csv 0), results.csv (1), report.html (2) or results.t4.json (3) into
-   t->dir atomically, as it is made */
-static void write_report(struct run *t, const char *file, int csv, const size_t *order)
+/* the outputs beside the results, each written by one function into a FILE */
+static void write_json(FILE *f, const struct run *t, const size_t *order)
 {
-	char *path = xasprintf("%s/%s", t->dir, file);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	struct buf b = {0};
+
+	report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
+	buf_free(&b);
+}
+
+static void write_csv(FILE *f, const struct run *t, const size_t *order)
+{
+	struct buf b = {0};
+
+	report_csv(&b, f, t->c, &t->s, t->r, order);
+	buf_free(&b);
+}
+
+static void write_html(FILE *f, const struct run *t, const size_t *order)
+{
+	html_report(f, t->c, &t->s, t->r, order, &t->ri);
+}
+
+static void write_t4(FILE *f, const struct run *t, const size_t *order)
+{
+	t4_results(f, t->c, &t->s, t->r, order, &t->ri);
+}
+
+static const struct writer {
+	const char *file;
+	void (*write)(FILE *f, const struct run *t, const size_t *order);
+	int t4;                   /* only with --t4 */
+} writers[] = {
+	{"results.json", write_json, 0},     /* report.h */
+	{"results.csv", write_csv, 0},
+	{"report.html", write_html, 0},      /* html.h */
+	{"results.t4.json", write_t4, 1},    /* t4.h */
+};
+
+/* w's file into t->dir atomically (a temporary, then renamed), written as it is made */
+static void write_report(const struct run *t, const struct writer *w, const size_t *order)
+{
+	char *path = xasprintf("%s/%s", t->dir, w->file);
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
 	FILE *f = fopen(tmp, "w");
 
 	if (!f)
 		fatal("cannot write '%s':", tmp);
-	if (csv == 2)
-		html_report(f, t->c, &t->s, t->r, order, &t->ri);
-	else if (csv == 3)
-		t4_results(f, t->c, &t->s, t->r, order, &t->ri);
-	else if (csv)
-		report_csv(&b, f, t->c, &t->s, t->r, order);
-	else
-		report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
+	w->write(f, t, order);
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
 		int e = errno;
 		unlink(tmp);
 		errno = e;
 		fatal("cannot write '%s':", path);
 	}
-	buf_free(&b);
 	free(tmp);
 	free(path);
 }
@@ -408,13 +436,14 @@ int tune_finish(struct run *t)
 		fatal("cannot create '%s':", t->dir);
 	lock = lock_dir(t->dir);
 	copy_sources(t);
-	write_report(t, "results.json", 0, order);
-	if (getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window between files */
-		nanosleep(&(struct timespec){0, 300000000}, NULL);
-	write_report(t, "results.csv", 1, order);
-	write_report(t, "report.html", 2, order); /* html.h */
-	if (t->o.t4)
-		write_report(t, "results.t4.json", 3, order); /* t4.h */
+	for (i = 0; i < sizeof writers / sizeof *writers; i++) {
+		if (writers[i].t4 && !t->o.t4)
+			continue;
+		write_report(t, &writers[i], order);
+		if (i == 0 && getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window
+		                                                   between files */
+			nanosleep(&(struct timespec){0, 300000000}, NULL);
+	}
 	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
 		size_t w = order[0];
 		char *p = space_params_str(c, &s->v[w]);
