@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.." || exit 2
 old=$(cd "$1" && pwd) || exit 2
 dir=${2:-out/same}
 rm -rf "$dir"
-mkdir -p "$dir"
-export SOURCE_DATE_EPOCH=1767225600 TUNER_CACHE="$PWD/$dir/cache"
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd) || exit 2
+export SOURCE_DATE_EPOCH=1767225600 TUNER_CACHE="$dir/cache"
 status=0
 # run WHO CFG ARGS...: the tuner of WHO (old or new) on CFG into $dir/WHO
 run() {
