@@ -67,9 +67,9 @@ has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *4x1x1 
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
 has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
 
-# every shipped config (the exploration configs in bench/ and the test-only kernels too): dry
-# run, then compile every variant
-for cfg in configs/*.yaml bench/*.yaml tests/kernels/*.yaml; do
+# every shipped config (the exploration configs in bench/explore/ and the test-only kernels
+# too): dry run, then compile every variant
+for cfg in configs/*.yaml bench/explore/*.yaml tests/kernels/*.yaml; do
 	k=$(basename "$cfg" .yaml)
 	expect "dry_run_$k" 0 $T --dry-run "$cfg"
 	has "dry_run_count_$k" "variants: [0-9]* kept" "$tmp/stdout"

@@ -1,15 +1,15 @@
 #!/bin/sh
-# bench/roofline.sh [OUTDIR]: on a machine with a CUDA GPU, build the tuner, tune the three
+# bench/compare/roofline.sh [OUTDIR]: on a machine with a CUDA GPU, build the tuner, tune the three
 # shipped configs, re-tune them at edge sizes (every variant must verify), build and run
-# bench/compare.cu (copy, read-only, naive baselines, CUB and the tuner's winners timed in one
-# process) and bench/torch_compare.py where PyTorch is installed, then print one table.
+# bench/compare/compare.cu (copy, read-only, naive baselines, CUB and the tuner's winners timed in one
+# process) and bench/compare/torch_compare.py where PyTorch is installed, then print one table.
 # OUTDIR (default out/roofline) receives the logs, results.json files and emitted winners.
 # TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX: libyaml and jansson outside the system; TUNER_COMMIT: the commit to print where the
 # tree has no .git; TUNER_CACHE: compile cache (default OUTDIR/cache); ROOFLINE_BUDGET: seconds
 # after which the remaining edge-size runs are skipped (and reported as such).
 # Exit status: 0 when every step ran and every check passed, 1 otherwise.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 out=${1:-out/roofline}
 mkdir -p "$out" out/bench || exit 1
 out=$(cd "$out" && pwd)
@@ -50,7 +50,7 @@ for k in filter21 transpose reduction; do
 	[ -n "$src" ] || { fail "no winner for $k"; continue; }
 	K=$(echo $k | tr '[:lower:]' '[:upper:]')
 	if "$nvcc" -O3 -arch="$arch" -c "-DWIN_$K" -DWIN_SRC="\"$src\"" -DWIN_HDR="\"${src%.cu}.h\"" \
-		bench/winner.cu -o out/bench/win_$k.o >>"$out/compare-build.log" 2>&1; then
+		bench/compare/winner.cu -o out/bench/win_$k.o >>"$out/compare-build.log" 2>&1; then
 		objs="$objs out/bench/win_$k.o"
 		defs="$defs -DHAVE_WIN_$K"
 	else
@@ -58,7 +58,7 @@ for k in filter21 transpose reduction; do
 	fi
 done
 # shellcheck disable=SC2086
-if "$nvcc" -O3 -arch="$arch" $defs -o out/bench/compare bench/compare.cu tests/ref/filter21.c \
+if "$nvcc" -O3 -arch="$arch" $defs -o out/bench/compare bench/compare/compare.cu tests/ref/filter21.c \
 	tests/ref/transpose.c tests/ref/sum.c $objs >>"$out/compare-build.log" 2>&1; then
 	timeout 200 out/bench/compare >"$out/compare.log" 2>&1 || fail "compare failed (exit $?)"
 else
@@ -67,7 +67,7 @@ else
 fi
 : >"$out/torch.log"
 if python3 -c 'import torch, sys; sys.exit(not torch.cuda.is_available())' 2>/dev/null; then
-	timeout 200 python3 bench/torch_compare.py >"$out/torch.log" 2>&1 || fail "torch_compare failed (exit $?)"
+	timeout 200 python3 bench/compare/torch_compare.py >"$out/torch.log" 2>&1 || fail "torch_compare failed (exit $?)"
 fi
 
 # 3. every variant again at edge sizes: n = 1, primes, sizes that are no multiple of a block
@@ -152,12 +152,12 @@ for k in ("filter21", "transpose", "reduction"):
                  k, d.get("copy_gbs", 0), d.get("read_gbs", 0),
                  " ".join("%s=%d" % kv for kv in sorted(st.items()))))
 print("left of |: the tuner's run (its copy and read kernels and L2 flush); right: "
-      "bench/compare.cu, one process, L2 flushed by reading 3 x L2")
+      "bench/compare/compare.cu, one process, L2 flushed by reading 3 x L2")
 print("baselines (GB/s): " + ", ".join("%s %.1f" % kv for kv in sorted(cmp.items())))
 for e in extra:
     print(e)
 # the transpose against the tile copies that move whole tiles to their transposed places
-# (bench/compare.cu: the same DRAM traffic without the in-tile shuffle), in launch or banded
+# (bench/compare/compare.cu: the same DRAM traffic without the in-tile shuffle), in launch or banded
 # order and in column order
 w = cmp.get("transpose.win")
 for label, names in (("launch/banded order", ("tilecopy.tr64", "tilecopy.tr64g8", "tilecopy.tr128")),

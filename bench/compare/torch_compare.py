@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch baselines for bench/compare.cu, timed with the same method: CUDA events around each
+"""PyTorch baselines for bench/compare/compare.cu, timed with the same method: CUDA events around each
 call, warm-up first, median of SAMPLES samples, the L2 flushed before each by reading a buffer of
 3 x L2 bytes. Lines:
   copy.torch        dst.copy_(src), 256 MiB each way (the process's own copy roofline)

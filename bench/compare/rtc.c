@@ -1,8 +1,8 @@
 /*
  * rtc: compile a CUDA source to a cubin with NVRTC and the options the tuner gives it
- * (tuner/nvrtc.c: --gpu-architecture, -default-device, -std=c++17), for bench/compare.cu's
+ * (tuner/nvrtc.c: --gpu-architecture, -default-device, -std=c++17), for bench/compare/compare.cu's
  * COMPARE_CUBIN: the tuner's build of a kernel beside nvcc's.
- *   cc bench/rtc.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -o out/bench/rtc
+ *   cc bench/compare/rtc.c -I$CUDA/include -L$CUDA/lib64 -lnvrtc -o out/bench/rtc
  *   out/bench/rtc sm_90 best.cu best.cubin
  */
 #include <nvrtc.h>

@@ -3,7 +3,7 @@
  * 16440 kept variants, each result answered at once with a made-up time, up to 18 outstanding
  * (the window a 16-core GPU host gives: jobs + 2). No compiling, no GPU: what the search costs
  * while the GPU waits. Build after ninja, from the repository root:
- *   cc -O2 -Ituner bench/guided.c $(find out/obj/tuner -name '*.o' ! -name main.o) \
+ *   cc -O2 -Ituner bench/scale/guided.c $(find out/obj/tuner -name '*.o' ! -name main.o) \
  *      out/obj/gen/helpers_cu.o -lyaml -ljansson -lm -ldl -L$CUDA/lib64 -lnvrtc \
  *      -Wl,-rpath,$CUDA/lib64 -o out/bench/guided
  *   out/bench/guided 1644

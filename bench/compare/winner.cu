@@ -1,6 +1,6 @@
 /*
  * winner.cu: the tuner's emitted winner of one kernel, behind a plain host function, so that
- * bench/compare.cu can time it in the same process as its baselines. Built once per kernel:
+ * bench/compare/compare.cu can time it in the same process as its baselines. Built once per kernel:
  *   nvcc -c -DWIN_FILTER21 -DWIN_SRC='"out/.../best.cu"' -DWIN_HDR='"out/.../best.h"' winner.cu
  * (or WIN_TRANSPOSE, WIN_REDUCTION). best.cu defines the kernel, its parameter macros and its
  * __constant__ symbols; best.h the launch geometry (for the multiprocessor count of the GPU it

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/search.sh [CONFIG] [OUTDIR]: on a machine with a CUDA GPU, the budgeted search against
+# bench/scale/search.sh [CONFIG] [OUTDIR]: on a machine with a CUDA GPU, the budgeted search against
 # the exhaustive ground truth. Tunes CONFIG (default configs/stencil2d.yaml) exhaustively once
 # (a cold compile cache: the time to the first timed variant beside the wall time), then with
 # --strategy guided and --strategy random at a budget of SEARCH_PCT % (default 10) of the kept
@@ -13,7 +13,7 @@
 # seconds after which no further search is started (the table covers those that ran).
 # TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX, TUNER_COMMIT as for the other GPU scripts.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 cfg=${1:-configs/stencil2d.yaml}
 out=${2:-out/search}
 pct=${SEARCH_PCT:-10}

@@ -1,4 +1,4 @@
-/* The tuner's winners behind host functions (bench/winner.cu), for bench/compare.cu. */
+/* The tuner's winners behind host functions (bench/compare/winner.cu), for bench/compare/compare.cu. */
 #ifndef TUNER_BENCH_WINNER_H
 #define TUNER_BENCH_WINNER_H
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replay the tie decision of tests/gpu/ties.sh's runs under other tie bands and rules.
 
-usage: bench/ties_rule.py TIESDIR [TUNER]
+usage: bench/ties/ties_rule.py TIESDIR [TUNER]
 TIESDIR is what tests/gpu/ties.sh wrote (KERNEL.first.json for run 1, N/KERNEL/*/results.json
 for runs 2..); TUNER (default out/bin/tuner) lists each config's variants in config order
 (--dry-run), which the tie rule's last key needs. For each kernel, band (timing.tie) and rule it

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/devices.sh [OUTDIR [CONFIG]]: on a machine with two CUDA GPUs of one model, the timing
+# bench/scale/devices.sh [OUTDIR [CONFIG]]: on a machine with two CUDA GPUs of one model, the timing
 # throughput of --devices: CONFIG (default configs/stencil2d.yaml) with --no-race, a space over
 # 2000 variants on a random 1500 of them, the compile cache warmed first, then --fresh runs on
 # --devices 0 and --devices 0,1, twice each. Prints the
@@ -8,7 +8,7 @@
 # and how many variants each device timed. TUNER_YAML_PREFIX, TUNER_JANSSON_PREFIX,
 # TUNER_COMMIT as for tests/gpu/run.sh.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-out/devices}
 mkdir -p "$OUT"
 . tests/gpu/lib.sh

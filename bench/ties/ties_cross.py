@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """How each run's winner on one GPU runs on another: tests/gpu/ties.sh's runs on both.
 
-usage: bench/ties_cross.py [--rules | --ties] FROM_DIR TO_DIR [TUNER]
+usage: bench/ties/ties_cross.py [--rules | --ties] FROM_DIR TO_DIR [TUNER]
 FROM_DIR and TO_DIR are what tests/gpu/ties.sh wrote on two GPUs (KERNEL.first.json for run 1,
 N/KERNEL/*/results.json for runs 2..). For each kernel and each run on FROM's GPU it prints the
 winner and, for each run on TO's GPU, the winner's speed there as % of that run's fastest (by
 play-off median where both took part in the play-off, else by first median); "-" where that
-run did not verify it. With --rules, instead, for each tie rule of bench/ties_rule.py (at
+run did not verify it. With --rules, instead, for each tie rule of bench/ties/ties_rule.py (at
 bands of 0.5 and 1 %) the winners FROM's runs would have had, whether they are the same, and the lowest of
-their mean speeds over TO's runs (TUNER: as for bench/ties_rule.py). With --ties, every variant
+their mean speeds over TO's runs (TUNER: as for bench/ties/ties_rule.py). With --ties, every variant
 that tied in one of FROM's runs: in how many, its resident warps and work (KB moved by the blocks
 resident on a multiprocessor) and shared memory there, and its speed on each of TO's runs.
 """

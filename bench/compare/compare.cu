@@ -18,7 +18,7 @@
  * With COMPARE_PROBE=1 in the environment it runs only reduction_probe (below): why the
  * reduction's winner can time slower here than in the tuner.
  *
- * Build (bench/roofline.sh does it): nvcc -O3 -arch=native bench/compare.cu tests/ref/[a-z]*.c
+ * Build (bench/compare/roofline.sh does it): nvcc -O3 -arch=native bench/compare/compare.cu tests/ref/[a-z]*.c
  * [winner objects, with -DHAVE_WIN_FILTER21 etc.]. Output: "check ..." lines, then one
  * "time NAME BYTES MEDIAN_MS MIN_MS SPREAD GB/s" line per timed kernel. Exit status 1 when a
  * check failed.
@@ -35,13 +35,13 @@
 #include <functional>
 #include <vector>
 
-#include "../tests/ref/ref.h"
+#include "../../tests/ref/ref.h"
 #include "winner.h"
 
 /* the GPU reference kernels, as the tuner compiles them (filter21_ref.cu defines coef) */
-#include "../templates/filter21_ref.cu"
-#include "../templates/reduction_ref.cu"
-#include "../templates/transpose_ref.cu"
+#include "../../templates/filter21_ref.cu"
+#include "../../templates/reduction_ref.cu"
+#include "../../templates/transpose_ref.cu"
 
 #define WARMUP 3
 #define SAMPLES 50
@@ -674,7 +674,7 @@ static void copy_bench(void)
 /* ---- the reduction probe (COMPARE_PROBE=1) ---- */
 
 #ifdef HAVE_WIN_REDUCTION
-/* the winner compiled by NVRTC as the tuner compiles it (bench/rtc.c), from $COMPARE_CUBIN */
+/* the winner compiled by NVRTC as the tuner compiles it (bench/compare/rtc.c), from $COMPARE_CUBIN */
 static cudaKernel_t rtc_kernel(void)
 {
 	const char *path = getenv("COMPARE_CUBIN");
