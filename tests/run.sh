@@ -115,7 +115,7 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,1,b,g,&s);return !(b[0]*g[0]>=4099 && scale_in_count(4099,1)==4099 && SCALE_OUT_ROLE==TUNER_ROLE_OUT && !SCALE_IN_ZERO);}\n' "$hdr" >"$tmp/h.cu"
 	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
 	expect emit_header_geometry 0 "$tmp/h"
-	# the README's embedding: the source and the header in one application file
+	# the embedding docs/results.md shows: the source and the header in one application file
 	cat >"$tmp/app.cu" <<-EOF
 	#include "$src"
 	#include "$hdr"
