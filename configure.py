@@ -272,13 +272,13 @@ def main():
     hdrs = sorted(glob.glob(os.path.join("tuner", "*.h")))
     # what ninja install copies: (mode, source, destination under the prefix); the configs name
     # their templates as ../templates/X.cu, so the two stay side by side; the documents keep
-    # the paths the README names them by (docs/bank-model.md, configs/README.md)
+    # the paths the README names them by (docs/config.md, docs/bank-model.md)
     man = os.path.join(bdir, "man", "tuner.1")
     installs = [("755", tuner, "bin/tuner"), ("644", man, "share/man/man1/tuner.1")]
     for d, pat in (("templates", "*.cu"), ("configs", "*.yaml")):
         for f in sorted(glob.glob(os.path.join(d, pat))):
             installs.append(("644", f, "share/tuner/" + f))
-    for f in ["README.md", "configs/README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))):
+    for f in ["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))):
         installs.append(("644", f, "share/doc/tuner/" + f))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +

@@ -78,7 +78,7 @@ cmp -s "$ib/man/tuner.1" "$root/share/man/man1/tuner.1" || miss="$miss share/man
 for f in templates/*.cu configs/*.yaml; do
 	cmp -s "$f" "$root/share/tuner/$f" || miss="$miss share/tuner/$f"
 done
-for f in README.md configs/README.md docs/*.md; do
+for f in README.md docs/*.md; do
 	cmp -s "$f" "$root/share/doc/tuner/$f" || miss="$miss share/doc/tuner/$f"
 done
 [ -z "$miss" ] && ok install_files || bad install_files "missing or different:$miss

@@ -67,9 +67,9 @@ has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *4x1x1 
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
 has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
 
-# every shipped config (the exploration configs in bench/ and the test-only kernels too): dry
-# run, then compile every variant
-for cfg in configs/*.yaml bench/*.yaml tests/kernels/*.yaml; do
+# every shipped config (the exploration configs in bench/explore/ and the test-only kernels
+# too): dry run, then compile every variant
+for cfg in configs/*.yaml bench/explore/*.yaml tests/kernels/*.yaml; do
 	k=$(basename "$cfg" .yaml)
 	expect "dry_run_$k" 0 $T --dry-run "$cfg"
 	has "dry_run_count_$k" "variants: [0-9]* kept" "$tmp/stdout"
@@ -115,7 +115,7 @@ if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
 	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s;scale_launch(4099,1,b,g,&s);return !(b[0]*g[0]>=4099 && scale_in_count(4099,1)==4099 && SCALE_OUT_ROLE==TUNER_ROLE_OUT && !SCALE_IN_ZERO);}\n' "$hdr" >"$tmp/h.cu"
 	expect emit_header_compiles 0 "$NVCC" -o "$tmp/h" "$tmp/h.cu"
 	expect emit_header_geometry 0 "$tmp/h"
-	# the README's embedding: the source and the header in one application file
+	# the embedding docs/results.md shows: the source and the header in one application file
 	cat >"$tmp/app.cu" <<-EOF
 	#include "$src"
 	#include "$hdr"

@@ -295,8 +295,8 @@ def page(h, version, prefix, date):
           ".TP", line(path(share + "/tuner/templates/")),
           *h.para("Their kernel templates and reference kernels."),
           ".TP", line(path(share + "/doc/tuner/")),
-          *h.para("README.md, the config format (configs/README.md), the bank model and the "
-                  "architecture (docs/)."),
+          *h.para("README.md, and in docs/ the config format (docs/config.md), the results "
+                  "format, the bank model, the search and the architecture."),
           ".SH EXAMPLES",
           *h.para("List the variants of an example config, tune it on the GPU in front of you, "
                   "then bundle the winners of every GPU it was tuned on:"),
@@ -308,7 +308,7 @@ def page(h, version, prefix, date):
           ".SH SEE ALSO",
           line("\\fBnvcc\\fR(1);"),
           line(path(share + "/doc/tuner/README.md") + ","),
-          line(path(share + "/doc/tuner/configs/README.md") + " (the config format),"),
+          line(path(share + "/doc/tuner/docs/config.md") + " (the config format),"),
           line(path(share + "/doc/tuner/docs/bank-model.md") + " (the bank model).")]
     return "\n".join(L) + "\n"
 

@@ -1,5 +1,5 @@
 /* Plain-C references of the three shipped kernels, mirroring templates/<kernel>_ref.cu: the unit
-   tests check their math on known inputs (tests/t_ref.c), bench/compare.cu checks the GPU
+   tests check their math on known inputs (tests/t_ref.c), bench/compare/compare.cu checks the GPU
    reference kernels against them. */
 #ifndef TUNER_REF_H
 #define TUNER_REF_H
