@@ -10,25 +10,63 @@
 #include "source.h"
 #include "version.h"
 
+void emit_comment(struct buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if ((c == '/' && s[1] == '*') || (c == '*' && s[1] == '/'))
+			buf_printf(b, "%c ", c);
+		else if (c < 0x20 || c == 0x7f)
+			buf_puts(b, " ");
+		else if (c >= 0x80)
+			buf_puts(b, "?");
+		else
+			buf_add(b, &c, 1);
+	}
+}
+
+void emit_cstr(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_printf(b, "\\%c", *s);
+		else if ((unsigned char)*s < 32 || *s == 127 || *s == '?')
+			buf_printf(b, "\\%03o", (unsigned char)*s);
+		else
+			buf_add(b, s, 1);
+	}
+	buf_puts(b, "\"");
+}
+
 static void provenance(struct buf *b, const struct config *c, const struct variant *v,
                        const struct result *r, const struct runinfo *ri)
 {
 	char *p = space_params_str(c, v);
 	size_t i;
 
-	buf_printf(b, "/*\n * %s variant %s, emitted by tuner %s on %s.\n", c->name, v->id,
-	           TUNER_VERSION, ri->date);
-	buf_printf(b, " * config: %s\n * parameters: %s\n * sizes:", c->path, p);
+	buf_printf(b, "/*\n * %s variant %s, emitted by tuner %s on ", c->name, v->id, TUNER_VERSION);
+	emit_comment(b, ri->date);
+	buf_puts(b, ".\n * config: ");
+	emit_comment(b, c->path);
+	buf_puts(b, "\n * parameters: ");
+	emit_comment(b, p);
+	buf_puts(b, "\n * sizes:");
 	for (i = 0; i < c->nsizes; i++)
 		buf_printf(b, " %s=%lld", c->sizes[i].name, (long long)c->sizes[i].val);
-	buf_printf(b, "\n * NVRTC %s, compiled for %s", ri->nvrtc, ri->arch);
+	buf_puts(b, "\n * NVRTC ");
+	emit_comment(b, ri->nvrtc);
+	buf_puts(b, ", compiled for ");
+	emit_comment(b, ri->arch);
 	if (r->co.ok && r->co.regs >= 0)
 		buf_printf(b, ": %d registers, %d bytes spilled, %d bytes static + %lld bytes dynamic "
 		           "shared memory", r->co.regs, r->co.spill_stores + r->co.spill_loads,
 		           r->co.smem_static, (long long)v->shared);
 	buf_puts(b, "\n");
 	if (ri->timed && r->status == ST_OK) {
-		buf_printf(b, " * GPU: %s, compute capability %d.%d, driver %d.%d\n", ri->gpu.name,
+		buf_puts(b, " * GPU: ");
+		emit_comment(b, ri->gpu.name);
+		buf_printf(b, ", compute capability %d.%d, driver %d.%d\n",
 		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version / 1000,
 		           ri->gpu.driver_version % 1000 / 10);
 		buf_printf(b, " * time: median %.4f ms, min %.4f ms, spread %.1f %% over %d samples\n",
@@ -43,15 +81,18 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 			for (i = 0; i < c->nsizes; i++)
 				buf_printf(b, " %s=%lld", c->sizes[i].name,
 				           (long long)c->sizes[i].val);
-			for (i = 0; i < c->nverify; i++)
-				buf_printf(b, ", %s", c->verify[i].label);
+			for (i = 0; i < c->nverify; i++) {
+				buf_puts(b, ", ");
+				emit_comment(b, c->verify[i].label);
+			}
 		}
 		buf_puts(b, ": ");
 		report_errors(b, result_run(r), c);
 		buf_puts(b, "\n");
 	} else {
-		buf_printf(b, " * NOT TIMED and NOT VERIFIED: %s\n",
-		           ri->timed ? result_status(r->status) : ri->why_untimed);
+		buf_puts(b, " * NOT TIMED and NOT VERIFIED: ");
+		emit_comment(b, ri->timed ? result_status(r->status) : ri->why_untimed);
+		buf_puts(b, "\n");
 	}
 	buf_puts(b, " */\n");
 	free(p);
