@@ -2,7 +2,8 @@
 # Behaviour unchanged: tune every shipped config with the tuner built from another tree (e.g.
 # a `git archive` of the commit before a restructuring) and with this one, on this GPU, and
 # compare their results.json (tests/compare_results.py: variants, ids, statuses, resources,
-# winners). Usage: tests/gpu/same.sh OLDTREE [OUTDIR]
+# winners); a space of more than 2000 variants on the same random 300 (gpu_budget).
+# Usage: tests/gpu/same.sh OLDTREE [OUTDIR]
 # (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -20,7 +21,8 @@ for cfg in configs/*.yaml; do
 		b=out/bin/tuner
 		[ $w = old ] && b=$old/out/bin/tuner
 		rm -rf "$outdir/$w"
-		TUNER_CACHE="$outdir/cache-$w" $b --fresh --no-race --out "$outdir/$w" "$cfg" \
+		TUNER_CACHE="$outdir/cache-$w" $b --fresh --no-race $(gpu_budget "$cfg") \
+			--out "$outdir/$w" "$cfg" \
 			>"$outdir/$w-$k.log" 2>&1 || { status=1; tail -n 5 "$outdir/$w-$k.log"; }
 		cp "$outdir/$w/$k"/*/results.json "$outdir/$w-$k.json"
 	done
