@@ -6,12 +6,9 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-hostile.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir hostile
 export TUNER_CACHE="$tmp/cache"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
 now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$1" "$2"; }
 count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
@@ -175,5 +172,4 @@ $T -q -j 2 --arch sm_90 --out "$tmp/u" tests/kernels/scale.yaml >/dev/null 2>"$t
 	! grep -q "changes no variant" "$tmp/u2.err" && ok "unused_parameter_warned" ||
 	bad "unused_parameter_warned" "$(cat "$tmp/u.err" "$tmp/u2.err")"
 
-echo "hostile: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish hostile
