@@ -14,7 +14,6 @@ limit=${TUNER_BAD_SECONDS:-1}
 . tests/lib.sh
 tmpdir bad
 
-now() { date +%s.%N; }
 # what is in the output and cache directories, to see that a failed run changed nothing
 snap() { find "$tmp/o" ${cache:+"$tmp/c"} -printf '%p %y %s %T@ %m\n' | sort; }
 cache=1 # 0 while a case may fill the cache

@@ -9,13 +9,7 @@ T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
 . tests/lib.sh
 tmpdir hostile
 export TUNER_CACHE="$tmp/cache"
-now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$1" "$2"; }
-count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
-wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
-	i=0
-	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 # alive PGID: how many processes of the group are left (after a moment for the kernel to reap)
 alive() { sleep 0.3; ps -e -o pgid= -o stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/' | wc -l; }
 

@@ -1,6 +1,7 @@
 # What the shell suites share, sourced by each after its cd to the repository root
-# (. tests/lib.sh): the counters, ok and bad, expect and has, a temporary directory removed on
-# exit, and the summary line with the exit status.
+# (. tests/lib.sh): the counters, ok and bad, expect and has, a few helpers (the time, the
+# compile cache's entries), a temporary directory removed on exit, and the summary line with
+# the exit status.
 
 pass=0 fail=0
 
@@ -24,6 +25,15 @@ expect() {
 # has NAME PATTERN FILE: FILE has a line matching PATTERN (grep)
 has() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
+}
+# now: the time in seconds, with nanoseconds
+now() { date +%s.%N; }
+# count DIR: how many compile cache entries DIR holds (not temporaries)
+count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
+# wait_cache DIR: wait until DIR holds at least one cache entry (at most 60 s)
+wait_cache() {
+	i=0
+	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
 # finish [SUITE]: print "SUITE: N passed, N failed" ("N passed, N failed" without SUITE) and
 # exit, non-zero on any failure

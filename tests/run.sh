@@ -211,11 +211,6 @@ fi
 
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache
 # (SIGINT and SIGTERM: tests/hostile.sh); two runs at once agree
-count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; } # cache entries, not temporaries
-wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
-	i=0
-	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 c="$tmp/kc"
 setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/k" configs/filter21.yaml >/dev/null 2>&1 &
 pid=$!
