@@ -11,13 +11,9 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
 limit=${TUNER_BAD_SECONDS:-1}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-bad.XXXXXX") || exit 2
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
-pass=0 fail=0
+. tests/lib.sh
+tmpdir bad
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
-now() { date +%s.%N; }
 # what is in the output and cache directories, to see that a failed run changed nothing
 snap() { find "$tmp/o" ${cache:+"$tmp/c"} -printf '%p %y %s %T@ %m\n' | sort; }
 cache=1 # 0 while a case may fill the cache
@@ -207,5 +203,4 @@ gen sized 7 '  BLOCK: {from: 32, to: "n / 4", times: 2}'
 run gen_size_param_range "$limit" --size n=100 "$g/sized.yaml" &&
 	want gen_size_param_range "tuner: $g/sized.yaml:7:26: 'BLOCK': 'to' (25) is below 'from' (32) with n=100"
 
-echo "bad: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish bad

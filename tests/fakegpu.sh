@@ -18,26 +18,18 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
 fake=${2:-$(dirname "$(dirname "$T")")/fakecuda}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-fakegpu.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir fakegpu
 export TUNER_CACHE="${TUNER_CACHE:-$tmp/cache}"
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
-}
 # tune NAME STATUS LOG TUNER-ARGS...: the tuner on the fake GPU, its launches logged to LOG;
 # its exit status must be STATUS
 tune() {
 	name=$1 want=$2 log=$3
 	shift 3
 	rm -f "$log"
-	LD_LIBRARY_PATH="$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" FAKECUDA_LOG="$log" \
-		"$T" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
+	expect "$name" "$want" env LD_LIBRARY_PATH="$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		FAKECUDA_LOG="$log" "$T" "$@"
 }
 # check NAME FILE PYTHON: PYTHON (reading the JSON of FILE as d) raises nothing
 check() {
@@ -49,8 +41,7 @@ $3" "$2" 2>"$tmp/py"; then ok "$1"; else bad "$1" "$(cat "$tmp/py")"; fi
 
 if [ ! -f "$fake/libcuda.so.1" ]; then
 	bad fake_driver "no $fake/libcuda.so.1 (ninja builds it)"
-	echo "fakegpu: $pass passed, $fail failed"
-	exit 1
+	finish fakegpu
 fi
 
 # extra verification sizes: TAIL 0 is right at n = 4096 and wrong at 1001 and 1
@@ -347,5 +338,4 @@ tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" test
 has models_no_device_said "no CUDA device 7" "$tmp/stderr"
 unset FAKECUDA_DEVICES
 
-echo "fakegpu: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish fakegpu

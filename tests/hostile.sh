@@ -6,19 +6,10 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-hostile.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir hostile
 export TUNER_CACHE="$tmp/cache"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
-now() { date +%s.%N; }
 secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$1" "$2"; }
-count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
-wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
-	i=0
-	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 # alive PGID: how many processes of the group are left (after a moment for the kernel to reap)
 alive() { sleep 0.3; ps -e -o pgid= -o stat= | awk -v g="$1" '$1 == g && $2 !~ /^Z/' | wc -l; }
 
@@ -175,5 +166,4 @@ $T -q -j 2 --arch sm_90 --out "$tmp/u" tests/kernels/scale.yaml >/dev/null 2>"$t
 	! grep -q "changes no variant" "$tmp/u2.err" && ok "unused_parameter_warned" ||
 	bad "unused_parameter_warned" "$(cat "$tmp/u.err" "$tmp/u2.err")"
 
-echo "hostile: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish hostile

@@ -13,18 +13,9 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${1:-${TUNER_BINDIR:-out/bin}}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-install.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir install
 export TUNER_CACHE="$tmp/cache"
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/  /'; }
-finish() {
-	echo "install: $pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
 
 # the build under test: its directory (as configure.py's --builddir) and its manifest
 bdir=$(dirname "$B")
@@ -58,7 +49,7 @@ if ./configure.py "$@" --builddir "$ib" --prefix "$prefix" >"$tmp/configure.log"
 	ok "configure_$(echo "$ib" | tr / _)"
 else
 	bad "configure_$(echo "$ib" | tr / _)" "./configure.py $* --builddir $ib --prefix $prefix: $(cat "$tmp/configure.log")"
-	finish
+	finish install
 fi
 
 # DESTDIR=... ninja install
@@ -67,7 +58,7 @@ if DESTDIR="$tmp/dest" ninja -f "$ib/build.ninja" install >"$tmp/install.log" 2>
 	ok install
 else
 	bad install "$(tail -n 30 "$tmp/install.log")"
-	finish
+	finish install
 fi
 [ ! -e "$prefix" ] && ok install_destdir_honored || bad install_destdir_honored "$(find "$prefix" | head)"
 
@@ -110,7 +101,7 @@ done
 man=$root/share/man/man1/tuner.1
 if ! command -v groff >/dev/null 2>&1; then
 	bad man_renders "groff not found: apt-get install groff-base"
-	finish
+	finish install
 fi
 if groff -man -Tutf8 -ww -z "$man" >"$tmp/groff.err" 2>&1 && [ ! -s "$tmp/groff.err" ]; then
 	ok man_renders
@@ -193,4 +184,4 @@ if DESTDIR="$tmp/dest" ninja -f "$ib/build.ninja" uninstall >"$tmp/install.log" 
 else
 	bad uninstall "$(tail -n 30 "$tmp/install.log"; find "$tmp/dest" -type f)"
 fi
-finish
+finish install

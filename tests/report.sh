@@ -13,25 +13,11 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
 U=$(dirname "$T")/unit
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-report.XXXXXX") && tmp=$(cd "$tmp" && pwd) || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir report
 export TUNER_CACHE="${TUNER_CACHE:-$tmp/cache}"
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
 skip() { echo "skip $1: $2"; }
-# expect NAME STATUS CMD...: run CMD, check its exit status
-expect() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
-}
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
-}
 # self_contained NAME FILE: nothing the page would fetch: no URL, no linked stylesheet, script
 # source, image or font
 self_contained() {
@@ -165,5 +151,4 @@ TUNER_T4_BY_HAND=1 python3 tests/t4_check.py "$tmp/bad.t4.json" >"$tmp/t4" 2>&1 
 $py -c 'import jsonschema' 2>/dev/null ||
 	skip t4_jsonschema "no python module jsonschema (apt-get install python3-jsonschema): checked by hand only"
 
-echo "report: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish report

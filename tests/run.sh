@@ -9,25 +9,9 @@ export TUNER_SRCDIR="$PWD" SOURCE_DATE_EPOCH=1767225600 # 2026-01-01T00:00:00Z: 
 B=${TUNER_BINDIR:-out/bin}
 T=$B/tuner
 NVCC=${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-test.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir test
 export TUNER_CACHE="$tmp/cache"
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | sed 's/^/  /'; }
-# expect NAME STATUS CMD...: run CMD, check its exit status
-expect() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
-}
-# grep_out NAME PATTERN FILE
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
-}
 
 # unit tests
 $B/unit >"$tmp/unit.log" 2>&1
@@ -227,11 +211,6 @@ fi
 
 # interrupts: SIGKILL mid-compile leaves nothing half-written and the re-run reuses the cache
 # (SIGINT and SIGTERM: tests/hostile.sh); two runs at once agree
-count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; } # cache entries, not temporaries
-wait_cache() { # wait until $1 holds at least one entry (at most 60 s)
-	i=0
-	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-}
 c="$tmp/kc"
 setsid $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/k" configs/filter21.yaml >/dev/null 2>&1 &
 pid=$!
@@ -317,5 +296,4 @@ suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

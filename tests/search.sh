@@ -8,24 +8,10 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-search.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. tests/lib.sh
+tmpdir search
 export TUNER_CACHE="${TUNER_CACHE:-$tmp/cache}"
-pass=0 fail=0
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/  /'; }
-# expect NAME STATUS CMD...: run CMD, check its exit status
-expect() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr")"; fi
-}
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
-}
 # peak NAME KB CMD...: CMD exits 0 with a peak resident set (itself and its children) under KB
 peak() {
 	name=$1 lim=$2
@@ -159,5 +145,4 @@ bad_case merge_no_shards "no shard-K-of-N directories" merge "$tmp/m5"
 bad_case merge_no_dir "cannot open the GPU directory" merge "$tmp/nonexistent"
 bad_case devices_without_gpu "--devices" --devices 7 --out "$tmp/none" $cfg
 
-echo "search: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish search

@@ -18,16 +18,13 @@ cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
 case $T in /*) ;; *) T=$PWD/$T ;; esac
 limit=${TUNER_SLURM_SECONDS:-150}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/  /'; }
-end() { echo "slurm: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
+. tests/lib.sh
 t0=$(date +%s)
 left() { echo $((limit - ($(date +%s) - t0))); } # seconds left of the suite's limit
 
 if [ "${TUNER_NO_SLURM:-}" = 1 ]; then
 	echo "skip slurm: TUNER_NO_SLURM=1 (scripts/slurm-tune is not tested against a real Slurm)"
-	end
+	finish slurm
 fi
 PATH=$PATH:/usr/sbin:/sbin
 missing=""
@@ -36,10 +33,10 @@ for b in munged munge slurmctld slurmd sbatch sinfo squeue scontrol scancel pyth
 done
 if [ -n "$missing" ]; then
 	bad slurm_installed "not found:$missing (apt-get install slurm-wlm munge; TUNER_NO_SLURM=1 skips this suite)"
-	end
+	finish slurm
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-slurm.XXXXXX") || exit 2
+tmpdir slurm
 chmod 700 "$tmp"
 pids="" sp=""
 cleanup() {
@@ -62,10 +59,9 @@ cleanup() {
 		for p in $alive; do kill -KILL "$p" 2>/dev/null; done
 		wait 2>/dev/null
 	fi
-	rm -rf "$tmp"
+	rmtmp
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
 # the daemons' logs, for a failure's message
 logs() { for f in "$tmp"/log/*.log; do echo "--- $f" && tail -n 8 "$f"; done; }
 
@@ -161,7 +157,7 @@ munge_ok() { munge -n -S "$tmp/munge/sock" | unmunge -S "$tmp/munge/sock"; }
 if ! wait_for 15 munge_ok; then
 	bad slurm_munged "munged did not answer on $tmp/munge/sock within 15 s
 $(logs)"
-	end
+	finish slurm
 fi
 slurmctld -D -c -f "$SLURM_CONF" >>"$tmp/log/slurmctld.out" 2>&1 &
 pids="$pids $!"
@@ -175,7 +171,7 @@ else
 	bad slurm_node_idle "node $host not idle within 40 s: $(sinfo -N -o '%N %T %E' 2>&1 | tail -n 1)
 $(scontrol show node "$host" 2>&1 | grep -i reason)
 $(logs)"
-	end
+	finish slurm
 fi
 
 # a small config: ~20 kept variants of transpose (and dropped ones, by both of its constraints)
@@ -271,7 +267,7 @@ ref=$tmp/whole/transpose/untimed-sm_90
 # the merge equals the unsharded run; each shard holds exactly its share
 if [ ! -f "$dir/results.json" ]; then
 	bad merged_results "no $dir/results.json: nothing to compare"
-	end
+	finish slurm
 fi
 for f in results.csv config.yaml template.cu; do
 	if cmp -s "$ref/$f" "$dir/$f"; then ok "merged_$f"; else bad "merged_$f" "$(diff "$ref/$f" "$dir/$f" 2>&1 | head -n 10)"; fi
@@ -329,4 +325,4 @@ else
 fi
 
 echo "slurm suite: $(($(date +%s) - t0)) s"
-end
+finish slurm

@@ -11,25 +11,11 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 T=$1 U=$2 NVCC=$3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-bundle.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
-pass=0 fail=0
+. tests/lib.sh
+tmpdir bundle
 FAKE=tests/bundle/fake_gpus.py
 H100="NVIDIA H100 80GB HBM3"
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && printf '%s\n' "$2" | head -n 30 | sed 's/^/  /'; }
-# expect NAME STATUS CMD...: run CMD, check its exit status
-expect() {
-	name=$1 want=$2
-	shift 2
-	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr" "$tmp/stdout" | head -c 3000)"; fi
-}
-has() {
-	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 1500 "$3")"; fi
-}
 # fake DIR UNTIMED-KERNEL-DIR [--legacy]: three synthetic GPUs' results in DIR
 fake() { mkdir -p "$(dirname "$1")" && python3 "$FAKE" ${3:-} "$2" "$1" >"$1.ids" || bad "fake $1" "$2"; }
 # run_bad DIR: tuner bundle DIR; $why says what is wrong with a refusal: an exit status other
@@ -191,5 +177,4 @@ refuse bad_other_params "$x" "tuner: $x/nvidia-h200-sm90/results.json: variant $
 expect bad_usage 2 "$T" bundle
 expect bad_usage_two 2 "$T" bundle "$tmp/scale" "$tmp/scale"
 
-echo "bundle: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish bundle

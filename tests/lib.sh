@@ -1,0 +1,56 @@
+# What the shell suites share, sourced by each after its cd to the repository root
+# (. tests/lib.sh): the counters, ok and bad, expect and has, a few helpers (the time, the
+# compile cache's entries), a temporary directory removed on exit, and the summary line with
+# the exit status.
+
+pass=0 fail=0
+
+# ok NAME: one test passed
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+# bad NAME [WHY]: one test failed; WHY, when given, follows indented (its first 40 lines)
+bad() {
+	fail=$((fail + 1))
+	echo "FAIL $1"
+	if [ $# -gt 1 ]; then printf '%s\n' "$2" | head -n 40 | sed 's/^/  /'; fi
+}
+# expect NAME STATUS CMD...: run CMD (its output in $tmp/stdout and $tmp/stderr), check its
+# exit status
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/stdout" 2>"$tmp/stderr"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$name"; else bad "$name" "exit $got, want $want: $(cat "$tmp/stderr" "$tmp/stdout" | head -c 3000)"; fi
+}
+# has NAME PATTERN FILE: FILE has a line matching PATTERN (grep)
+has() {
+	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
+}
+# now: the time in seconds, with nanoseconds
+now() { date +%s.%N; }
+# count DIR: how many compile cache entries DIR holds (not temporaries)
+count() { find "$1" -name '*.bin' 2>/dev/null | wc -l; }
+# wait_cache DIR: wait until DIR holds at least one cache entry (at most 60 s)
+wait_cache() {
+	i=0
+	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+}
+# finish [SUITE]: print "SUITE: N passed, N failed" ("N passed, N failed" without SUITE) and
+# exit, non-zero on any failure
+finish() {
+	echo "${1:+$1: }$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+# tmpdir NAME: $tmp, a new directory (an absolute path) removed on exit; INT and TERM exit 130
+tmpdir() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/tuner-$1.XXXXXX") && tmp=$(cd "$tmp" && pwd) || exit 2
+	trap rmtmp EXIT
+	trap 'exit 130' INT TERM
+}
+# rmtmp: remove $tmp, with what a test made unreadable there
+rmtmp() {
+	chmod -R u+rwx "$tmp" 2>/dev/null
+	rm -rf "$tmp"
+}
