@@ -267,6 +267,21 @@ for v in d["variants"]:
 assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
+# the house's shape: no circle among tuner/'s modules (includes and the objects' symbols,
+# scripts/modules.py), no source file over 1000 lines
+expect modules_no_circle 0 python3 scripts/modules.py "$(dirname "$B")/obj/tuner"
+long=$(wc -l tuner/*.c | awk '$2 != "total" && $1 > 1000 {print $2 ": " $1 " lines"}')
+[ -z "$long" ] && ok sources_short || bad sources_short "$long"
+
+# a path that would close the provenance comment stays inside it: nothing of it is code
+inj="$tmp/inj/x*/ int pwned = 1; /*y"
+mkdir -p "$inj" && cp tests/kernels/scale.yaml tests/kernels/scale.cu tests/kernels/scale_ref.cu "$inj/"
+expect emit_path_comment 0 $T -q -j 2 --arch sm_90 --out "$tmp/inj/o" --emit v21e58637 "$inj/scale.yaml"
+for f in "$tmp"/inj/o/scale/*/v21e58637.h "$tmp"/inj/o/scale/*/v21e58637.cu; do
+	if [ -f "$f" ] && ! cc -E -P -x c "$f" 2>/dev/null | grep -q pwned; then ok "emit_path_comment_$(basename "$f")"
+	else bad "emit_path_comment_$(basename "$f")" "$(head -n 5 "$f" 2>&1)"; fi
+done
+
 # sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
 # selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
 # the message, within the time limit, nothing written), the GPU side on a fake driver
