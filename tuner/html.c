@@ -9,35 +9,8 @@
 #include "report.h"
 #include "bench.h" /* struct run_result */
 
-static const char *const css[] = {
-	"body { font: 14px/1.4 system-ui, sans-serif; color: #222;\n",
-	"       margin: 1.5em auto; max-width: 1200px; padding: 0 1em; }\n",
-	"h1 { font-size: 1.5em; margin: 0 0 0.2em; }\n",
-	"h1 .sub { font-weight: normal; color: #555; }\n",
-	"h2 { font-size: 1.2em; margin-top: 1.5em; }\n",
-	".meta, .note { color: #555; }\n",
-	".untimed { background: #fff4d6; border: 1px solid #e0c060; padding: 0.6em 0.8em; }\n",
-	".cap { background: #eef4fb; border: 1px solid #9bbbe0; padding: 0.4em 0.8em; }\n",
-	".err { background: #fde; border: 1px solid #c66; padding: 0.6em; white-space: pre-wrap; }\n",
-	".controls label { margin-right: 1.5em; }\n",
-	"#chart svg { font-size: 12px; max-width: 1100px; }\n",
-	"#chart svg text { fill: #333; }\n",
-	".tablewrap { overflow: auto; max-height: 80vh; }\n",
-	"table { border-collapse: collapse; font-size: 13px; }\n",
-	"th, td { border-bottom: 1px solid #ddd; padding: 2px 8px;\n",
-	"         text-align: right; white-space: nowrap; }\n",
-	"th { background: #f3f3f3; position: sticky; top: 0; }\n",
-	"td:nth-child(2) { font-family: ui-monospace, monospace; text-align: left; }\n",
-	"td:last-child, th:last-child { text-align: left; white-space: normal; }\n",
-	"tr.tie td { background: #fff3e0; }\n",
-	"tr.win td { background: #fde8e8; font-weight: bold; }\n",
-	"tr.st-ok td, tr.st-untimed td { color: #222; }\n",
-	"tr.st-compile-error td, tr.st-mismatch td, tr.st-fault td, tr.st-timeout td,\n",
-	"tr.st-launch-error td, tr.st-resources td { color: #a33; }\n",
-	"tr.st-twin td, tr.st-collapsed td, tr.st-not-run td { color: #888; }\n",
-	"button { margin-top: 0.5em; }\n",
-	NULL,
-};
+/* report.html's style sheet, tuner/html.css as it is (embedded by tuner/embed.py) */
+extern const char html_css[];
 
 /* draws the chart (SVG markup set as innerHTML: no namespace URL is needed) and the table;
    sets <body data-status="ok N"> with N the points drawn, or "error: ..." (the error is also
@@ -454,8 +427,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	buf_puts(&b, " on ");
 	html_text(&b, ri->timed ? ri->gpu.name : ri->arch);
 	buf_puts(&b, "</title>\n<style>\n");
-	for (line = css; *line; line++)
-		buf_puts(&b, *line);
+	buf_puts(&b, html_css);
 	buf_puts(&b, "</style>\n</head>\n<body data-status=\"no script\">\n<h1>");
 	html_text(&b, c->name);
 	buf_puts(&b, " <span class=\"sub\">on ");
