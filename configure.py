@@ -11,6 +11,9 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+# the texts compiled into the binary, by their extension under tuner/: the helper kernels
+# (helpers.cu), report.html's style sheet and script (html.css, html.js)
+EMBEDDED = ("cu", "css", "js")
 WARN = "-Wall -Wextra -Wshadow -Wmissing-prototypes -Wpedantic -Wno-unused-parameter"
 
 
@@ -242,14 +245,17 @@ def main():
     srcs = sorted(glob.glob(os.path.join("tuner", "*.c")))
     tsrcs = sorted(glob.glob(os.path.join("tests", "*.c")))
     fsrcs = sorted(glob.glob(os.path.join("tests", "fuzz", "*.c")))
-    # tuner/NAME.cu -> DIR/gen/NAME_cu.c defining const char NAME_cu[], its exact text (a new
-    # .cu changes the directory tuner, on which build.ninja depends)
-    cusrcs = sorted(glob.glob(os.path.join("tuner", "*.cu")))
+    # tuner/NAME.EXT, EXT one of EMBEDDED -> DIR/gen/NAME_EXT.c defining const char
+    # NAME_EXT[], its exact text (a new such file changes the directory tuner, on which
+    # build.ninja depends)
+    texts = sorted(f for ext in EMBEDDED for f in glob.glob(os.path.join("tuner", "*." + ext)))
     w.rule("embed", "%s tuner/embed.py $name $in $out" % shlex.quote(sys.executable),
            depfile="$out.d", deps="gcc", description="EMBED $out")
     embeds = []
-    for s in cusrcs:
-        name = os.path.basename(s)[:-3] + "_cu"
+    for s in texts:
+        name = os.path.basename(s).replace(".", "_")
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*$", name):
+            fail("%s: its name does not make a C identifier (%s)" % (s, name))
         c = os.path.join(bdir, "gen", name + ".c")
         w.build([c], "embed", [s], implicit=["tuner/embed.py"], name=name)
         embeds.append((name, c))

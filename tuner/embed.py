@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Write a C file defining `const char NAME[]` with the exact bytes of a text file.
 
-Usage: embed.py NAME IN OUT. One string literal per line of IN; backslashes, quotes, tabs,
-newlines and a '?' after a '?' (trigraphs) are escaped, any byte outside printable ASCII is
-written in octal. IN must not contain a NUL byte (the C string would end there).
+Usage: embed.py NAME IN OUT. IN is any text: configure.py embeds tuner/NAME.EXT for each EXT
+of its EMBEDDED (the helper kernels, report.html's CSS and script) as NAME_EXT. One string
+literal per line of IN; backslashes, quotes, tabs, newlines and a '?' after a '?' (trigraphs)
+are escaped, any byte outside printable ASCII is written in octal. IN must not contain a NUL
+byte (the C string would end there).
 
 A line `#include "FILE"` of IN, FILE beside IN, is replaced by FILE's text (one level: FILE's
 own includes stay as they are), so that a header shared with the C side travels with the text;
