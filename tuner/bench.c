@@ -773,7 +773,7 @@ done:
 /* time f over each grid of per_sm (blocks per SM; 0: one block of 256 per `unit` items; -1:
    one block of 256 per 256 items, one item a thread), keeping the fastest median in *t. On the
    H100 the last two won, by 1-4 %; 2 and 4 blocks per SM were never close, so they are not
-   tried. For the read kernel (unit 4) bench/compare.cu found one item a thread fastest on the
+   tried. For the read kernel (unit 4) bench/compare/compare.cu found one item a thread fastest on the
    H100 and the H200, so both are tried. */
 static int time_grids(struct bench *b, struct launchp *lp, size_t items, size_t unit,
                       struct stats *t, CUresult *r, char *msg, size_t msglen)
