@@ -5,21 +5,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
+#include "yamltree.h"
 
-#define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
 #define MAXBYTES (1 << 20) /* largest config file */
 #define MAXITEMS 1024 /* most buffers, constants or args */
-#define SHOW_MAX 60 /* bytes of a user's string quoted in a message */
-#define MSG_MAX 512 /* bytes of a message after the location */
-
-/* the YAML document as a small tree */
-enum nkind { N_SCALAR, N_SEQ, N_MAP };
 
 /* Whether a config field can change a variant's GPU result (its output, the check against
    the reference, its timing), so that the journal must not reuse a result across a change of
@@ -47,34 +40,9 @@ enum dig {
 	D_NONE,     /* changes no result */
 };
 
-struct node {
-	enum nkind kind;
-	int line, col;          /* 1-based */
-	char *s;                /* scalar text */
-	int quoted;             /* scalar in single or double quotes */
-	int block;              /* literal or folded block scalar */
-	int flow;               /* a collection in flow style, or a scalar inside one */
-	enum dig dig;           /* what the field table that checked this value says of it */
-	struct node **kid;      /* seq: items; map: key, value, key, value, ... */
-	size_t n, cap;
-};
-
 struct ctx {
-	const char *path;       /* as given by the user */
-	char *dir;              /* directory of path */
-	const char *text;       /* the caller's */
-	size_t len;
-	jmp_buf fail;           /* verr jumps back to cfg_parse */
-	char *err;              /* "path:line:col: msg", set before the jump */
-	char show[4][SHOW_MAX * 4 + 8]; /* show()'s results, used in turn */
-	int nshow;
-	yaml_parser_t parser;
-	int parser_live;
-	yaml_event_t ev;
-	int ev_live;
-	struct node *root;
-	struct seen *seen;      /* every mapping key so far, hashed, to find duplicates */
-	size_t nseen, capseen;
+	struct yamltree t;      /* the document; an error jumps back to cfg_parse */
+	char *dir;              /* directory of t.path */
 	size_t capat;           /* of c->at */
 	struct config *c;       /* under construction; freed on error */
 	struct vars sizes;      /* every size bound to 0 */
@@ -87,11 +55,6 @@ struct cfg_at {
 	const struct expr *e;
 	int line, col;          /* of its first byte */
 	int block;              /* a block scalar: every column is col */
-};
-
-/* a key of a mapping (in the hash set of keys seen) */
-struct seen {
-	const struct node *map, *key;
 };
 
 /* a key of a fixed-schema mapping, and whether it can change a result (enum dig) */
@@ -110,73 +73,19 @@ static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "
                                      "unsigned long long"};
 static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
 
-static void node_free(struct node *n)
-{
-	size_t i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n->n; i++)
-		node_free(n->kid[i]);
-	free(n->kid);
-	free(n->s);
-	free(n);
-}
-
 static void ctx_free(struct ctx *x)
 {
-	if (x->ev_live)
-		yaml_event_delete(&x->ev);
-	if (x->parser_live)
-		yaml_parser_delete(&x->parser);
-	x->ev_live = x->parser_live = 0;
-	node_free(x->root);
-	x->root = NULL;
-	free(x->seen);
-	x->seen = NULL;
+	yamltree_free(&x->t);
 	cfg_free(x->c);
 	x->c = NULL;
 	free(x->dir);
 	x->dir = NULL;
 }
 
-/* s as quoted in a message: at most SHOW_MAX bytes (then "..."), bytes that are not
-   printable as \xNN; valid until four more calls */
+/* s as quoted in a message (yamltree_show) */
 static const char *show(struct ctx *x, const char *s)
 {
-	char *b = x->show[x->nshow++ % LEN(x->show)], *q = b;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	for (; *p && n < SHOW_MAX; p++, n++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			q += sprintf(q, "\\x%02x", *p);
-			continue;
-		}
-		*q++ = (char)*p;
-	}
-	if (*p) {
-		if ((*p & 0xc0) == 0x80) { /* not in the middle of a character */
-			while (q > b && ((unsigned char)q[-1] & 0xc0) == 0x80)
-				q--;
-			if (q > b)
-				q--;
-		}
-		memcpy(q, "...", 3);
-		q += 3;
-	}
-	*q = '\0';
-	return b;
-}
-
-__attribute__((format(printf, 4, 0)))
-static noreturn void verr(struct ctx *x, int line, int col, const char *fmt, va_list ap)
-{
-	char msg[MSG_MAX];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	x->err = xasprintf("%s:%d:%d: %s", x->path, line, col, msg);
-	longjmp(x->fail, 1);
+	return yamltree_show(&x->t, s);
 }
 
 /* report an error at a 1-based position and return to cfg_parse */
@@ -186,7 +95,7 @@ static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, .
 	va_list ap;
 
 	va_start(ap, fmt);
-	verr(x, line, col, fmt, ap);
+	yamltree_verr(&x->t, line, col, fmt, ap);
 }
 
 /* report an error at a node and return to cfg_parse */
@@ -196,284 +105,7 @@ static noreturn void err_node(struct ctx *x, const struct node *n, const char *f
 	va_list ap;
 
 	va_start(ap, fmt);
-	verr(x, n->line, n->col, fmt, ap);
-}
-
-/* ---- YAML events -> tree ---- */
-
-/* the length of the line break at byte i, or 0: as libyaml counts lines, CR LF, CR, LF,
-   NEL, LS and PS each end one */
-static size_t line_break(const struct ctx *x, size_t i)
-{
-	const unsigned char *t = (const unsigned char *)x->text;
-	size_t n = x->len - i;
-
-	if (t[i] == '\r')
-		return n > 1 && t[i + 1] == '\n' ? 2 : 1;
-	if (t[i] == '\n')
-		return 1;
-	if (n > 1 && t[i] == 0xc2 && t[i + 1] == 0x85)
-		return 2;
-	if (n > 2 && t[i] == 0xe2 && t[i + 1] == 0x80 && (t[i + 2] == 0xa8 || t[i + 2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-/* the 1-based line and column (in characters) of byte off */
-static void line_col(const struct ctx *x, size_t off, int *line, int *col)
-{
-	size_t i = 0, b;
-
-	*line = *col = 1;
-	while (i < off && i < x->len) {
-		if ((b = line_break(x, i))) {
-			++*line;
-			*col = 1;
-			i += b;
-			continue;
-		}
-		if (((unsigned char)x->text[i] & 0xc0) != 0x80)
-			++*col;
-		i++;
-	}
-}
-
-/* the byte at a 1-based line and column (in characters), or 0 */
-static char char_at(const struct ctx *x, int line, int col)
-{
-	size_t i = 0, b;
-
-	while (line > 1 && i < x->len) {
-		if ((b = line_break(x, i))) {
-			line--;
-			i += b;
-		} else {
-			i++;
-		}
-	}
-	for (; i < x->len && !line_break(x, i); i++) {
-		if (((unsigned char)x->text[i] & 0xc0) == 0x80)
-			continue;
-		if (--col == 0)
-			return x->text[i];
-	}
-	return 0;
-}
-
-static void yaml_fail(struct ctx *x)
-{
-	yaml_parser_t *p = &x->parser;
-	const char *problem = p->problem ? p->problem : "invalid yaml";
-	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
-	int eline, ecol;
-	char ctxbuf[128] = "";
-
-	if (p->error == YAML_MEMORY_ERROR)
-		die("libyaml: out of memory");
-	line_col(x, x->len, &eline, &ecol);
-	if (p->error != YAML_READER_ERROR && p->encoding == YAML_UTF8_ENCODING && x->len > 0 &&
-	    !line_break(x, x->len - 1) && line == eline + 1 && col == 1) {
-		/* libyaml ends the last line before the end of the stream: say where the text ends */
-		line = eline;
-		col = ecol;
-	} else if (p->error == YAML_READER_ERROR) {
-		/* the reader reports a byte offset only; a bad trailing octet, at the character */
-		size_t off = p->problem_offset, k;
-		if (!strcmp(problem, "invalid trailing UTF-8 octet"))
-			for (k = 1; k <= 3 && k <= off && off < x->len; k++)
-				if (((unsigned char)x->text[off - k] & 0xc0) == 0xc0) {
-					off -= k;
-					break;
-				}
-		line_col(x, off, &line, &col);
-	}
-	if (p->error == YAML_SCANNER_ERROR && char_at(x, line, col) == '\t')
-		err_at(x, line, col, "tab character: indent with spaces");
-	if (p->context && (p->context_mark.line != p->problem_mark.line ||
-	                   p->context_mark.column != p->problem_mark.column))
-		snprintf(ctxbuf, sizeof ctxbuf, " (%s at %d:%d)", p->context,
-		         (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
-	err_at(x, line, col, "%s%s", problem, ctxbuf);
-}
-
-static void check_props(struct ctx *x, const yaml_mark_t *m, const yaml_char_t *anchor,
-                        const yaml_char_t *tag)
-{
-	static const char std[] = "tag:yaml.org,2002:";
-
-	if (anchor)
-		err_at(x, (int)m->line + 1, (int)m->column + 1, "anchors are not supported");
-	if (tag && strncmp((const char *)tag, std, sizeof std - 1))
-		err_at(x, (int)m->line + 1, (int)m->column + 1, "unsupported tag '%s'",
-		       show(x, (const char *)tag));
-}
-
-static int is_null(const struct node *n)
-{
-	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
-	size_t i;
-
-	if (n->kind != N_SCALAR || n->quoted || n->block)
-		return 0;
-	for (i = 0; i < LEN(nulls); i++)
-		if (!strcmp(n->s, nulls[i]))
-			return 1;
-	return 0;
-}
-
-static size_t seen_slot(const struct seen *tab, size_t cap, const struct node *map,
-                        const struct node *key)
-{
-	uintptr_t m = (uintptr_t)map;
-	size_t i = (size_t)hash_bytes(hash_bytes(HASH_INIT, &m, sizeof m), key->s, strlen(key->s));
-
-	for (i &= cap - 1; tab[i].key; i = (i + 1) & (cap - 1))
-		if (tab[i].map == map && !strcmp(tab[i].key->s, key->s))
-			break;
-	return i;
-}
-
-/* 1 if map already has key (as a string), else remember it; linear in the number of keys */
-static int seen_add(struct ctx *x, const struct node *map, const struct node *key)
-{
-	size_t i;
-
-	if (2 * (x->nseen + 1) > x->capseen) {
-		size_t cap = x->capseen ? 2 * x->capseen : 64;
-		struct seen *tab = xcalloc(cap, sizeof *tab);
-		for (i = 0; i < x->capseen; i++)
-			if (x->seen[i].key)
-				tab[seen_slot(tab, cap, x->seen[i].map, x->seen[i].key)] = x->seen[i];
-		free(x->seen);
-		x->seen = tab;
-		x->capseen = cap;
-	}
-	i = seen_slot(x->seen, x->capseen, map, key);
-	if (x->seen[i].key)
-		return 1;
-	x->seen[i].map = map;
-	x->seen[i].key = key;
-	x->nseen++;
-	return 0;
-}
-
-/* hang n under the innermost open collection (or make it the root) */
-static void attach(struct ctx *x, struct node **stack, int depth, struct node *n)
-{
-	struct node *p;
-
-	if (depth == 0) {
-		node_free(x->root); /* cannot happen: one document, one root */
-		x->root = n;
-		return;
-	}
-	p = stack[depth - 1];
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 8;
-		p->kid = xreallocarray(p->kid, p->cap, sizeof *p->kid);
-	}
-	p->kid[p->n++] = n;
-	n->flow |= p->flow;
-	if (p->kind != N_MAP)
-		return;
-	if (p->n % 2 == 0) {
-		/* a value: an empty one is reported at its key */
-		struct node *k = p->kid[p->n - 2];
-		if (n->kind == N_SCALAR && !n->quoted && !n->s[0]) {
-			n->line = k->line;
-			n->col = k->col;
-		}
-		return;
-	}
-	if (n->kind != N_SCALAR)
-		err_node(x, n, "mapping keys must be scalars");
-	if (seen_add(x, p, n))
-		err_node(x, n, "duplicate key '%s'", show(x, n->s));
-}
-
-static struct node *node_new(enum nkind k, const yaml_mark_t *m)
-{
-	struct node *n = xcalloc(1, sizeof *n);
-
-	n->kind = k;
-	n->line = (int)m->line + 1;
-	n->col = (int)m->column + 1;
-	return n;
-}
-
-static void parse(struct ctx *x)
-{
-	struct node *stack[MAXDEPTH], *n;
-	yaml_event_t *ev = &x->ev;
-	int depth = 0, docs = 0, done = 0;
-
-	if (!yaml_parser_initialize(&x->parser))
-		die("libyaml: cannot initialize the parser");
-	x->parser_live = 1;
-	yaml_parser_set_input_string(&x->parser, (const unsigned char *)x->text, x->len);
-	while (!done) {
-		if (!yaml_parser_parse(&x->parser, ev))
-			yaml_fail(x);
-		x->ev_live = 1;
-		switch (ev->type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (docs++)
-				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				       "more than one document");
-			break;
-		case YAML_ALIAS_EVENT:
-			err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-			       "aliases are not supported");
-		case YAML_SCALAR_EVENT:
-			check_props(x, &ev->start_mark, ev->data.scalar.anchor, ev->data.scalar.tag);
-			n = node_new(N_SCALAR, &ev->start_mark);
-			n->s = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
-			n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-			            ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-			n->block = ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
-			           ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
-			attach(x, stack, depth, n);
-			if (strlen(n->s) != ev->data.scalar.length)
-				err_node(x, n, "scalar contains a nul character");
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (ev->type == YAML_SEQUENCE_START_EVENT)
-				check_props(x, &ev->start_mark, ev->data.sequence_start.anchor,
-				            ev->data.sequence_start.tag);
-			else
-				check_props(x, &ev->start_mark, ev->data.mapping_start.anchor,
-				            ev->data.mapping_start.tag);
-			if (depth == MAXDEPTH)
-				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				       "nested deeper than %d levels", MAXDEPTH);
-			n = node_new(ev->type == YAML_SEQUENCE_START_EVENT ? N_SEQ : N_MAP,
-			             &ev->start_mark);
-			n->flow = ev->type == YAML_SEQUENCE_START_EVENT
-			          ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-			          : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-			attach(x, stack, depth, n);
-			stack[depth++] = n;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(ev);
-		x->ev_live = 0;
-	}
-	yaml_parser_delete(&x->parser);
-	x->parser_live = 0;
-	if (!x->root || is_null(x->root))
-		err_at(x, 1, 1, "empty config");
-	if (x->root->kind != N_MAP)
-		err_node(x, x->root, "root must be a mapping");
+	yamltree_verr(&x->t, n->line, n->col, fmt, ap);
 }
 
 /* ---- typed accessors ---- */
@@ -490,7 +122,7 @@ static void want(struct ctx *x, const struct node *n, enum nkind k, const char *
 
 	if (n->kind == k)
 		return;
-	if (is_null(n))
+	if (yamltree_null(n))
 		err_node(x, n, "missing value for '%s'", show(x, what));
 	err_node(x, n, "'%s' must be %s", show(x, what), kname[k]);
 }
@@ -518,7 +150,7 @@ static void fields(struct ctx *x, const struct node *m, const char *what, struct
 
 static const char *get_str(struct ctx *x, const struct node *n, const char *what)
 {
-	if (n->kind == N_SCALAR && is_null(n))
+	if (n->kind == N_SCALAR && yamltree_null(n))
 		err_node(x, n, "missing value for '%s'", show(x, what));
 	if (n->kind != N_SCALAR)
 		err_node(x, n, "'%s' must be a string", show(x, what));
@@ -957,7 +589,7 @@ static const int64_t range_max[PR_N] = {INT64_MAX / 2, INT64_MAX / 2, INT64_MAX 
 /* where working out a parameter's values failed, and why */
 struct perr {
 	struct loc loc;
-	char msg[MSG_MAX];
+	char msg[YAMLTREE_MSG_MAX];
 };
 
 /* set *e to fmt at l; -1 */
@@ -1018,7 +650,7 @@ static int range_vals(const struct param *p, const struct pval *it, const int64_
    an integer, else an expression of the sizes; 1 if an expression */
 static int get_pval(struct ctx *x, const struct node *n, const char *what, struct pval *pv)
 {
-	int r = n->kind == N_SCALAR && !is_null(n) ? parse_i64(n->s, &pv->v) : -1;
+	int r = n->kind == N_SCALAR && !yamltree_null(n) ? parse_i64(n->s, &pv->v) : -1;
 	struct vars sizes = {0};
 	size_t i;
 	int col = 0;
@@ -1028,7 +660,7 @@ static int get_pval(struct ctx *x, const struct node *n, const char *what, struc
 	if (r == 0)
 		return 0;
 	/* not a scalar, out of range, or a number with a fraction: an integer was meant */
-	if (r == -2 || n->kind != N_SCALAR || is_null(n) || strchr(n->s, '.'))
+	if (r == -2 || n->kind != N_SCALAR || yamltree_null(n) || strchr(n->s, '.'))
 		get_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
 	get_expr(x, n, what, &x->sizes, &pv->e);
 	pv->loc.col = text_col(n, 0); /* errors of its value point into it */
@@ -1099,7 +731,7 @@ static void get_list(struct ctx *x, const struct node *v, struct param *p)
 	/* the first bad value or duplicate in list order, in O(n log n) */
 	for (j = 0; j < v->n; j++) {
 		const struct node *e = v->kid[j];
-		if (e->kind != N_SCALAR || is_null(e) || parse_i64(e->s, &p->vals[j]) < 0)
+		if (e->kind != N_SCALAR || yamltree_null(e) || parse_i64(e->s, &p->vals[j]) < 0)
 			break;
 	}
 	k = first_dup(p->vals, j);
@@ -1972,7 +1604,7 @@ static void walk(struct ctx *x)
 	const char *s;
 	size_t i;
 
-	fields(x, x->root, "root", f, LEN(f));
+	fields(x, x->t.root, "root", f, LEN(f));
 
 	s = get_text(x, f[NAME].v, "name");
 	for (i = 0; s[i]; i++)
@@ -2070,7 +1702,7 @@ static void walk(struct ctx *x)
 		get_accesses(x, f[ACCESSES].v);
 	if (f[VERIFY].v)
 		get_verify(x, f[VERIFY].v);
-	c->result_digest = result_digest(x->root);
+	c->result_digest = result_digest(x->t.root);
 }
 
 /* ---- interface ---- */
@@ -2083,24 +1715,23 @@ static struct config *parse_text(const char *path, const char *text, size_t len,
 	struct config *c = NULL;
 
 	x->detached = detached;
-	x->path = path;
-	x->text = text;
-	x->len = len;
-	if (setjmp(x->fail) == 0) {
+	x->t.path = path;
+	x->t.text = text;
+	x->t.len = len;
+	if (setjmp(x->t.fail) == 0) {
 		x->dir = path_dir(path);
 		x->c = xcalloc(1, sizeof *x->c);
 		x->c->path = xstrdup(path);
 		vars_set(&x->sizes, CFG_SMS, 0); /* set by the tuner */
 		vars_set(&x->all, CFG_SMS, 0);
-		parse(x);
+		yamltree_parse(&x->t);
 		walk(x);
 		c = x->c;
 		x->c = NULL;
 	} else if (errlen > 0) {
-		snprintf(err, errlen, "%s", x->err);
+		snprintf(err, errlen, "%s", x->t.err);
 	}
 	ctx_free(x);
-	free(x->err);
 	free(x);
 	return c;
 }
@@ -2119,7 +1750,7 @@ struct config *cfg_parse_detached(const char *path, const char *text, size_t len
 
 struct config *cfg_load(const char *path)
 {
-	size_t len, errlen = strlen(path) + 64 + MSG_MAX;
+	size_t len, errlen = strlen(path) + 64 + YAMLTREE_MSG_MAX;
 	char *text = file_read_max(path, MAXBYTES, &len), *err;
 	struct config *c;
 
