@@ -11,56 +11,11 @@
 #include <sys/stat.h>
 
 #include "options.h"
+#include "read.h"
 #include "yamltree.h"
 
 #define MAXBYTES (1 << 20) /* largest config file */
 #define MAXITEMS 1024 /* most buffers, constants or args */
-
-/* Whether a config field can change a variant's GPU result (its output, the check against
-   the reference, its timing), so that the journal must not reuse a result across a change of
-   it, and whether the journal hashes it through config.result_digest or otherwise. Every
-   entry of a field table says which. A value is in the digest when the entries of all the
-   fields it is in say D_RESULT; what no table checks (list items, a fill's kind, the items of
-   sizes or params) is as the field it is in. The sections, as the tables below say:
-   - in the digest: entry, buffers, constants, args, reference (but its source), tolerance,
-     timing, verify (journal_context also hashes its sizes as resolved, the file's sizes
-     filling in what an entry leaves out);
-   - per variant, so left out: params and constraints (they choose the variants), launch and
-     bytes (journal_key hashes each variant's parameters, geometry and bytes);
-   - compiled: template, options and reference.source reach a result only through a cubin,
-     and journal_key and journal_context hash the cubins;
-   - sizes: journal_context hashes the sizes as bound, so that --size counts;
-   - never a result: name (output paths only), accesses (the bank model's prediction).
-   Only what the file says is hashed, not the loader's defaults: change a default, change the
-   journal's MAGIC. */
-enum dig {
-	D_UNMARKED, /* a value no table checked: as the field it is in */
-	D_RESULT,   /* can change a result: in the digest (if its section is) */
-	D_VARIANT,  /* per variant: the journal key hashes the variant */
-	D_CUBIN,    /* reaches a result only through a cubin the journal key hashes */
-	D_SIZES,    /* the sizes: journal_context hashes them as bound */
-	D_NONE,     /* changes no result */
-};
-
-struct ctx {
-	struct yamltree t;      /* the document; an error jumps back to cfg_parse */
-	char *dir;              /* directory of t.path */
-	size_t capat;           /* of c->at */
-	struct config *c;       /* under construction; freed on error */
-	struct vars sizes;      /* every size bound to 0 */
-	struct vars all;        /* every size and parameter bound to 0 */
-	int detached;           /* cfg_parse_detached: source paths are not checked */
-};
-
-/* a key of a fixed-schema mapping, and whether it can change a result (enum dig) */
-struct field {
-	const char *key;
-	int req;
-	enum dig dig;
-	struct node *k, *v;
-};
-#define REQ(key, dig) {key, 1, dig, NULL, NULL}
-#define OPT(key, dig) {key, 0, dig, NULL, NULL}
 
 static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
                                         "unsigned_long"};
@@ -68,7 +23,7 @@ static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "
                                      "unsigned long long"};
 static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
 
-static void ctx_free(struct ctx *x)
+static void ctx_free(struct reader *x)
 {
 	yamltree_free(&x->t);
 	cfg_free(x->c);
@@ -77,250 +32,16 @@ static void ctx_free(struct ctx *x)
 	x->dir = NULL;
 }
 
-/* s as quoted in a message (yamltree_show) */
-static const char *show(struct ctx *x, const char *s)
+static enum elem get_elem(struct reader *x, const struct node *n, const char *what)
 {
-	return yamltree_show(&x->t, s);
-}
-
-/* report an error at a 1-based position and return to cfg_parse */
-__attribute__((format(printf, 4, 5)))
-static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	yamltree_verr(&x->t, line, col, fmt, ap);
-}
-
-/* report an error at a node and return to cfg_parse */
-__attribute__((format(printf, 3, 4)))
-static noreturn void err_node(struct ctx *x, const struct node *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	yamltree_verr(&x->t, n->line, n->col, fmt, ap);
-}
-
-/* ---- typed accessors ---- */
-
-static struct loc loc_of(const struct node *n)
-{
-	struct loc l = {n->line, n->col};
-	return l;
-}
-
-static void want(struct ctx *x, const struct node *n, enum nkind k, const char *what)
-{
-	static const char *const kname[] = {"a scalar", "a list", "a mapping"};
-
-	if (n->kind == k)
-		return;
-	if (yamltree_null(n))
-		err_node(x, n, "missing value for '%s'", show(x, what));
-	err_node(x, n, "'%s' must be %s", show(x, what), kname[k]);
-}
-
-/* check a fixed-schema mapping: every key known, every required key present */
-static void fields(struct ctx *x, const struct node *m, const char *what, struct field *f,
-                   size_t nf)
-{
-	size_t i, j;
-
-	want(x, m, N_MAP, what);
-	for (i = 0; i < m->n; i += 2) {
-		for (j = 0; j < nf && strcmp(f[j].key, m->kid[i]->s); j++)
-			;
-		if (j == nf)
-			err_node(x, m->kid[i], "unknown key '%s'", show(x, m->kid[i]->s));
-		f[j].k = m->kid[i];
-		f[j].v = m->kid[i + 1];
-		f[j].v->dig = f[j].dig;
-	}
-	for (j = 0; j < nf; j++)
-		if (f[j].req && !f[j].v)
-			err_node(x, m, "missing required key '%s'", f[j].key);
-}
-
-static const char *get_str(struct ctx *x, const struct node *n, const char *what)
-{
-	if (n->kind == N_SCALAR && yamltree_null(n))
-		err_node(x, n, "missing value for '%s'", show(x, what));
-	if (n->kind != N_SCALAR)
-		err_node(x, n, "'%s' must be a string", show(x, what));
-	return n->s;
-}
-
-/* a string that names something: neither empty nor only white space */
-static const char *get_text(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what), *p;
-
-	if (!*s)
-		err_node(x, n, "'%s' must not be empty", show(x, what));
-	for (p = s; *p && isspace((unsigned char)*p); p++)
-		;
-	if (!*p)
-		err_node(x, n, "'%s' must not be blank", show(x, what));
-	return s;
-}
-
-static int is_ident(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (s++; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
-
-static const char *get_ident(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_text(x, n, what);
-
-	if (!is_ident(s))
-		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
-	if (!strcmp(s, CFG_SMS) && (!strcmp(what, "size") || !strcmp(what, "parameter")))
-		err_node(x, n, "'%s' is the GPU's multiprocessor count, set by the tuner; choose "
-		         "another name", CFG_SMS);
-	return s;
-}
-
-/* 0 on success, -1 not an integer, -2 out of range; decimal or 0x hex */
-static int parse_i64(const char *s, int64_t *out)
-{
-	const char *p = s + (*s == '-' || *s == '+');
-	int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
-	char *end;
-	long long v;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, base);
-	if (*end || end == s)
-		return -1;
-	if (errno == ERANGE)
-		return -2;
-	*out = v;
-	return 0;
-}
-
-static int64_t get_int(struct ctx *x, const struct node *n, const char *what, int64_t lo,
-                       int64_t hi)
-{
-	int64_t v = 0;
-	const char *s = get_str(x, n, what);
-	int r = parse_i64(s, &v);
-
-	if (r == -1)
-		err_node(x, n, "'%s' must be an integer, not '%s'", show(x, what), show(x, s));
-	if (r == -2)
-		err_node(x, n, "'%s' overflows a 64-bit integer", show(x, what));
-	if (v < lo)
-		err_node(x, n, "'%s' must be at least %lld", show(x, what), (long long)lo);
-	if (v > hi)
-		err_node(x, n, "'%s' must be at most %lld", show(x, what), (long long)hi);
-	return v;
-}
-
-static double get_double(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || errno == ERANGE)
-		err_node(x, n, "'%s' must be a finite number, not '%s'", show(x, what),
-		         show(x, s));
-	return v;
-}
-
-static int get_bool(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
-
-	if (!strcmp(s, "true"))
-		return 1;
-	if (!strcmp(s, "false"))
-		return 0;
-	err_node(x, n, "'%s' must be true or false, not '%s'", show(x, what),
-	         show(x, s));
-}
-
-static enum elem get_elem(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
+	const char *s = read_str(x, n, what);
 	size_t i;
 
 	for (i = 0; i < LEN(elem_yaml); i++)
 		if (!strcmp(s, elem_yaml[i]))
 			return (enum elem)i;
-	err_node(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
-	         show(x, s));
-}
-
-/* the 1-based column of byte col of n's text (exact for one-line flow scalars) */
-static int text_col(const struct node *n, int col)
-{
-	return n->block ? n->col : n->col + n->quoted + col;
-}
-
-/* 1 if n may be the start of an expression that a ',' in a flow collection cut short: an
-   unquoted flow scalar with an unclosed '(' */
-static int cut_expr(const struct node *n)
-{
-	const char *p;
-	int open = 0;
-
-	if (n->kind != N_SCALAR || !n->flow || n->quoted)
-		return 0;
-	for (p = n->s; *p; p++)
-		open += (*p == '(') - (*p == ')');
-	return open > 0;
-}
-
-/* parse n as an expression into *dst, using only the names in v */
-static void get_expr(struct ctx *x, const struct node *n, const char *what,
-                     const struct vars *v, struct expr **dst)
-{
-	struct expr_err e = {0};
-	const char *name;
-	char buf[128];
-	int64_t dummy;
-	int col = 0;
-
-	get_str(x, n, what);
-	*dst = expr_parse(n->s, &e);
-	if (*dst) {
-		struct config *c = x->c;
-		if (c->nat == x->capat) {
-			x->capat = x->capat ? 2 * x->capat : 16;
-			c->at = xreallocarray(c->at, x->capat, sizeof *c->at);
-		}
-		c->at[c->nat].e = *dst;
-		c->at[c->nat].line = n->line;
-		c->at[c->nat].col = text_col(n, 0);
-		c->at[c->nat].block = n->block;
-		c->nat++;
-	} else {
-		if (cut_expr(n)) /* "[ceil_div(n, B)]" is two YAML items: say so */
-			err_at(x, n->line, text_col(n, e.col), "%s (in [...] or {...}, quote an "
-			       "expression that contains ',')", e.msg);
-		err_at(x, n->line, text_col(n, e.col), "%s", e.msg);
-	}
-	name = expr_unknown(*dst, v, &col);
-	if (!name)
-		return;
-	snprintf(buf, sizeof buf, "%s", name);
-	if (v != &x->all && vars_get(&x->all, buf, &dummy))
-		err_at(x, n->line, text_col(n, col), "parameter '%s' not allowed here (sizes only)",
-		       show(x, buf));
-	err_at(x, n->line, text_col(n, col), "unknown name '%s'", show(x, buf));
+	read_err(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
+	         read_show(x, s));
 }
 
 static struct expr *const_expr(const char *src)
@@ -384,9 +105,9 @@ char *cfg_read_source(const struct config *c, const char *path)
 
 /* resolve a path relative to the config and check that it names a source file the tuner can
    read (a regular file of at most CFG_SOURCE_MAX bytes without a NUL byte) */
-static char *get_source(struct ctx *x, const struct field *f, const char *label)
+static char *get_source(struct reader *x, const struct field *f, const char *label)
 {
-	const char *rel = get_text(x, f->v, f->key);
+	const char *rel = read_text(x, f->v, f->key);
 	char *p, *text;
 	struct stat st;
 	int e, line = 0;
@@ -400,17 +121,17 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 		snprintf(tried, sizeof tried, "%s", p);
 		free(p);
 		if (e == ENOENT || e == ENOTDIR)
-			err_node(x, f->k, "%s '%s' not found (looked for %s)", label, show(x, rel),
-			         show(x, tried));
-		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+			read_err(x, f->k, "%s '%s' not found (looked for %s)", label, read_show(x, rel),
+			         read_show(x, tried));
+		read_err(x, f->k, "%s '%s': %s", label, read_show(x, rel), strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		free(p);
-		err_node(x, f->k, "%s '%s' is a directory", label, show(x, rel));
+		read_err(x, f->k, "%s '%s' is a directory", label, read_show(x, rel));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		free(p);
-		err_node(x, f->k, "%s '%s' is not a regular file", label, show(x, rel));
+		read_err(x, f->k, "%s '%s' is not a regular file", label, read_show(x, rel));
 	}
 	switch (source_read(p, &text, &line)) {
 	case SRC_OK:
@@ -419,67 +140,67 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 	case SRC_ERRNO:
 		e = errno;
 		free(p);
-		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+		read_err(x, f->k, "%s '%s': %s", label, read_show(x, rel), strerror(e));
 	case SRC_BIG:
 		free(p);
-		err_node(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
-		         show(x, rel), CFG_SOURCE_MAX);
+		read_err(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
+		         read_show(x, rel), CFG_SOURCE_MAX);
 	case SRC_NUL:
 		free(p);
-		err_node(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
-		         show(x, rel), line);
+		read_err(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
+		         read_show(x, rel), line);
 	}
 	die("source_read: unknown result");
 }
 
 /* ---- sections ---- */
 
-static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
+static void get_fill(struct reader *x, const struct node *n, struct fill *fl)
 {
 	static const char *const kinds[] = {"random", "range", "const", "list"};
 	const struct node *k, *v;
 	size_t i;
 
-	want(x, n, N_MAP, "fill");
+	read_want(x, n, N_MAP, "fill");
 	if (n->n != 2)
-		err_node(x, n, "'fill' must have exactly one of random, range, const, list");
+		read_err(x, n, "'fill' must have exactly one of random, range, const, list");
 	k = n->kid[0];
 	v = n->kid[1];
 	for (i = 0; i < LEN(kinds) && strcmp(k->s, kinds[i]); i++)
 		;
 	if (i == LEN(kinds))
-		err_node(x, k, "unknown fill '%s' (random range const list)", show(x, k->s));
+		read_err(x, k, "unknown fill '%s' (random range const list)", read_show(x, k->s));
 	fl->kind = (enum fill_kind)i;
 	switch (fl->kind) {
 	case FILL_RANDOM: {
 		struct field f[] = {OPT("seed", D_RESULT), OPT("min", D_RESULT),
 		                    OPT("max", D_RESULT)};
-		fields(x, v, "random", f, LEN(f));
-		fl->seed = f[0].v ? (uint64_t)get_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
-		fl->lo = f[1].v ? get_double(x, f[1].v, "min") : -1;
-		fl->hi = f[2].v ? get_double(x, f[2].v, "max") : 1;
+		read_fields(x, v, "random", f, LEN(f));
+		fl->seed = f[0].v ? (uint64_t)read_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
+		fl->lo = f[1].v ? read_double(x, f[1].v, "min") : -1;
+		fl->hi = f[2].v ? read_double(x, f[2].v, "max") : 1;
 		if (!(fl->lo < fl->hi))
-			err_node(x, v, "'min' must be less than 'max'");
+			read_err(x, v, "'min' must be less than 'max'");
 		break;
 	}
 	case FILL_RANGE: {
 		struct field f[] = {OPT("start", D_RESULT), OPT("step", D_RESULT)};
-		fields(x, v, "range", f, LEN(f));
-		fl->start = f[0].v ? get_double(x, f[0].v, "start") : 0;
-		fl->step = f[1].v ? get_double(x, f[1].v, "step") : 1;
+		read_fields(x, v, "range", f, LEN(f));
+		fl->start = f[0].v ? read_double(x, f[0].v, "start") : 0;
+		fl->step = f[1].v ? read_double(x, f[1].v, "step") : 1;
 		break;
 	}
 	case FILL_CONST:
-		fl->value = get_double(x, v, "const");
+		fl->value = read_double(x, v, "const");
 		break;
 	case FILL_LIST:
-		want(x, v, N_SEQ, "list");
+		read_want(x, v, N_SEQ, "list");
 		if (!v->n)
-			err_node(x, v, "'list' must not be empty");
+			read_err(x, v, "'list' must not be empty");
 		fl->list = xcalloc(v->n, sizeof *fl->list);
 		fl->nlist = v->n;
 		for (i = 0; i < v->n; i++)
-			fl->list[i] = get_double(x, v->kid[i], "list");
+			fl->list[i] = read_double(x, v->kid[i], "list");
 		break;
 	}
 }
@@ -492,22 +213,22 @@ static void default_fill(struct fill *fl)
 	fl->hi = 1;
 }
 
-static void get_sizes(struct ctx *x, const struct node *m)
+static void get_sizes(struct reader *x, const struct node *m)
 {
 	struct config *c = x->c;
 	size_t i;
 
-	want(x, m, N_MAP, "sizes");
+	read_want(x, m, N_MAP, "sizes");
 	c->sizes = xcalloc(m->n / 2, sizeof *c->sizes);
 	for (i = 0; i < m->n; i += 2) {
 		struct size *s = &c->sizes[c->nsizes];
-		const char *name = get_ident(x, m->kid[i], "size");
-		s->val = get_int(x, m->kid[i + 1], name, 0, INT64_MAX);
-		s->loc = loc_of(m->kid[i]);
+		const char *name = read_ident(x, m->kid[i], "size");
+		s->val = read_int(x, m->kid[i + 1], name, 0, INT64_MAX);
+		s->loc = read_loc(m->kid[i]);
 		s->name = xstrdup(name);
 		c->nsizes++;
 		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
+			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->sizes, s->name, 0);
 		vars_set(&x->all, s->name, 0);
 	}
@@ -643,34 +364,34 @@ static int range_vals(const struct param *p, const struct pval *it, const int64_
 
 /* the value or range bound at n (what: the parameter's name, or the bound's key) into *pv:
    an integer, else an expression of the sizes; 1 if an expression */
-static int get_pval(struct ctx *x, const struct node *n, const char *what, struct pval *pv)
+static int get_pval(struct reader *x, const struct node *n, const char *what, struct pval *pv)
 {
-	int r = n->kind == N_SCALAR && !yamltree_null(n) ? parse_i64(n->s, &pv->v) : -1;
+	int r = n->kind == N_SCALAR && !yamltree_null(n) ? read_i64(n->s, &pv->v) : -1;
 	struct vars sizes = {0};
 	size_t i;
 	int col = 0;
 
 	pv->set = 1;
-	pv->loc = loc_of(n);
+	pv->loc = read_loc(n);
 	if (r == 0)
 		return 0;
 	/* not a scalar, out of range, or a number with a fraction: an integer was meant */
 	if (r == -2 || n->kind != N_SCALAR || yamltree_null(n) || strchr(n->s, '.'))
-		get_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
-	get_expr(x, n, what, &x->sizes, &pv->e);
-	pv->loc.col = text_col(n, 0); /* errors of its value point into it */
+		read_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
+	read_expr(x, n, what, &x->sizes, &pv->e);
+	pv->loc.col = read_col(n, 0); /* errors of its value point into it */
 	for (i = 0; i < x->c->nsizes; i++)
 		vars_set(&sizes, x->c->sizes[i].name, 0);
 	if (expr_unknown(pv->e, &sizes, &col)) /* SMS, the one name of x->sizes not a size */
-		err_at(x, n->line, text_col(n, col), "'%s' is not allowed in parameter values: they "
-		       "may use sizes only (a variant is the same on every GPU)", CFG_SMS);
+		read_err_at(x, n->line, read_col(n, col), "'%s' is not allowed in parameter values: they "
+		            "may use sizes only (a variant is the same on every GPU)", CFG_SMS);
 	return 1;
 }
 
 /* a parameter's values from a range: {from: A, to: B, step: S} or {from: A, to: B, times: F}
    (range_vals), into p; bounds that are expressions of the sizes are left to
    cfg_eval_params */
-static void get_range(struct ctx *x, const struct node *m, struct param *p)
+static void get_range(struct reader *x, const struct node *m, struct param *p)
 {
 	struct field f[] = {REQ("from", D_VARIANT), REQ("to", D_VARIANT), OPT("step", D_VARIANT),
 	                    OPT("times", D_VARIANT)};
@@ -685,15 +406,15 @@ static void get_range(struct ctx *x, const struct node *m, struct param *p)
 		    !strcmp(m->kid[i]->s, "to") || !strcmp(m->kid[i]->s, "step") ||
 		    !strcmp(m->kid[i]->s, "times"))
 			continue;
-		if (i >= 2 && cut_expr(m->kid[i - 1])) { /* {to: ceil_div(n, 2)}: key "2)" */
+		if (i >= 2 && read_cut_expr(m->kid[i - 1])) { /* {to: ceil_div(n, 2)}: key "2)" */
 			struct expr *cut;
-			get_expr(x, m->kid[i - 1], "range", &x->sizes, &cut); /* says to quote it */
+			read_expr(x, m->kid[i - 1], "range", &x->sizes, &cut); /* says to quote it */
 			die("'%s' parsed with an unclosed '('", m->kid[i - 1]->s);
 		}
-		err_node(x, m->kid[i], "'%s': a list of values, or a range with the keys from, to "
-		         "and step or times; not '%s'", show(x, name), show(x, m->kid[i]->s));
+		read_err(x, m->kid[i], "'%s': a list of values, or a range with the keys from, to "
+		         "and step or times; not '%s'", read_show(x, name), read_show(x, m->kid[i]->s));
 	}
-	fields(x, m, name, f, LEN(f));
+	read_fields(x, m, name, f, LEN(f));
 	p->range = 1;
 	p->items = xcalloc(PR_N, sizeof *p->items);
 	p->nitems = PR_N;
@@ -701,13 +422,13 @@ static void get_range(struct ctx *x, const struct node *m, struct param *p)
 		if (f[i].v)
 			sized |= get_pval(x, f[i].v, range_key[i], &p->items[i]);
 	if (f[PR_STEP].v && f[PR_TIMES].v)
-		err_node(x, f[PR_TIMES].k, "'%s': 'step' or 'times', not both", show(x, name));
+		read_err(x, f[PR_TIMES].k, "'%s': 'step' or 'times', not both", read_show(x, name));
 	if (sized)
 		return;
 	for (i = 0; i < PR_N; i++)
 		b[i] = p->items[i].v;
 	if (range_vals(p, p->items, b, "", &p->vals, &p->nvals, &e) < 0)
-		err_at(x, e.loc.line, e.loc.col, "%s", e.msg);
+		read_err_at(x, e.loc.line, e.loc.col, "%s", e.msg);
 	free(p->items);
 	p->items = NULL;
 	p->nitems = 0;
@@ -715,24 +436,24 @@ static void get_range(struct ctx *x, const struct node *m, struct param *p)
 
 /* a parameter's list of values into p; values that are expressions of the sizes are left to
    cfg_eval_params */
-static void get_list(struct ctx *x, const struct node *v, struct param *p)
+static void get_list(struct reader *x, const struct node *v, struct param *p)
 {
 	size_t j, k;
 
-	want(x, v, N_SEQ, p->name);
+	read_want(x, v, N_SEQ, p->name);
 	if (!v->n)
-		err_node(x, v, "'%s' must have at least one value", show(x, p->name));
+		read_err(x, v, "'%s' must have at least one value", read_show(x, p->name));
 	p->vals = xcalloc(v->n, sizeof *p->vals);
 	/* the first bad value or duplicate in list order, in O(n log n) */
 	for (j = 0; j < v->n; j++) {
 		const struct node *e = v->kid[j];
-		if (e->kind != N_SCALAR || yamltree_null(e) || parse_i64(e->s, &p->vals[j]) < 0)
+		if (e->kind != N_SCALAR || yamltree_null(e) || read_i64(e->s, &p->vals[j]) < 0)
 			break;
 	}
 	k = first_dup(p->vals, j);
 	if (k < j)
-		err_node(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->vals[k],
-		         show(x, p->name));
+		read_err(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->vals[k],
+		         read_show(x, p->name));
 	p->nvals = v->n;
 	if (j == v->n)
 		return;
@@ -746,29 +467,29 @@ static void get_list(struct ctx *x, const struct node *v, struct param *p)
 		get_pval(x, v->kid[j], p->name, &p->items[j]);
 	k = first_dup_literal(p->items, p->nitems);
 	if (k < p->nitems)
-		err_node(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->items[k].v,
-		         show(x, p->name));
+		read_err(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->items[k].v,
+		         read_show(x, p->name));
 }
 
-static void get_params(struct ctx *x, const struct node *m)
+static void get_params(struct reader *x, const struct node *m)
 {
 	struct config *c = x->c;
 	int64_t dummy;
 	size_t i;
 
-	want(x, m, N_MAP, "params");
+	read_want(x, m, N_MAP, "params");
 	c->params = xcalloc(m->n / 2, sizeof *c->params);
 	for (i = 0; i < m->n; i += 2) { /* every name first: no value may use one */
 		struct param *p = &c->params[c->nparams];
-		const char *name = get_ident(x, m->kid[i], "parameter");
+		const char *name = read_ident(x, m->kid[i], "parameter");
 		if (vars_get(&x->sizes, name, &dummy))
-			err_node(x, m->kid[i], "parameter '%s' clashes with a size", show(x, name));
+			read_err(x, m->kid[i], "parameter '%s' clashes with a size", read_show(x, name));
 		p->name = xstrdup(name);
-		p->loc = loc_of(m->kid[i]);
-		p->at = loc_of(m->kid[i + 1]);
+		p->loc = read_loc(m->kid[i]);
+		p->at = read_loc(m->kid[i + 1]);
 		c->nparams++;
 		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
+			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->all, p->name, 0);
 	}
 	for (i = 0; i < c->nparams; i++) {
@@ -791,22 +512,22 @@ static int find_buffer(const struct config *c, const char *name)
 }
 
 /* a buffer's refill: launch, or variant (not for out buffers) */
-static void get_refill(struct ctx *x, const struct field *f, struct buffer *b)
+static void get_refill(struct reader *x, const struct field *f, struct buffer *b)
 {
-	const char *s = get_str(x, f->v, "refill");
+	const char *s = read_str(x, f->v, "refill");
 
 	if (!strcmp(s, "launch"))
 		b->refill = REFILL_LAUNCH;
 	else if (!strcmp(s, "variant"))
 		b->refill = REFILL_VARIANT;
 	else
-		err_node(x, f->v, "unknown refill '%s' (launch variant)", show(x, s));
+		read_err(x, f->v, "unknown refill '%s' (launch variant)", read_show(x, s));
 	if (b->role == ROLE_OUT && b->refill != REFILL_LAUNCH)
-		err_node(x, f->v, "out buffers are poisoned before each variant: their only refill "
+		read_err(x, f->v, "out buffers are poisoned before each variant: their only refill "
 		         "is 'launch' (with a 'fill')");
 }
 
-static void get_buffers(struct ctx *x, const struct node *seq)
+static void get_buffers(struct reader *x, const struct node *seq)
 {
 	static const char *const roles[] = {"in", "out", "scratch"};
 	struct config *c = x->c;
@@ -814,9 +535,9 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 	int nout = 0;
 	size_t i, r;
 
-	want(x, seq, N_SEQ, "buffers");
+	read_want(x, seq, N_SEQ, "buffers");
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
+		read_err(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
 	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
@@ -826,34 +547,34 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		const char *name, *role;
 		int filled;
 
-		fields(x, seq->kid[i], "buffers", f, LEN(f));
-		name = get_ident(x, f[0].v, "name");
+		read_fields(x, seq->kid[i], "buffers", f, LEN(f));
+		name = read_ident(x, f[0].v, "name");
 		if (find_buffer(c, name) >= 0)
-			err_node(x, f[0].v, "duplicate buffer '%s'", show(x, name));
+			read_err(x, f[0].v, "duplicate buffer '%s'", read_show(x, name));
 		if (vars_get(&x->all, name, &dummy))
-			err_node(x, f[0].v, "buffer '%s' clashes with a %s", show(x, name),
+			read_err(x, f[0].v, "buffer '%s' clashes with a %s", read_show(x, name),
 			         vars_get(&x->sizes, name, &dummy) ? "size" : "parameter");
-		b->loc = loc_of(seq->kid[i]);
+		b->loc = read_loc(seq->kid[i]);
 		b->type = get_elem(x, f[1].v, "type");
-		role = get_str(x, f[3].v, "role");
+		role = read_str(x, f[3].v, "role");
 		for (r = 0; r < LEN(roles) && strcmp(role, roles[r]); r++)
 			;
 		if (r == LEN(roles))
-			err_node(x, f[3].v, "unknown role '%s' (in out scratch)", show(x, role));
+			read_err(x, f[3].v, "unknown role '%s' (in out scratch)", read_show(x, role));
 		b->role = (enum role)r;
 		nout += b->role == ROLE_OUT;
 		b->name = xstrdup(name);
 		c->nbuffers++;
-		get_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
-		         &b->count);
+		read_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
+		          &b->count);
 		if (f[5].v)
 			get_refill(x, &f[5], b);
 		filled = b->role != ROLE_OUT || b->refill == REFILL_LAUNCH;
 		if (f[4].v && !filled)
-			err_node(x, f[4].k, "out buffers take no 'fill' (they are poisoned) unless "
+			read_err(x, f[4].k, "out buffers take no 'fill' (they are poisoned) unless "
 			         "they have 'refill: launch'");
 		if (!f[4].v && b->role == ROLE_OUT && filled)
-			err_node(x, f[5].k, "an out buffer with 'refill: launch' needs a 'fill': "
+			read_err(x, f[5].k, "an out buffer with 'refill: launch' needs a 'fill': "
 			         "what it must hold before every launch");
 		if (f[4].v)
 			get_fill(x, f[4].v, &b->fill);
@@ -861,17 +582,17 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 			default_fill(&b->fill);
 	}
 	if (!nout)
-		err_node(x, seq, "no buffer has role 'out'");
+		read_err(x, seq, "no buffer has role 'out'");
 }
 
-static void get_constants(struct ctx *x, const struct node *seq)
+static void get_constants(struct reader *x, const struct node *seq)
 {
 	struct config *c = x->c;
 	size_t i, j;
 
-	want(x, seq, N_SEQ, "constants");
+	read_want(x, seq, N_SEQ, "constants");
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
+		read_err(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
 	c->constants = xcalloc(seq->n, sizeof *c->constants);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
@@ -879,16 +600,16 @@ static void get_constants(struct ctx *x, const struct node *seq)
 		struct constant *k = &c->constants[c->nconstants];
 		const char *name;
 
-		fields(x, seq->kid[i], "constants", f, LEN(f));
-		name = get_ident(x, f[0].v, "name");
+		read_fields(x, seq->kid[i], "constants", f, LEN(f));
+		name = read_ident(x, f[0].v, "name");
 		for (j = 0; j < c->nconstants; j++)
 			if (!strcmp(c->constants[j].name, name))
-				err_node(x, f[0].v, "duplicate constant '%s'", show(x, name));
-		k->loc = loc_of(seq->kid[i]);
+				read_err(x, f[0].v, "duplicate constant '%s'", read_show(x, name));
+		k->loc = read_loc(seq->kid[i]);
 		k->type = get_elem(x, f[1].v, "type");
 		k->name = xstrdup(name);
 		c->nconstants++;
-		get_expr(x, f[2].v, "count", &x->sizes, &k->count);
+		read_expr(x, f[2].v, "count", &x->sizes, &k->count);
 		if (f[3].v)
 			get_fill(x, f[3].v, &k->fill);
 		else
@@ -896,16 +617,16 @@ static void get_constants(struct ctx *x, const struct node *seq)
 	}
 }
 
-static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
+static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
                      const struct vars *v)
 {
 	struct config *c = x->c;
 	int64_t dummy;
 	size_t i;
 
-	want(x, seq, N_SEQ, "args");
+	read_want(x, seq, N_SEQ, "args");
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d args", MAXITEMS);
+		read_err(x, seq->kid[MAXITEMS], "more than %d args", MAXITEMS);
 	k->args = xcalloc(seq->n, sizeof *k->args);
 	for (i = 0; i < seq->n; i++) {
 		const struct node *n = seq->kid[i];
@@ -913,36 +634,36 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 
 		a->buffer = -1;
 		a->type = EL_I32;
-		a->loc = loc_of(n);
-		if (n->kind == N_SCALAR && is_ident(n->s)) {
+		a->loc = read_loc(n);
+		if (n->kind == N_SCALAR && read_is_ident(n->s)) {
 			a->buffer = find_buffer(c, n->s);
 			if (a->buffer >= 0) {
 				a->type = c->buffers[a->buffer].type;
 				continue;
 			}
 			if (!vars_get(&x->all, n->s, &dummy))
-				err_node(x, n, "unknown buffer or name '%s'", show(x, n->s));
+				read_err(x, n, "unknown buffer or name '%s'", read_show(x, n->s));
 		}
 		if (n->kind == N_MAP) {
 			struct field f[] = {REQ("value", D_RESULT), OPT("type", D_RESULT)};
-			fields(x, n, "args", f, LEN(f));
+			read_fields(x, n, "args", f, LEN(f));
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
-				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value",
-				         show(x, f[0].v->s));
-			get_expr(x, f[0].v, "value", v, &a->value);
+				read_err(x, f[0].v, "buffer '%s' cannot be a scalar value",
+				         read_show(x, f[0].v->s));
+			read_expr(x, f[0].v, "value", v, &a->value);
 			if (f[1].v)
 				a->type = get_elem(x, f[1].v, "type");
 			continue;
 		}
 		if (n->kind != N_SCALAR)
-			err_node(x, n, "'args' items must be buffer names, expressions or "
+			read_err(x, n, "'args' items must be buffer names, expressions or "
 			               "{value, type}");
-		get_expr(x, n, "args", v, &a->value);
+		read_expr(x, n, "args", v, &a->value);
 	}
 }
 
 /* reference args default to the kernel's: copy them, checking they use sizes only */
-static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *src)
+static void copy_args(struct reader *x, struct kernel *dst, const struct kernel *src)
 {
 	size_t i;
 
@@ -960,55 +681,55 @@ static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *sr
 		d->value = const_expr(expr_src(s->value));
 		name = expr_unknown(d->value, &x->sizes, &col);
 		if (name)
-			err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
-			       "args: give reference.args", show(x, name));
+			read_err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
+			            "args: give reference.args", read_show(x, name));
 	}
 }
 
-static void get_dims(struct ctx *x, const struct node *n, const char *what,
+static void get_dims(struct reader *x, const struct node *n, const char *what,
                      struct expr **dims, const struct vars *v)
 {
 	size_t i;
 
-	want(x, n, N_SEQ, what);
+	read_want(x, n, N_SEQ, what);
 	if (n->n < 1 || n->n > 3)
-		err_node(x, n, "'%s' must have 1 to 3 dimensions", what);
+		read_err(x, n, "'%s' must have 1 to 3 dimensions", what);
 	for (i = 0; i < 3; i++) {
 		if (i < n->n)
-			get_expr(x, n->kid[i], what, v, &dims[i]);
+			read_expr(x, n->kid[i], what, v, &dims[i]);
 		else
 			dims[i] = const_expr("1");
 	}
 }
 
-static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
+static void get_launch(struct reader *x, const struct node *n, struct launch *l,
                        const struct vars *v)
 {
 	/* results of the reference's launch; the kernel's is left out as a whole (per variant) */
 	struct field f[] = {REQ("block", D_RESULT), REQ("grid", D_RESULT), OPT("shared", D_RESULT),
 	                    OPT("bank_bytes", D_RESULT)};
 
-	fields(x, n, "launch", f, LEN(f));
+	read_fields(x, n, "launch", f, LEN(f));
 	get_dims(x, f[0].v, "block", l->block, v);
 	get_dims(x, f[1].v, "grid", l->grid, v);
 	if (f[2].v)
-		get_expr(x, f[2].v, "shared", v, &l->shared);
+		read_expr(x, f[2].v, "shared", v, &l->shared);
 	else
 		l->shared = const_expr("0");
 	if (f[3].v)
-		get_expr(x, f[3].v, "bank_bytes", v, &l->bank_bytes);
+		read_expr(x, f[3].v, "bank_bytes", v, &l->bank_bytes);
 }
 
-static void get_reference(struct ctx *x, const struct node *n)
+static void get_reference(struct reader *x, const struct node *n)
 {
 	struct field f[] = {OPT("source", D_CUBIN), REQ("entry", D_RESULT), OPT("args", D_RESULT),
 	                    REQ("launch", D_RESULT)};
 	struct config *c = x->c;
 	struct kernel *r = &c->reference;
 
-	fields(x, n, "reference", f, LEN(f));
+	read_fields(x, n, "reference", f, LEN(f));
 	r->source = f[0].v ? get_source(x, &f[0], "reference source") : xstrdup(c->kernel.source);
-	r->entry = xstrdup(get_ident(x, f[1].v, "entry"));
+	r->entry = xstrdup(read_ident(x, f[1].v, "entry"));
 	if (f[2].v)
 		get_args(x, f[2].v, r, &x->sizes);
 	else
@@ -1020,30 +741,30 @@ static void get_reference(struct ctx *x, const struct node *n)
 /* ---- verify: extra sizes every variant is verified at ---- */
 
 /* verify: {sizes: [{NAME: N, ...}, ...]}: each entry the file's sizes with some changed */
-static void get_verify(struct ctx *x, const struct node *n)
+static void get_verify(struct reader *x, const struct node *n)
 {
 	struct field f[] = {REQ("sizes", D_RESULT)};
 	struct config *c = x->c;
 	const struct node *seq;
 	size_t i, j, k;
 
-	fields(x, n, "verify", f, LEN(f));
+	read_fields(x, n, "verify", f, LEN(f));
 	seq = f[0].v;
-	want(x, seq, N_SEQ, "sizes");
+	read_want(x, seq, N_SEQ, "sizes");
 	if (!seq->n)
-		err_node(x, seq, "'sizes' of 'verify' must list at least one entry");
+		read_err(x, seq, "'sizes' of 'verify' must list at least one entry");
 	if (seq->n > CFG_VERIFY_MAX)
-		err_node(x, seq->kid[CFG_VERIFY_MAX], "more than %d verify sizes", CFG_VERIFY_MAX);
+		read_err(x, seq->kid[CFG_VERIFY_MAX], "more than %d verify sizes", CFG_VERIFY_MAX);
 	c->verify = xcalloc(seq->n, sizeof *c->verify);
 	for (i = 0; i < seq->n; i++) {
 		const struct node *m = seq->kid[i];
 		struct vsize *vs = &c->verify[c->nverify];
 		struct buf label = {0};
 
-		want(x, m, N_MAP, "verify sizes");
+		read_want(x, m, N_MAP, "verify sizes");
 		if (!m->n)
-			err_node(x, m, "a verify size must set at least one size");
-		vs->loc = loc_of(m);
+			read_err(x, m, "a verify size must set at least one size");
+		vs->loc = read_loc(m);
 		vs->vals = xcalloc(c->nsizes + 1, sizeof *vs->vals);
 		c->nverify++; /* c owns vs->vals from here on */
 		for (k = 0; k < c->nsizes; k++)
@@ -1053,9 +774,9 @@ static void get_verify(struct ctx *x, const struct node *n)
 			for (k = 0; k < c->nsizes && strcmp(c->sizes[k].name, name); k++)
 				;
 			if (k == c->nsizes)
-				err_node(x, m->kid[j], "unknown size '%s' (a verify size sets sizes "
-				         "of 'sizes')", show(x, name));
-			vs->vals[k] = get_int(x, m->kid[j + 1], name, 0, INT64_MAX);
+				read_err(x, m->kid[j], "unknown size '%s' (a verify size sets sizes "
+				         "of 'sizes')", read_show(x, name));
+			vs->vals[k] = read_int(x, m->kid[j + 1], name, 0, INT64_MAX);
 		}
 		for (k = 0; k < c->nsizes; k++)
 			buf_printf(&label, "%s%s=%lld", k ? " " : "", c->sizes[k].name,
@@ -1063,8 +784,8 @@ static void get_verify(struct ctx *x, const struct node *n)
 		vs->label = label.s ? label.s : xstrdup("");
 		for (j = 0; j < i; j++)
 			if (!memcmp(c->verify[j].vals, vs->vals, c->nsizes * sizeof *vs->vals))
-				err_node(x, m, "verify size %s is listed twice (also at line %d)",
-				         show(x, vs->label), c->verify[j].loc.line);
+				read_err(x, m, "verify size %s is listed twice (also at line %d)",
+				         read_show(x, vs->label), c->verify[j].loc.line);
 	}
 }
 
@@ -1074,51 +795,51 @@ static void get_verify(struct ctx *x, const struct node *n)
 static const char *const lane_names[] = {"tx", "ty", "tz", "tid", "lane", "warp", "nthreads"};
 
 /* bind name (a loop variable or a let of access a) in v, checking it is new there */
-static void bind_lane_name(struct ctx *x, const struct node *n, const char *name,
+static void bind_lane_name(struct reader *x, const struct node *n, const char *name,
                            struct vars *v)
 {
 	int64_t dummy;
 
 	if (bank_reserved(name))
-		err_node(x, n, "'%s' is a thread name of accesses; choose another name",
-		         show(x, name));
+		read_err(x, n, "'%s' is a thread name of accesses; choose another name",
+		         read_show(x, name));
 	if (vars_get(&x->sizes, name, &dummy))
-		err_node(x, n, "'%s' clashes with a size", show(x, name));
+		read_err(x, n, "'%s' clashes with a size", read_show(x, name));
 	if (vars_get(&x->all, name, &dummy))
-		err_node(x, n, "'%s' clashes with a parameter", show(x, name));
+		read_err(x, n, "'%s' clashes with a parameter", read_show(x, name));
 	if (vars_get(v, name, &dummy))
-		err_node(x, n, "'%s' is already a loop variable or let of this access",
-		         show(x, name));
+		read_err(x, n, "'%s' is already a loop variable or let of this access",
+		         read_show(x, name));
 	if (v->n == VARS_MAX)
-		err_node(x, n, "more than %d names (sizes, parameters, thread names, loop variables "
+		read_err(x, n, "more than %d names (sizes, parameters, thread names, loop variables "
 		         "and lets)", VARS_MAX);
 	vars_set(v, name, 0);
 }
 
 /* n, a mapping of exactly one key, as what: its key node and value node */
-static void one_key(struct ctx *x, const struct node *n, const char *what, struct node **k,
+static void one_key(struct reader *x, const struct node *n, const char *what, struct node **k,
                     struct node **v)
 {
-	want(x, n, N_MAP, what);
+	read_want(x, n, N_MAP, what);
 	if (n->n != 2)
-		err_node(x, n, "each item of '%s' must be a mapping of one name", what);
+		read_err(x, n, "each item of '%s' must be a mapping of one name", what);
 	*k = n->kid[0];
 	*v = n->kid[1];
 }
 
 /* parse n as a field of an access that is the same for every thread: sizes and parameters
    only (lv: those and the thread names, to say why a thread name is refused) */
-static void get_uniform(struct ctx *x, const struct node *n, const char *what,
+static void get_uniform(struct reader *x, const struct node *n, const char *what,
                         const struct vars *lv, struct expr **dst)
 {
 	const char *name;
 	int col = 0;
 
-	get_expr(x, n, what, lv, dst);
+	read_expr(x, n, what, lv, dst);
 	name = expr_unknown(*dst, &x->all, &col);
 	if (name)
-		err_at(x, n->line, text_col(n, col), "thread name '%s' not allowed in '%s' (sizes "
-		       "and parameters only)", show(x, name), what);
+		read_err_at(x, n->line, read_col(n, col), "thread name '%s' not allowed in '%s' (sizes "
+		            "and parameters only)", read_show(x, name), what);
 }
 
 /* arr, of n items of size bytes, grown by one zeroed item */
@@ -1131,29 +852,29 @@ static void *grow(void *arr, size_t n, size_t size)
 }
 
 /* parse item v of a list of one-name mappings (loops, let), named name at key k, into a */
-typedef void named_fn(struct ctx *x, struct bank_access *a, const struct node *k,
+typedef void named_fn(struct reader *x, struct bank_access *a, const struct node *k,
                       const char *name, const struct node *v, struct vars *lv);
 
 /* seq, a list of at most MAXITEMS mappings of one name each, as what (plural: for the
    message, kind: what a name is): fn parses each item, in order */
-static void get_named(struct ctx *x, const struct node *seq, const char *what,
+static void get_named(struct reader *x, const struct node *seq, const char *what,
                       const char *plural, const char *kind, struct bank_access *a,
                       struct vars *lv, named_fn *fn)
 {
 	size_t i;
 
-	want(x, seq, N_SEQ, what);
+	read_want(x, seq, N_SEQ, what);
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d %s", MAXITEMS, plural);
+		read_err(x, seq->kid[MAXITEMS], "more than %d %s", MAXITEMS, plural);
 	for (i = 0; i < seq->n; i++) {
 		struct node *k, *v;
 		one_key(x, seq->kid[i], what, &k, &v);
-		fn(x, a, k, get_ident(x, k, kind), v, lv);
+		fn(x, a, k, read_ident(x, k, kind), v, lv);
 	}
 }
 
 /* a loop: "var: count" or "var: {from, while, next}" */
-static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k,
+static void loop_item(struct reader *x, struct bank_access *a, const struct node *k,
                       const char *name, const struct node *v, struct vars *lv)
 {
 	struct bank_loop *l;
@@ -1164,19 +885,19 @@ static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k
 	if (v->kind == N_MAP) {
 		struct field f[] = {REQ("from", D_NONE), REQ("while", D_NONE),
 		                    REQ("next", D_NONE)};
-		fields(x, v, "loops", f, LEN(f));
-		get_expr(x, f[0].v, "from", lv, &l->from);
+		read_fields(x, v, "loops", f, LEN(f));
+		read_expr(x, f[0].v, "from", lv, &l->from);
 		bind_lane_name(x, k, name, lv);
-		get_expr(x, f[1].v, "while", lv, &l->cond);
-		get_expr(x, f[2].v, "next", lv, &l->next);
+		read_expr(x, f[1].v, "while", lv, &l->cond);
+		read_expr(x, f[2].v, "next", lv, &l->next);
 	} else {
-		get_expr(x, v, name, lv, &l->count);
+		read_expr(x, v, name, lv, &l->count);
 		bind_lane_name(x, k, name, lv);
 	}
 }
 
 /* a let: "name: expression" */
-static void let_item(struct ctx *x, struct bank_access *a, const struct node *k,
+static void let_item(struct reader *x, struct bank_access *a, const struct node *k,
                      const char *name, const struct node *v, struct vars *lv)
 {
 	struct bank_let *l;
@@ -1184,28 +905,28 @@ static void let_item(struct ctx *x, struct bank_access *a, const struct node *k,
 	a->lets = grow(a->lets, a->nlets, sizeof *a->lets);
 	l = &a->lets[a->nlets++]; /* a owns what is parsed into l from here on */
 	l->name = xstrdup(name);
-	get_expr(x, v, name, lv, &l->value);
+	read_expr(x, v, name, lv, &l->value);
 	bind_lane_name(x, k, name, lv);
 }
 
-static void get_accesses(struct ctx *x, const struct node *seq)
+static void get_accesses(struct reader *x, const struct node *seq)
 {
 	enum { NAME, ARRAY, OP, ELEM, WIDTH, BASE, IF, LOOPS, LET, WHEN, INDEX };
 	struct config *c = x->c;
 	size_t i, j;
 
-	want(x, seq, N_SEQ, "accesses");
+	read_want(x, seq, N_SEQ, "accesses");
 	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d accesses", MAXITEMS);
+		read_err(x, seq->kid[MAXITEMS], "more than %d accesses", MAXITEMS);
 	/* bank_eval binds the thread names over the sizes and parameters */
 	for (i = 0; i < c->nsizes; i++)
 		if (bank_reserved(c->sizes[i].name))
-			err_at(x, c->sizes[i].loc.line, c->sizes[i].loc.col, "size '%s' is a thread "
-			       "name of accesses; choose another name", c->sizes[i].name);
+			read_err_at(x, c->sizes[i].loc.line, c->sizes[i].loc.col, "size '%s' is a thread "
+			            "name of accesses; choose another name", c->sizes[i].name);
 	for (i = 0; i < c->nparams; i++)
 		if (bank_reserved(c->params[i].name))
-			err_at(x, c->params[i].loc.line, c->params[i].loc.col, "parameter '%s' is a "
-			       "thread name of accesses; choose another name", c->params[i].name);
+			read_err_at(x, c->params[i].loc.line, c->params[i].loc.col, "parameter '%s' is a "
+			            "thread name of accesses; choose another name", c->params[i].name);
 	c->accesses = xcalloc(seq->n, sizeof *c->accesses);
 	c->access_loc = xcalloc(seq->n, sizeof *c->access_loc);
 	for (i = 0; i < seq->n; i++) {
@@ -1217,31 +938,31 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		struct vars lv = x->all;
 		const char *name, *s;
 
-		fields(x, seq->kid[i], "accesses", f, LEN(f));
-		name = get_text(x, f[NAME].v, "name");
+		read_fields(x, seq->kid[i], "accesses", f, LEN(f));
+		name = read_text(x, f[NAME].v, "name");
 		for (s = name; *s && (isalnum((unsigned char)*s) || *s == '_'); s++)
 			;
 		if (*s)
-			err_node(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
-			         show(x, name));
+			read_err(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
+			         read_show(x, name));
 		for (j = 0; j < c->naccesses; j++)
 			if (!strcmp(c->accesses[j].name, name))
-				err_node(x, f[NAME].v, "duplicate access '%s'", show(x, name));
-		c->access_loc[c->naccesses] = loc_of(seq->kid[i]);
+				read_err(x, f[NAME].v, "duplicate access '%s'", read_show(x, name));
+		c->access_loc[c->naccesses] = read_loc(seq->kid[i]);
 		a->name = xstrdup(name);
 		c->naccesses++;
-		s = get_text(x, f[ARRAY].v, "array");
-		if (!is_ident(s))
-			err_node(x, f[ARRAY].v, "'%s' is not a valid identifier", show(x, s));
+		s = read_text(x, f[ARRAY].v, "array");
+		if (!read_is_ident(s))
+			read_err(x, f[ARRAY].v, "'%s' is not a valid identifier", read_show(x, s));
 		a->array = xstrdup(s);
 		if (f[OP].v) {
-			s = get_str(x, f[OP].v, "op");
+			s = read_str(x, f[OP].v, "op");
 			if (strcmp(s, "load") && strcmp(s, "store"))
-				err_node(x, f[OP].v, "unknown op '%s' (load store)", show(x, s));
+				read_err(x, f[OP].v, "unknown op '%s' (load store)", read_show(x, s));
 			a->store = !strcmp(s, "store");
 		}
 		if (lv.n + (int)LEN(lane_names) > VARS_MAX)
-			err_node(x, seq->kid[i], "more than %d names (sizes, parameters and thread "
+			read_err(x, seq->kid[i], "more than %d names (sizes, parameters and thread "
 			         "names)", VARS_MAX);
 		for (j = 0; j < LEN(lane_names); j++)
 			vars_set(&lv, lane_names[j], 0);
@@ -1257,8 +978,8 @@ static void get_accesses(struct ctx *x, const struct node *seq)
 		if (f[LET].v)
 			get_named(x, f[LET].v, "let", "lets", "let", a, &lv, let_item);
 		if (f[WHEN].v)
-			get_expr(x, f[WHEN].v, "when", &lv, &a->when);
-		get_expr(x, f[INDEX].v, "index", &lv, &a->index);
+			read_expr(x, f[WHEN].v, "when", &lv, &a->when);
+		read_expr(x, f[INDEX].v, "index", &lv, &a->index);
 	}
 }
 
@@ -1341,7 +1062,7 @@ static const struct node *map_get(const struct node *m, const char *key)
 /* a random fill (fl, as written at item: a buffer or constant of kind and name) of an integer
    type t draws floor(min + (max - min) * u), u uniform in [0, 1): refuse bounds that are not
    integers, beyond t or that leave one value, none of which a user means */
-static void check_int_random(struct ctx *x, const struct node *item, const char *kind,
+static void check_int_random(struct reader *x, const struct node *item, const char *kind,
                              const char *name, enum elem t, const struct fill *fl)
 {
 	/* the smallest value of t, and one more than its largest (exact doubles) */
@@ -1359,25 +1080,25 @@ static void check_int_random(struct ctx *x, const struct node *item, const char 
 	for (i = 0; i < 2; i++) {
 		at[i] = map_get(r, key[i]);
 		if (at[i] && b[i] != floor(b[i]))
-			err_node(x, at[i], "'%s' must be an integer for %s '%s' of type %s, not '%s'",
-			         key[i], kind, show(x, name), elem_yaml[t], show(x, at[i]->s));
+			read_err(x, at[i], "'%s' must be an integer for %s '%s' of type %s, not '%s'",
+			         key[i], kind, read_show(x, name), elem_yaml[t], read_show(x, at[i]->s));
 	}
 	if (b[0] < tmin[t])
-		err_node(x, at[0] ? at[0] : r, "'min'%s %.0f is below the smallest %s, %.0f, for %s "
+		read_err(x, at[0] ? at[0] : r, "'min'%s %.0f is below the smallest %s, %.0f, for %s "
 		         "'%s'", at[0] ? "" : " (default)", b[0], elem_yaml[t], tmin[t], kind,
-		         show(x, name));
+		         read_show(x, name));
 	if (b[1] > tend[t])
-		err_node(x, at[1] ? at[1] : r, "'max'%s %.0f is beyond the largest %s, %.0f (max is "
+		read_err(x, at[1] ? at[1] : r, "'max'%s %.0f is beyond the largest %s, %.0f (max is "
 		         "excluded: at most %.0f), for %s '%s'", at[1] ? "" : " (default)", b[1],
-		         elem_yaml[t], tend[t] - 1, tend[t], kind, show(x, name));
+		         elem_yaml[t], tend[t] - 1, tend[t], kind, read_show(x, name));
 	if (b[1] - b[0] < 2)
-		err_node(x, r, "'min' %.0f and 'max' %.0f leave %s '%s' of type %s one value, %.0f "
+		read_err(x, r, "'min' %.0f and 'max' %.0f leave %s '%s' of type %s one value, %.0f "
 		         "(max is excluded): not a random fill; widen the range", b[0], b[1], kind,
-		         show(x, name), elem_yaml[t], b[0]);
+		         read_show(x, name), elem_yaml[t], b[0]);
 }
 
 /* check_int_random for every buffer (the items of seq) and constant (of cseq; may be NULL) */
-static void check_int_fills(struct ctx *x, const struct node *seq, const struct node *cseq)
+static void check_int_fills(struct reader *x, const struct node *seq, const struct node *cseq)
 {
 	const struct config *c = x->c;
 	size_t i;
@@ -1392,7 +1113,7 @@ static void check_int_fills(struct ctx *x, const struct node *seq, const struct 
 
 /* ---- the root ---- */
 
-static void walk(struct ctx *x)
+static void walk(struct reader *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
 	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES, VERIFY };
@@ -1409,31 +1130,31 @@ static void walk(struct ctx *x)
 	const char *s;
 	size_t i;
 
-	fields(x, x->t.root, "root", f, LEN(f));
+	read_fields(x, x->t.root, "root", f, LEN(f));
 
-	s = get_text(x, f[NAME].v, "name");
+	s = read_text(x, f[NAME].v, "name");
 	for (i = 0; s[i]; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			break;
 	if (s[i])
-		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
-		         show(x, s));
+		read_err(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
+		         read_show(x, s));
 	if (isdigit((unsigned char)s[0]))
-		err_node(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
-		         "begins C identifiers in the launch header)", show(x, s));
+		read_err(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
+		         "begins C identifiers in the launch header)", read_show(x, s));
 	if (i > CFG_NAME_MAX)
-		err_node(x, f[NAME].v, "name '%s' has %zu characters: at most %d", show(x, s), i,
+		read_err(x, f[NAME].v, "name '%s' has %zu characters: at most %d", read_show(x, s), i,
 		         CFG_NAME_MAX);
 	c->name = xstrdup(s);
 	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
-	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
+	c->kernel.entry = xstrdup(read_ident(x, f[ENTRY].v, "entry"));
 
 	if (f[OPTIONS].v) {
 		const struct node *n = f[OPTIONS].v;
-		want(x, n, N_SEQ, "options");
+		read_want(x, n, N_SEQ, "options");
 		c->options = xcalloc(n->n, sizeof *c->options);
 		for (i = 0; i < n->n; i++) {
-			s = get_text(x, n->kid[i], "options");
+			s = read_text(x, n->kid[i], "options");
 			options_check(&x->t, n->kid[i], s);
 			c->options[c->noptions++] = xstrdup(s);
 		}
@@ -1444,12 +1165,12 @@ static void walk(struct ctx *x)
 
 	if (f[CONSTRAINTS].v) {
 		const struct node *n = f[CONSTRAINTS].v;
-		want(x, n, N_SEQ, "constraints");
+		read_want(x, n, N_SEQ, "constraints");
 		c->constraints = xcalloc(n->n, sizeof *c->constraints);
 		for (i = 0; i < n->n; i++) {
 			struct constraint *k = &c->constraints[c->nconstraints++];
-			k->loc = loc_of(n->kid[i]);
-			get_expr(x, n->kid[i], "constraints", &x->all, &k->e);
+			k->loc = read_loc(n->kid[i]);
+			read_expr(x, n->kid[i], "constraints", &x->all, &k->e);
 		}
 	}
 
@@ -1459,21 +1180,21 @@ static void walk(struct ctx *x)
 	check_int_fills(x, f[BUFFERS].v, f[CONSTANTS].v);
 	get_args(x, f[ARGS].v, &c->kernel, &x->all);
 	get_launch(x, f[LAUNCH].v, &c->kernel.launch, &x->all);
-	get_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
+	read_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
 	get_reference(x, f[REFERENCE].v);
 
 	c->rtol = 1e-5;
 	c->atol = 1e-6;
 	if (f[TOLERANCE].v) {
 		struct field t[] = {OPT("rel", D_RESULT), OPT("abs", D_RESULT)};
-		fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
+		read_fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
 		for (i = 0; i < LEN(t); i++) {
 			double d;
 			if (!t[i].v)
 				continue;
-			d = get_double(x, t[i].v, t[i].key);
+			d = read_double(x, t[i].v, t[i].key);
 			if (d < 0)
-				err_node(x, t[i].v, "'%s' must not be negative", t[i].key);
+				read_err(x, t[i].v, "'%s' must not be negative", t[i].key);
 			*(i ? &c->atol : &c->rtol) = d;
 		}
 	}
@@ -1487,21 +1208,21 @@ static void walk(struct ctx *x)
 		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
 		                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE),
 		                    OPT("playoff", D_NONE)};
-		fields(x, f[TIMING].v, "timing", t, LEN(t));
+		read_fields(x, f[TIMING].v, "timing", t, LEN(t));
 		if (t[0].v)
-			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
+			c->warmup = (int)read_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
 		if (t[1].v)
-			c->samples = (int)get_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
+			c->samples = (int)read_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
 		if (t[2].v)
-			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
+			c->flush_l2 = read_bool(x, t[2].v, "flush_l2");
 		if (t[3].v) {
-			c->tie = get_double(x, t[3].v, "tie");
+			c->tie = read_double(x, t[3].v, "tie");
 			if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
-				err_node(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
+				read_err(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
 				         "medians within 0.5 %% tie)", CFG_TIE_MAX);
 		}
 		if (t[4].v)
-			c->playoff = (int)get_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);
+			c->playoff = (int)read_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);
 	}
 	if (f[ACCESSES].v)
 		get_accesses(x, f[ACCESSES].v);
@@ -1516,7 +1237,7 @@ static void walk(struct ctx *x)
 static struct config *parse_text(const char *path, const char *text, size_t len, int detached,
                                  char *err, size_t errlen)
 {
-	struct ctx *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
+	struct reader *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
 	struct config *c = NULL;
 
 	x->detached = detached;
@@ -1586,7 +1307,7 @@ void cfg_set_size(struct config *c, const char *assign)
 	for (i = 0; i < c->nsizes; i++) {
 		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
 			continue;
-		switch (parse_i64(eq + 1, &v)) {
+		switch (read_i64(eq + 1, &v)) {
 		case -2:
 			fatal("size '%s': '%s' is out of range (at most %lld)", c->sizes[i].name, eq + 1,
 			      (long long)INT64_MAX);

@@ -155,7 +155,7 @@ struct config {
 	size_t naccesses;
 	struct loc *access_loc;  /* of each access's mapping */
 	uint64_t result_digest;  /* of every field that can change a variant's GPU result beyond
-	                            its cubin, geometry and sizes (config.c: enum dig): the same
+	                            its cubin, geometry and sizes (read.h: enum dig): the same
 	                            for the same values in any key order or YAML style */
 	struct cfg_at *at;    /* where each expression is in the file, for cfg_expr_loc */
 	size_t nat;
