@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "params.h"
 #include "spec.h"
 
 /* load path; on error print "tuner: path:line:col: msg" and exit 2 */
@@ -19,19 +20,6 @@ char *cfg_read_source(const struct config *c, const char *path);
    and reference paths are resolved but not required to exist */
 struct config *cfg_parse_detached(const char *path, const char *text, size_t len, char *err,
                                   size_t errlen);
-/* override a size: "name=value"; exits 2 on an unknown name or bad value. Parameter values
-   that are expressions of the sizes are unset until the next cfg_eval_params */
-void cfg_set_size(struct config *c, const char *assign);
-/* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
-   leave them unset) under the sizes as they are now; exit 2 with the location on an error,
-   warn of a value dropped as equal to an earlier one */
-void cfg_eval_params(struct config *c);
-/* parameter i's values under the sizes bound in v (malloc'd, *n of them); exit 2 with the
-   location on an error; warn of the values dropped as duplicates when loud */
-int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
-                        size_t *n);
-/* bind every size into v, and CFG_SMS to sms */
-void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v);
 /* element size in bytes */
 size_t elem_size(enum elem t);
 /* element type name as in YAML and C ("float", "double", "int", "unsigned", "long long", ...) */
