@@ -126,6 +126,7 @@ struct vsize {
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
 #define CFG_VERIFY_MAX 16          /* entries of verify.sizes */
+#define CFG_ITEMS_MAX 1024         /* buffers, constants, args, accesses, loops or lets */
 
 struct config {
 	char *path;           /* as given */
