@@ -472,6 +472,32 @@ static void get_reference(struct reader *x, const struct node *n)
 	c->has_reference = 1;
 }
 
+/* ---- timing: over the defaults walk sets ---- */
+
+static void get_timing(struct reader *x, const struct node *n)
+{
+	enum { WARMUP, SAMPLES, FLUSH_L2, TIE, PLAYOFF };
+	struct field f[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
+	                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE), OPT("playoff", D_NONE)};
+	struct config *c = x->c;
+
+	read_fields(x, n, "timing", f, LEN(f));
+	if (f[WARMUP].v)
+		c->warmup = (int)read_int(x, f[WARMUP].v, "warmup", 0, CFG_WARMUP_MAX);
+	if (f[SAMPLES].v)
+		c->samples = (int)read_int(x, f[SAMPLES].v, "samples", 1, CFG_SAMPLES_MAX);
+	if (f[FLUSH_L2].v)
+		c->flush_l2 = read_bool(x, f[FLUSH_L2].v, "flush_l2");
+	if (f[TIE].v) {
+		c->tie = read_double(x, f[TIE].v, "tie");
+		if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
+			read_err(x, f[TIE].v, "'tie' must be a fraction from 0 to %g (0.005: medians "
+			         "within 0.5 %% tie)", CFG_TIE_MAX);
+	}
+	if (f[PLAYOFF].v)
+		c->playoff = (int)read_int(x, f[PLAYOFF].v, "playoff", 0, CFG_PLAYOFF_MAX);
+}
+
 /* ---- verify: extra sizes every variant is verified at ---- */
 
 /* verify: {sizes: [{NAME: N, ...}, ...]}: each entry the file's sizes with some changed */
@@ -744,26 +770,8 @@ static void walk(struct reader *x)
 	c->flush_l2 = 1;
 	c->tie = 0.005;
 	c->playoff = 5;
-	if (f[TIMING].v) {
-		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
-		                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE),
-		                    OPT("playoff", D_NONE)};
-		read_fields(x, f[TIMING].v, "timing", t, LEN(t));
-		if (t[0].v)
-			c->warmup = (int)read_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
-		if (t[1].v)
-			c->samples = (int)read_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
-		if (t[2].v)
-			c->flush_l2 = read_bool(x, t[2].v, "flush_l2");
-		if (t[3].v) {
-			c->tie = read_double(x, t[3].v, "tie");
-			if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
-				read_err(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
-				         "medians within 0.5 %% tie)", CFG_TIE_MAX);
-		}
-		if (t[4].v)
-			c->playoff = (int)read_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);
-	}
+	if (f[TIMING].v)
+		get_timing(x, f[TIMING].v);
 	if (f[ACCESSES].v)
 		accesses_read(x, f[ACCESSES].v);
 	if (f[VERIFY].v)
