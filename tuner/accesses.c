@@ -2,7 +2,6 @@
 #include "accesses.h"
 
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bank.h"

@@ -1,4 +1,4 @@
-/* config: YAML kernel description (libyaml) -> struct config. */
+/* config: the schema: a YAML kernel description (yamltree, read) into struct config (spec.h). */
 #include "config.h"
 
 #include <ctype.h>

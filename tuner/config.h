@@ -1,9 +1,8 @@
-/* config: a YAML kernel description (yamltree) read into struct config (spec.h). */
+/* config: the schema: a YAML kernel description (yamltree, read) into struct config (spec.h). */
 #ifndef TUNER_CONFIG_H
 #define TUNER_CONFIG_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include "params.h"
 #include "spec.h"
 

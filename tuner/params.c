@@ -1,5 +1,4 @@
-/* params: the params section: each parameter's values, a list or a range of integers or of
-   expressions of the sizes, those evaluated under the sizes as they are. */
+/* params: the params section; each parameter's values, evaluated under the sizes. */
 #include "params.h"
 
 #include <stdio.h>

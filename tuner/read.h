@@ -1,11 +1,11 @@
-/* read: a config's YAML tree read into struct config: typed values checked at their nodes, each
-   expression's place in the file kept, each field's value marked for the result digest. */
+/* read: a config's tree read into struct config: typed values checked at their nodes. */
 #ifndef TUNER_READ_H
 #define TUNER_READ_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
+#include "expr.h"
 #include "spec.h"
 #include "yamltree.h"
 

@@ -1,5 +1,4 @@
-/* yamltree: one YAML document (libyaml) as a tree of nodes with their places in the text; an
-   error jumps back to the caller with "path:line:col: msg". */
+/* yamltree: one YAML document (libyaml) as a tree of nodes with their places in the text. */
 #ifndef TUNER_YAMLTREE_H
 #define TUNER_YAMLTREE_H
 
