@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bank.h"
+#include "expr.h"
 #include "read.h"
 #include "spec.h"
 #include "util.h"

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "read.h"
 #include "spec.h"
 #include "util.h"
+#include "yamltree.h"
 
 struct ival {
 	int64_t v;
