@@ -24,7 +24,7 @@ static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "
                                      "unsigned long long"};
 static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
 
-static void ctx_free(struct reader *x)
+static void reader_free(struct reader *x)
 {
 	yamltree_free(&x->t);
 	cfg_free(x->c);
@@ -805,7 +805,7 @@ static struct config *parse_text(const char *path, const char *text, size_t len,
 	} else if (errlen > 0) {
 		snprintf(err, errlen, "%s", x->t.err);
 	}
-	ctx_free(x);
+	reader_free(x);
 	free(x);
 	return c;
 }
