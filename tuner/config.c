@@ -1,108 +1,22 @@
-/* config: YAML kernel description (libyaml) -> struct config. */
+/* config: the schema: a YAML kernel description (yamltree, read) into struct config (spec.h). */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
-#define MAXDEPTH 64 /* deepest nesting of sequences and mappings */
+#include "accesses.h"
+#include "options.h"
+#include "params.h"
+#include "read.h"
+#include "yamltree.h"
+
 #define MAXBYTES (1 << 20) /* largest config file */
-#define MAXITEMS 1024 /* most buffers, constants or args */
-#define SHOW_MAX 60 /* bytes of a user's string quoted in a message */
-#define MSG_MAX 512 /* bytes of a message after the location */
-
-/* the YAML document as a small tree */
-enum nkind { N_SCALAR, N_SEQ, N_MAP };
-
-/* Whether a config field can change a variant's GPU result (its output, the check against
-   the reference, its timing), so that the journal must not reuse a result across a change of
-   it, and whether the journal hashes it through config.result_digest or otherwise. Every
-   entry of a field table says which. A value is in the digest when the entries of all the
-   fields it is in say D_RESULT; what no table checks (list items, a fill's kind, the items of
-   sizes or params) is as the field it is in. The sections, as the tables below say:
-   - in the digest: entry, buffers, constants, args, reference (but its source), tolerance,
-     timing, verify (journal_context also hashes its sizes as resolved, the file's sizes
-     filling in what an entry leaves out);
-   - per variant, so left out: params and constraints (they choose the variants), launch and
-     bytes (journal_key hashes each variant's parameters, geometry and bytes);
-   - compiled: template, options and reference.source reach a result only through a cubin,
-     and journal_key and journal_context hash the cubins;
-   - sizes: journal_context hashes the sizes as bound, so that --size counts;
-   - never a result: name (output paths only), accesses (the bank model's prediction).
-   Only what the file says is hashed, not the loader's defaults: change a default, change the
-   journal's MAGIC. */
-enum dig {
-	D_UNMARKED, /* a value no table checked: as the field it is in */
-	D_RESULT,   /* can change a result: in the digest (if its section is) */
-	D_VARIANT,  /* per variant: the journal key hashes the variant */
-	D_CUBIN,    /* reaches a result only through a cubin the journal key hashes */
-	D_SIZES,    /* the sizes: journal_context hashes them as bound */
-	D_NONE,     /* changes no result */
-};
-
-struct node {
-	enum nkind kind;
-	int line, col;          /* 1-based */
-	char *s;                /* scalar text */
-	int quoted;             /* scalar in single or double quotes */
-	int block;              /* literal or folded block scalar */
-	int flow;               /* a collection in flow style, or a scalar inside one */
-	enum dig dig;           /* what the field table that checked this value says of it */
-	struct node **kid;      /* seq: items; map: key, value, key, value, ... */
-	size_t n, cap;
-};
-
-struct ctx {
-	const char *path;       /* as given by the user */
-	char *dir;              /* directory of path */
-	const char *text;       /* the caller's */
-	size_t len;
-	jmp_buf fail;           /* verr jumps back to cfg_parse */
-	char *err;              /* "path:line:col: msg", set before the jump */
-	char show[4][SHOW_MAX * 4 + 8]; /* show()'s results, used in turn */
-	int nshow;
-	yaml_parser_t parser;
-	int parser_live;
-	yaml_event_t ev;
-	int ev_live;
-	struct node *root;
-	struct seen *seen;      /* every mapping key so far, hashed, to find duplicates */
-	size_t nseen, capseen;
-	size_t capat;           /* of c->at */
-	struct config *c;       /* under construction; freed on error */
-	struct vars sizes;      /* every size bound to 0 */
-	struct vars all;        /* every size and parameter bound to 0 */
-	int detached;           /* cfg_parse_detached: source paths are not checked */
-};
-
-/* an expression's place in the file: exact for text on one line */
-struct cfg_at {
-	const struct expr *e;
-	int line, col;          /* of its first byte */
-	int block;              /* a block scalar: every column is col */
-};
-
-/* a key of a mapping (in the hash set of keys seen) */
-struct seen {
-	const struct node *map, *key;
-};
-
-/* a key of a fixed-schema mapping, and whether it can change a result (enum dig) */
-struct field {
-	const char *key;
-	int req;
-	enum dig dig;
-	struct node *k, *v;
-};
-#define REQ(key, dig) {key, 1, dig, NULL, NULL}
-#define OPT(key, dig) {key, 0, dig, NULL, NULL}
 
 static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
                                         "unsigned_long"};
@@ -110,590 +24,25 @@ static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "
                                      "unsigned long long"};
 static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
 
-static void node_free(struct node *n)
+static void reader_free(struct reader *x)
 {
-	size_t i;
-
-	if (!n)
-		return;
-	for (i = 0; i < n->n; i++)
-		node_free(n->kid[i]);
-	free(n->kid);
-	free(n->s);
-	free(n);
-}
-
-static void ctx_free(struct ctx *x)
-{
-	if (x->ev_live)
-		yaml_event_delete(&x->ev);
-	if (x->parser_live)
-		yaml_parser_delete(&x->parser);
-	x->ev_live = x->parser_live = 0;
-	node_free(x->root);
-	x->root = NULL;
-	free(x->seen);
-	x->seen = NULL;
+	yamltree_free(&x->t);
 	cfg_free(x->c);
 	x->c = NULL;
 	free(x->dir);
 	x->dir = NULL;
 }
 
-/* s as quoted in a message: at most SHOW_MAX bytes (then "..."), bytes that are not
-   printable as \xNN; valid until four more calls */
-static const char *show(struct ctx *x, const char *s)
+static enum elem get_elem(struct reader *x, const struct node *n, const char *what)
 {
-	char *b = x->show[x->nshow++ % LEN(x->show)], *q = b;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
-
-	for (; *p && n < SHOW_MAX; p++, n++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			q += sprintf(q, "\\x%02x", *p);
-			continue;
-		}
-		*q++ = (char)*p;
-	}
-	if (*p) {
-		if ((*p & 0xc0) == 0x80) { /* not in the middle of a character */
-			while (q > b && ((unsigned char)q[-1] & 0xc0) == 0x80)
-				q--;
-			if (q > b)
-				q--;
-		}
-		memcpy(q, "...", 3);
-		q += 3;
-	}
-	*q = '\0';
-	return b;
-}
-
-__attribute__((format(printf, 4, 0)))
-static noreturn void verr(struct ctx *x, int line, int col, const char *fmt, va_list ap)
-{
-	char msg[MSG_MAX];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	x->err = xasprintf("%s:%d:%d: %s", x->path, line, col, msg);
-	longjmp(x->fail, 1);
-}
-
-/* report an error at a 1-based position and return to cfg_parse */
-__attribute__((format(printf, 4, 5)))
-static noreturn void err_at(struct ctx *x, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(x, line, col, fmt, ap);
-}
-
-/* report an error at a node and return to cfg_parse */
-__attribute__((format(printf, 3, 4)))
-static noreturn void err_node(struct ctx *x, const struct node *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(x, n->line, n->col, fmt, ap);
-}
-
-/* ---- YAML events -> tree ---- */
-
-/* the length of the line break at byte i, or 0: as libyaml counts lines, CR LF, CR, LF,
-   NEL, LS and PS each end one */
-static size_t line_break(const struct ctx *x, size_t i)
-{
-	const unsigned char *t = (const unsigned char *)x->text;
-	size_t n = x->len - i;
-
-	if (t[i] == '\r')
-		return n > 1 && t[i + 1] == '\n' ? 2 : 1;
-	if (t[i] == '\n')
-		return 1;
-	if (n > 1 && t[i] == 0xc2 && t[i + 1] == 0x85)
-		return 2;
-	if (n > 2 && t[i] == 0xe2 && t[i + 1] == 0x80 && (t[i + 2] == 0xa8 || t[i + 2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-/* the 1-based line and column (in characters) of byte off */
-static void line_col(const struct ctx *x, size_t off, int *line, int *col)
-{
-	size_t i = 0, b;
-
-	*line = *col = 1;
-	while (i < off && i < x->len) {
-		if ((b = line_break(x, i))) {
-			++*line;
-			*col = 1;
-			i += b;
-			continue;
-		}
-		if (((unsigned char)x->text[i] & 0xc0) != 0x80)
-			++*col;
-		i++;
-	}
-}
-
-/* the byte at a 1-based line and column (in characters), or 0 */
-static char char_at(const struct ctx *x, int line, int col)
-{
-	size_t i = 0, b;
-
-	while (line > 1 && i < x->len) {
-		if ((b = line_break(x, i))) {
-			line--;
-			i += b;
-		} else {
-			i++;
-		}
-	}
-	for (; i < x->len && !line_break(x, i); i++) {
-		if (((unsigned char)x->text[i] & 0xc0) == 0x80)
-			continue;
-		if (--col == 0)
-			return x->text[i];
-	}
-	return 0;
-}
-
-static void yaml_fail(struct ctx *x)
-{
-	yaml_parser_t *p = &x->parser;
-	const char *problem = p->problem ? p->problem : "invalid yaml";
-	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
-	int eline, ecol;
-	char ctxbuf[128] = "";
-
-	if (p->error == YAML_MEMORY_ERROR)
-		die("libyaml: out of memory");
-	line_col(x, x->len, &eline, &ecol);
-	if (p->error != YAML_READER_ERROR && p->encoding == YAML_UTF8_ENCODING && x->len > 0 &&
-	    !line_break(x, x->len - 1) && line == eline + 1 && col == 1) {
-		/* libyaml ends the last line before the end of the stream: say where the text ends */
-		line = eline;
-		col = ecol;
-	} else if (p->error == YAML_READER_ERROR) {
-		/* the reader reports a byte offset only; a bad trailing octet, at the character */
-		size_t off = p->problem_offset, k;
-		if (!strcmp(problem, "invalid trailing UTF-8 octet"))
-			for (k = 1; k <= 3 && k <= off && off < x->len; k++)
-				if (((unsigned char)x->text[off - k] & 0xc0) == 0xc0) {
-					off -= k;
-					break;
-				}
-		line_col(x, off, &line, &col);
-	}
-	if (p->error == YAML_SCANNER_ERROR && char_at(x, line, col) == '\t')
-		err_at(x, line, col, "tab character: indent with spaces");
-	if (p->context && (p->context_mark.line != p->problem_mark.line ||
-	                   p->context_mark.column != p->problem_mark.column))
-		snprintf(ctxbuf, sizeof ctxbuf, " (%s at %d:%d)", p->context,
-		         (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
-	err_at(x, line, col, "%s%s", problem, ctxbuf);
-}
-
-static void check_props(struct ctx *x, const yaml_mark_t *m, const yaml_char_t *anchor,
-                        const yaml_char_t *tag)
-{
-	static const char std[] = "tag:yaml.org,2002:";
-
-	if (anchor)
-		err_at(x, (int)m->line + 1, (int)m->column + 1, "anchors are not supported");
-	if (tag && strncmp((const char *)tag, std, sizeof std - 1))
-		err_at(x, (int)m->line + 1, (int)m->column + 1, "unsupported tag '%s'",
-		       show(x, (const char *)tag));
-}
-
-static int is_null(const struct node *n)
-{
-	static const char *const nulls[] = {"", "~", "null", "Null", "NULL"};
-	size_t i;
-
-	if (n->kind != N_SCALAR || n->quoted || n->block)
-		return 0;
-	for (i = 0; i < LEN(nulls); i++)
-		if (!strcmp(n->s, nulls[i]))
-			return 1;
-	return 0;
-}
-
-static size_t seen_slot(const struct seen *tab, size_t cap, const struct node *map,
-                        const struct node *key)
-{
-	uintptr_t m = (uintptr_t)map;
-	size_t i = (size_t)hash_bytes(hash_bytes(HASH_INIT, &m, sizeof m), key->s, strlen(key->s));
-
-	for (i &= cap - 1; tab[i].key; i = (i + 1) & (cap - 1))
-		if (tab[i].map == map && !strcmp(tab[i].key->s, key->s))
-			break;
-	return i;
-}
-
-/* 1 if map already has key (as a string), else remember it; linear in the number of keys */
-static int seen_add(struct ctx *x, const struct node *map, const struct node *key)
-{
-	size_t i;
-
-	if (2 * (x->nseen + 1) > x->capseen) {
-		size_t cap = x->capseen ? 2 * x->capseen : 64;
-		struct seen *tab = xcalloc(cap, sizeof *tab);
-		for (i = 0; i < x->capseen; i++)
-			if (x->seen[i].key)
-				tab[seen_slot(tab, cap, x->seen[i].map, x->seen[i].key)] = x->seen[i];
-		free(x->seen);
-		x->seen = tab;
-		x->capseen = cap;
-	}
-	i = seen_slot(x->seen, x->capseen, map, key);
-	if (x->seen[i].key)
-		return 1;
-	x->seen[i].map = map;
-	x->seen[i].key = key;
-	x->nseen++;
-	return 0;
-}
-
-/* hang n under the innermost open collection (or make it the root) */
-static void attach(struct ctx *x, struct node **stack, int depth, struct node *n)
-{
-	struct node *p;
-
-	if (depth == 0) {
-		node_free(x->root); /* cannot happen: one document, one root */
-		x->root = n;
-		return;
-	}
-	p = stack[depth - 1];
-	if (p->n == p->cap) {
-		p->cap = p->cap ? 2 * p->cap : 8;
-		p->kid = xreallocarray(p->kid, p->cap, sizeof *p->kid);
-	}
-	p->kid[p->n++] = n;
-	n->flow |= p->flow;
-	if (p->kind != N_MAP)
-		return;
-	if (p->n % 2 == 0) {
-		/* a value: an empty one is reported at its key */
-		struct node *k = p->kid[p->n - 2];
-		if (n->kind == N_SCALAR && !n->quoted && !n->s[0]) {
-			n->line = k->line;
-			n->col = k->col;
-		}
-		return;
-	}
-	if (n->kind != N_SCALAR)
-		err_node(x, n, "mapping keys must be scalars");
-	if (seen_add(x, p, n))
-		err_node(x, n, "duplicate key '%s'", show(x, n->s));
-}
-
-static struct node *node_new(enum nkind k, const yaml_mark_t *m)
-{
-	struct node *n = xcalloc(1, sizeof *n);
-
-	n->kind = k;
-	n->line = (int)m->line + 1;
-	n->col = (int)m->column + 1;
-	return n;
-}
-
-static void parse(struct ctx *x)
-{
-	struct node *stack[MAXDEPTH], *n;
-	yaml_event_t *ev = &x->ev;
-	int depth = 0, docs = 0, done = 0;
-
-	if (!yaml_parser_initialize(&x->parser))
-		die("libyaml: cannot initialize the parser");
-	x->parser_live = 1;
-	yaml_parser_set_input_string(&x->parser, (const unsigned char *)x->text, x->len);
-	while (!done) {
-		if (!yaml_parser_parse(&x->parser, ev))
-			yaml_fail(x);
-		x->ev_live = 1;
-		switch (ev->type) {
-		case YAML_DOCUMENT_START_EVENT:
-			if (docs++)
-				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				       "more than one document");
-			break;
-		case YAML_ALIAS_EVENT:
-			err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-			       "aliases are not supported");
-		case YAML_SCALAR_EVENT:
-			check_props(x, &ev->start_mark, ev->data.scalar.anchor, ev->data.scalar.tag);
-			n = node_new(N_SCALAR, &ev->start_mark);
-			n->s = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
-			n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-			            ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-			n->block = ev->data.scalar.style == YAML_LITERAL_SCALAR_STYLE ||
-			           ev->data.scalar.style == YAML_FOLDED_SCALAR_STYLE;
-			attach(x, stack, depth, n);
-			if (strlen(n->s) != ev->data.scalar.length)
-				err_node(x, n, "scalar contains a nul character");
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (ev->type == YAML_SEQUENCE_START_EVENT)
-				check_props(x, &ev->start_mark, ev->data.sequence_start.anchor,
-				            ev->data.sequence_start.tag);
-			else
-				check_props(x, &ev->start_mark, ev->data.mapping_start.anchor,
-				            ev->data.mapping_start.tag);
-			if (depth == MAXDEPTH)
-				err_at(x, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				       "nested deeper than %d levels", MAXDEPTH);
-			n = node_new(ev->type == YAML_SEQUENCE_START_EVENT ? N_SEQ : N_MAP,
-			             &ev->start_mark);
-			n->flow = ev->type == YAML_SEQUENCE_START_EVENT
-			          ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-			          : ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-			attach(x, stack, depth, n);
-			stack[depth++] = n;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			break;
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(ev);
-		x->ev_live = 0;
-	}
-	yaml_parser_delete(&x->parser);
-	x->parser_live = 0;
-	if (!x->root || is_null(x->root))
-		err_at(x, 1, 1, "empty config");
-	if (x->root->kind != N_MAP)
-		err_node(x, x->root, "root must be a mapping");
-}
-
-/* ---- typed accessors ---- */
-
-static struct loc loc_of(const struct node *n)
-{
-	struct loc l = {n->line, n->col};
-	return l;
-}
-
-static void want(struct ctx *x, const struct node *n, enum nkind k, const char *what)
-{
-	static const char *const kname[] = {"a scalar", "a list", "a mapping"};
-
-	if (n->kind == k)
-		return;
-	if (is_null(n))
-		err_node(x, n, "missing value for '%s'", show(x, what));
-	err_node(x, n, "'%s' must be %s", show(x, what), kname[k]);
-}
-
-/* check a fixed-schema mapping: every key known, every required key present */
-static void fields(struct ctx *x, const struct node *m, const char *what, struct field *f,
-                   size_t nf)
-{
-	size_t i, j;
-
-	want(x, m, N_MAP, what);
-	for (i = 0; i < m->n; i += 2) {
-		for (j = 0; j < nf && strcmp(f[j].key, m->kid[i]->s); j++)
-			;
-		if (j == nf)
-			err_node(x, m->kid[i], "unknown key '%s'", show(x, m->kid[i]->s));
-		f[j].k = m->kid[i];
-		f[j].v = m->kid[i + 1];
-		f[j].v->dig = f[j].dig;
-	}
-	for (j = 0; j < nf; j++)
-		if (f[j].req && !f[j].v)
-			err_node(x, m, "missing required key '%s'", f[j].key);
-}
-
-static const char *get_str(struct ctx *x, const struct node *n, const char *what)
-{
-	if (n->kind == N_SCALAR && is_null(n))
-		err_node(x, n, "missing value for '%s'", show(x, what));
-	if (n->kind != N_SCALAR)
-		err_node(x, n, "'%s' must be a string", show(x, what));
-	return n->s;
-}
-
-/* a string that names something: neither empty nor only white space */
-static const char *get_text(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what), *p;
-
-	if (!*s)
-		err_node(x, n, "'%s' must not be empty", show(x, what));
-	for (p = s; *p && isspace((unsigned char)*p); p++)
-		;
-	if (!*p)
-		err_node(x, n, "'%s' must not be blank", show(x, what));
-	return s;
-}
-
-static int is_ident(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return 0;
-	for (s++; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return 0;
-	return 1;
-}
-
-static const char *get_ident(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_text(x, n, what);
-
-	if (!is_ident(s))
-		err_node(x, n, "'%s' is not a valid identifier", show(x, s));
-	if (!strcmp(s, CFG_SMS) && (!strcmp(what, "size") || !strcmp(what, "parameter")))
-		err_node(x, n, "'%s' is the GPU's multiprocessor count, set by the tuner; choose "
-		         "another name", CFG_SMS);
-	return s;
-}
-
-/* 0 on success, -1 not an integer, -2 out of range; decimal or 0x hex */
-static int parse_i64(const char *s, int64_t *out)
-{
-	const char *p = s + (*s == '-' || *s == '+');
-	int base = p[0] == '0' && (p[1] == 'x' || p[1] == 'X') ? 16 : 10;
-	char *end;
-	long long v;
-
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, base);
-	if (*end || end == s)
-		return -1;
-	if (errno == ERANGE)
-		return -2;
-	*out = v;
-	return 0;
-}
-
-static int64_t get_int(struct ctx *x, const struct node *n, const char *what, int64_t lo,
-                       int64_t hi)
-{
-	int64_t v = 0;
-	const char *s = get_str(x, n, what);
-	int r = parse_i64(s, &v);
-
-	if (r == -1)
-		err_node(x, n, "'%s' must be an integer, not '%s'", show(x, what), show(x, s));
-	if (r == -2)
-		err_node(x, n, "'%s' overflows a 64-bit integer", show(x, what));
-	if (v < lo)
-		err_node(x, n, "'%s' must be at least %lld", show(x, what), (long long)lo);
-	if (v > hi)
-		err_node(x, n, "'%s' must be at most %lld", show(x, what), (long long)hi);
-	return v;
-}
-
-static double get_double(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (!*s || isspace((unsigned char)*s) || *end || !isfinite(v) || errno == ERANGE)
-		err_node(x, n, "'%s' must be a finite number, not '%s'", show(x, what),
-		         show(x, s));
-	return v;
-}
-
-static int get_bool(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
-
-	if (!strcmp(s, "true"))
-		return 1;
-	if (!strcmp(s, "false"))
-		return 0;
-	err_node(x, n, "'%s' must be true or false, not '%s'", show(x, what),
-	         show(x, s));
-}
-
-static enum elem get_elem(struct ctx *x, const struct node *n, const char *what)
-{
-	const char *s = get_str(x, n, what);
+	const char *s = read_str(x, n, what);
 	size_t i;
 
 	for (i = 0; i < LEN(elem_yaml); i++)
 		if (!strcmp(s, elem_yaml[i]))
 			return (enum elem)i;
-	err_node(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
-	         show(x, s));
-}
-
-/* the 1-based column of byte col of n's text (exact for one-line flow scalars) */
-static int text_col(const struct node *n, int col)
-{
-	return n->block ? n->col : n->col + n->quoted + col;
-}
-
-/* 1 if n may be the start of an expression that a ',' in a flow collection cut short: an
-   unquoted flow scalar with an unclosed '(' */
-static int cut_expr(const struct node *n)
-{
-	const char *p;
-	int open = 0;
-
-	if (n->kind != N_SCALAR || !n->flow || n->quoted)
-		return 0;
-	for (p = n->s; *p; p++)
-		open += (*p == '(') - (*p == ')');
-	return open > 0;
-}
-
-/* parse n as an expression into *dst, using only the names in v */
-static void get_expr(struct ctx *x, const struct node *n, const char *what,
-                     const struct vars *v, struct expr **dst)
-{
-	struct expr_err e = {0};
-	const char *name;
-	char buf[128];
-	int64_t dummy;
-	int col = 0;
-
-	get_str(x, n, what);
-	*dst = expr_parse(n->s, &e);
-	if (*dst) {
-		struct config *c = x->c;
-		if (c->nat == x->capat) {
-			x->capat = x->capat ? 2 * x->capat : 16;
-			c->at = xreallocarray(c->at, x->capat, sizeof *c->at);
-		}
-		c->at[c->nat].e = *dst;
-		c->at[c->nat].line = n->line;
-		c->at[c->nat].col = text_col(n, 0);
-		c->at[c->nat].block = n->block;
-		c->nat++;
-	} else {
-		if (cut_expr(n)) /* "[ceil_div(n, B)]" is two YAML items: say so */
-			err_at(x, n->line, text_col(n, e.col), "%s (in [...] or {...}, quote an "
-			       "expression that contains ',')", e.msg);
-		err_at(x, n->line, text_col(n, e.col), "%s", e.msg);
-	}
-	name = expr_unknown(*dst, v, &col);
-	if (!name)
-		return;
-	snprintf(buf, sizeof buf, "%s", name);
-	if (v != &x->all && vars_get(&x->all, buf, &dummy))
-		err_at(x, n->line, text_col(n, col), "parameter '%s' not allowed here (sizes only)",
-		       show(x, buf));
-	err_at(x, n->line, text_col(n, col), "unknown name '%s'", show(x, buf));
+	read_err(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
+	         read_show(x, s));
 }
 
 static struct expr *const_expr(const char *src)
@@ -757,9 +106,9 @@ char *cfg_read_source(const struct config *c, const char *path)
 
 /* resolve a path relative to the config and check that it names a source file the tuner can
    read (a regular file of at most CFG_SOURCE_MAX bytes without a NUL byte) */
-static char *get_source(struct ctx *x, const struct field *f, const char *label)
+static char *get_source(struct reader *x, const struct field *f, const char *label)
 {
-	const char *rel = get_text(x, f->v, f->key);
+	const char *rel = read_text(x, f->v, f->key);
 	char *p, *text;
 	struct stat st;
 	int e, line = 0;
@@ -773,17 +122,17 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 		snprintf(tried, sizeof tried, "%s", p);
 		free(p);
 		if (e == ENOENT || e == ENOTDIR)
-			err_node(x, f->k, "%s '%s' not found (looked for %s)", label, show(x, rel),
-			         show(x, tried));
-		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+			read_err(x, f->k, "%s '%s' not found (looked for %s)", label, read_show(x, rel),
+			         read_show(x, tried));
+		read_err(x, f->k, "%s '%s': %s", label, read_show(x, rel), strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		free(p);
-		err_node(x, f->k, "%s '%s' is a directory", label, show(x, rel));
+		read_err(x, f->k, "%s '%s' is a directory", label, read_show(x, rel));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		free(p);
-		err_node(x, f->k, "%s '%s' is not a regular file", label, show(x, rel));
+		read_err(x, f->k, "%s '%s' is not a regular file", label, read_show(x, rel));
 	}
 	switch (source_read(p, &text, &line)) {
 	case SRC_OK:
@@ -792,67 +141,67 @@ static char *get_source(struct ctx *x, const struct field *f, const char *label)
 	case SRC_ERRNO:
 		e = errno;
 		free(p);
-		err_node(x, f->k, "%s '%s': %s", label, show(x, rel), strerror(e));
+		read_err(x, f->k, "%s '%s': %s", label, read_show(x, rel), strerror(e));
 	case SRC_BIG:
 		free(p);
-		err_node(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
-		         show(x, rel), CFG_SOURCE_MAX);
+		read_err(x, f->k, "%s '%s' has more than %d bytes: too large for a source file", label,
+		         read_show(x, rel), CFG_SOURCE_MAX);
 	case SRC_NUL:
 		free(p);
-		err_node(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
-		         show(x, rel), line);
+		read_err(x, f->k, "%s '%s' has a NUL byte on line %d: not a source file", label,
+		         read_show(x, rel), line);
 	}
 	die("source_read: unknown result");
 }
 
 /* ---- sections ---- */
 
-static void get_fill(struct ctx *x, const struct node *n, struct fill *fl)
+static void get_fill(struct reader *x, const struct node *n, struct fill *fl)
 {
 	static const char *const kinds[] = {"random", "range", "const", "list"};
 	const struct node *k, *v;
 	size_t i;
 
-	want(x, n, N_MAP, "fill");
+	read_want(x, n, N_MAP, "fill");
 	if (n->n != 2)
-		err_node(x, n, "'fill' must have exactly one of random, range, const, list");
+		read_err(x, n, "'fill' must have exactly one of random, range, const, list");
 	k = n->kid[0];
 	v = n->kid[1];
 	for (i = 0; i < LEN(kinds) && strcmp(k->s, kinds[i]); i++)
 		;
 	if (i == LEN(kinds))
-		err_node(x, k, "unknown fill '%s' (random range const list)", show(x, k->s));
+		read_err(x, k, "unknown fill '%s' (random range const list)", read_show(x, k->s));
 	fl->kind = (enum fill_kind)i;
 	switch (fl->kind) {
 	case FILL_RANDOM: {
 		struct field f[] = {OPT("seed", D_RESULT), OPT("min", D_RESULT),
 		                    OPT("max", D_RESULT)};
-		fields(x, v, "random", f, LEN(f));
-		fl->seed = f[0].v ? (uint64_t)get_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
-		fl->lo = f[1].v ? get_double(x, f[1].v, "min") : -1;
-		fl->hi = f[2].v ? get_double(x, f[2].v, "max") : 1;
+		read_fields(x, v, "random", f, LEN(f));
+		fl->seed = f[0].v ? (uint64_t)read_int(x, f[0].v, "seed", 0, INT64_MAX) : 1;
+		fl->lo = f[1].v ? read_double(x, f[1].v, "min") : -1;
+		fl->hi = f[2].v ? read_double(x, f[2].v, "max") : 1;
 		if (!(fl->lo < fl->hi))
-			err_node(x, v, "'min' must be less than 'max'");
+			read_err(x, v, "'min' must be less than 'max'");
 		break;
 	}
 	case FILL_RANGE: {
 		struct field f[] = {OPT("start", D_RESULT), OPT("step", D_RESULT)};
-		fields(x, v, "range", f, LEN(f));
-		fl->start = f[0].v ? get_double(x, f[0].v, "start") : 0;
-		fl->step = f[1].v ? get_double(x, f[1].v, "step") : 1;
+		read_fields(x, v, "range", f, LEN(f));
+		fl->start = f[0].v ? read_double(x, f[0].v, "start") : 0;
+		fl->step = f[1].v ? read_double(x, f[1].v, "step") : 1;
 		break;
 	}
 	case FILL_CONST:
-		fl->value = get_double(x, v, "const");
+		fl->value = read_double(x, v, "const");
 		break;
 	case FILL_LIST:
-		want(x, v, N_SEQ, "list");
+		read_want(x, v, N_SEQ, "list");
 		if (!v->n)
-			err_node(x, v, "'list' must not be empty");
+			read_err(x, v, "'list' must not be empty");
 		fl->list = xcalloc(v->n, sizeof *fl->list);
 		fl->nlist = v->n;
 		for (i = 0; i < v->n; i++)
-			fl->list[i] = get_double(x, v->kid[i], "list");
+			fl->list[i] = read_double(x, v->kid[i], "list");
 		break;
 	}
 }
@@ -865,291 +214,24 @@ static void default_fill(struct fill *fl)
 	fl->hi = 1;
 }
 
-static void get_sizes(struct ctx *x, const struct node *m)
+static void get_sizes(struct reader *x, const struct node *m)
 {
 	struct config *c = x->c;
 	size_t i;
 
-	want(x, m, N_MAP, "sizes");
+	read_want(x, m, N_MAP, "sizes");
 	c->sizes = xcalloc(m->n / 2, sizeof *c->sizes);
 	for (i = 0; i < m->n; i += 2) {
 		struct size *s = &c->sizes[c->nsizes];
-		const char *name = get_ident(x, m->kid[i], "size");
-		s->val = get_int(x, m->kid[i + 1], name, 0, INT64_MAX);
-		s->loc = loc_of(m->kid[i]);
+		const char *name = read_ident(x, m->kid[i], "size");
+		s->val = read_int(x, m->kid[i + 1], name, 0, INT64_MAX);
+		s->loc = read_loc(m->kid[i]);
 		s->name = xstrdup(name);
 		c->nsizes++;
 		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
+			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->sizes, s->name, 0);
 		vars_set(&x->all, s->name, 0);
-	}
-}
-
-struct ival {
-	int64_t v;
-	size_t i;
-};
-
-static int ival_cmp(const void *a, const void *b)
-{
-	const struct ival *p = a, *q = b;
-
-	if (p->v != q->v)
-		return p->v < q->v ? -1 : 1;
-	return p->i < q->i ? -1 : p->i > q->i;
-}
-
-/* of the m values in s (malloc'd, freed here), each with its index i: set mark[i] (mark may
-   be NULL) of every one equal to a value of a smaller index; the smallest such index, or
-   none. O(m log m). */
-static size_t dups(struct ival *s, size_t m, unsigned char *mark, size_t none)
-{
-	size_t i, first = none;
-
-	qsort(s, m, sizeof *s, ival_cmp);
-	for (i = 1; i < m; i++) {
-		if (s[i].v != s[i - 1].v)
-			continue;
-		if (mark)
-			mark[s[i].i] = 1;
-		if (first == none || s[i].i < first)
-			first = s[i].i;
-	}
-	free(s);
-	return first;
-}
-
-/* the index of the first value equal to an earlier one, or n */
-static size_t first_dup(const int64_t *v, size_t n)
-{
-	struct ival *s = xcalloc(n, sizeof *s);
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		s[i].v = v[i];
-		s[i].i = i;
-	}
-	return dups(s, n, NULL, n);
-}
-
-/* the index of the first integer of it[0, n) equal to an earlier integer, or n */
-static size_t first_dup_literal(const struct pval *it, size_t n)
-{
-	struct ival *s = xcalloc(n, sizeof *s);
-	size_t i, m = 0;
-
-	for (i = 0; i < n; i++)
-		if (!it[i].e) {
-			s[m].v = it[i].v;
-			s[m++].i = i;
-		}
-	return dups(s, m, NULL, n);
-}
-
-/* at most this many values in one parameter's range (the space has at most 10^6 variants) */
-#define RANGE_MAX 100000
-
-static const char *const range_key[PR_N] = {"from", "to", "step", "times"};
-static const int64_t range_min[PR_N] = {INT64_MIN / 2, INT64_MIN / 2, 1, 2};
-static const int64_t range_max[PR_N] = {INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 4, 1 << 20};
-
-/* where working out a parameter's values failed, and why */
-struct perr {
-	struct loc loc;
-	char msg[MSG_MAX];
-};
-
-/* set *e to fmt at l; -1 */
-__attribute__((format(printf, 3, 4)))
-static int perr_at(struct perr *e, struct loc l, const char *fmt, ...)
-{
-	va_list ap;
-
-	e->loc = l;
-	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* the values of p's range whose bounds it[] (as written) have the values b[], into *vals
-   (malloc'd): {from: A, to: B, step: S} is A, A + S, ... <= B (S default 1), {from: A, to: B,
-   times: F} is A, A * F, ... <= B (F >= 2: powers of two with F 2); note ends each message.
-   0, or -1 with *e */
-static int range_vals(const struct param *p, const struct pval *it, const int64_t *b,
-                      const char *note, int64_t **vals, size_t *nvals, struct perr *e)
-{
-	int64_t a = b[PR_FROM], z = b[PR_TO], v;
-	int64_t st = it[PR_STEP].set ? b[PR_STEP] : 1, fac = it[PR_TIMES].set ? b[PR_TIMES] : 0;
-	size_t n = 0, k;
-
-	for (k = 0; k < PR_N; k++) {
-		if (it[k].set && b[k] < range_min[k])
-			return perr_at(e, it[k].loc, "'%s' must be at least %lld%s", range_key[k],
-			               (long long)range_min[k], note);
-		if (it[k].set && b[k] > range_max[k])
-			return perr_at(e, it[k].loc, "'%s' must be at most %lld%s", range_key[k],
-			               (long long)range_max[k], note);
-	}
-	if (fac && a < 1)
-		return perr_at(e, it[PR_FROM].loc, "'%s': a range with 'times' starts at 1 or more%s",
-		               p->name, note);
-	if (z < a)
-		return perr_at(e, it[PR_TO].loc, "'%s': 'to' (%lld) is below 'from' (%lld)%s",
-		               p->name, (long long)z, (long long)a, note);
-	for (v = a; v <= z; v = fac ? v * fac : v + st) {
-		if (++n > RANGE_MAX)
-			return perr_at(e, p->at, "'%s': more than %d values%s", p->name, RANGE_MAX, note);
-		if (fac && v > z / fac)
-			break;
-	}
-	*vals = xcalloc(n, sizeof **vals);
-	*nvals = 0;
-	for (v = a;; v = fac ? v * fac : v + st) { /* the next value only when there is one */
-		(*vals)[(*nvals)++] = v;
-		if (*nvals == n)
-			break;
-	}
-	return 0;
-}
-
-/* the value or range bound at n (what: the parameter's name, or the bound's key) into *pv:
-   an integer, else an expression of the sizes; 1 if an expression */
-static int get_pval(struct ctx *x, const struct node *n, const char *what, struct pval *pv)
-{
-	int r = n->kind == N_SCALAR && !is_null(n) ? parse_i64(n->s, &pv->v) : -1;
-	struct vars sizes = {0};
-	size_t i;
-	int col = 0;
-
-	pv->set = 1;
-	pv->loc = loc_of(n);
-	if (r == 0)
-		return 0;
-	/* not a scalar, out of range, or a number with a fraction: an integer was meant */
-	if (r == -2 || n->kind != N_SCALAR || is_null(n) || strchr(n->s, '.'))
-		get_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
-	get_expr(x, n, what, &x->sizes, &pv->e);
-	pv->loc.col = text_col(n, 0); /* errors of its value point into it */
-	for (i = 0; i < x->c->nsizes; i++)
-		vars_set(&sizes, x->c->sizes[i].name, 0);
-	if (expr_unknown(pv->e, &sizes, &col)) /* SMS, the one name of x->sizes not a size */
-		err_at(x, n->line, text_col(n, col), "'%s' is not allowed in parameter values: they "
-		       "may use sizes only (a variant is the same on every GPU)", CFG_SMS);
-	return 1;
-}
-
-/* a parameter's values from a range: {from: A, to: B, step: S} or {from: A, to: B, times: F}
-   (range_vals), into p; bounds that are expressions of the sizes are left to
-   cfg_eval_params */
-static void get_range(struct ctx *x, const struct node *m, struct param *p)
-{
-	struct field f[] = {REQ("from", D_VARIANT), REQ("to", D_VARIANT), OPT("step", D_VARIANT),
-	                    OPT("times", D_VARIANT)};
-	const char *name = p->name;
-	int64_t b[PR_N] = {0};
-	struct perr e;
-	int sized = 0;
-	size_t i;
-
-	for (i = 0; i < m->n; i += 2) { /* a list's other spellings get a pointer to this one */
-		if (m->kid[i]->kind != N_SCALAR || !strcmp(m->kid[i]->s, "from") ||
-		    !strcmp(m->kid[i]->s, "to") || !strcmp(m->kid[i]->s, "step") ||
-		    !strcmp(m->kid[i]->s, "times"))
-			continue;
-		if (i >= 2 && cut_expr(m->kid[i - 1])) { /* {to: ceil_div(n, 2)}: key "2)" */
-			struct expr *cut;
-			get_expr(x, m->kid[i - 1], "range", &x->sizes, &cut); /* says to quote it */
-			die("'%s' parsed with an unclosed '('", m->kid[i - 1]->s);
-		}
-		err_node(x, m->kid[i], "'%s': a list of values, or a range with the keys from, to "
-		         "and step or times; not '%s'", show(x, name), show(x, m->kid[i]->s));
-	}
-	fields(x, m, name, f, LEN(f));
-	p->range = 1;
-	p->items = xcalloc(PR_N, sizeof *p->items);
-	p->nitems = PR_N;
-	for (i = 0; i < PR_N; i++)
-		if (f[i].v)
-			sized |= get_pval(x, f[i].v, range_key[i], &p->items[i]);
-	if (f[PR_STEP].v && f[PR_TIMES].v)
-		err_node(x, f[PR_TIMES].k, "'%s': 'step' or 'times', not both", show(x, name));
-	if (sized)
-		return;
-	for (i = 0; i < PR_N; i++)
-		b[i] = p->items[i].v;
-	if (range_vals(p, p->items, b, "", &p->vals, &p->nvals, &e) < 0)
-		err_at(x, e.loc.line, e.loc.col, "%s", e.msg);
-	free(p->items);
-	p->items = NULL;
-	p->nitems = 0;
-}
-
-/* a parameter's list of values into p; values that are expressions of the sizes are left to
-   cfg_eval_params */
-static void get_list(struct ctx *x, const struct node *v, struct param *p)
-{
-	size_t j, k;
-
-	want(x, v, N_SEQ, p->name);
-	if (!v->n)
-		err_node(x, v, "'%s' must have at least one value", show(x, p->name));
-	p->vals = xcalloc(v->n, sizeof *p->vals);
-	/* the first bad value or duplicate in list order, in O(n log n) */
-	for (j = 0; j < v->n; j++) {
-		const struct node *e = v->kid[j];
-		if (e->kind != N_SCALAR || is_null(e) || parse_i64(e->s, &p->vals[j]) < 0)
-			break;
-	}
-	k = first_dup(p->vals, j);
-	if (k < j)
-		err_node(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->vals[k],
-		         show(x, p->name));
-	p->nvals = v->n;
-	if (j == v->n)
-		return;
-	/* an expression (or a mistake) at j */
-	free(p->vals);
-	p->vals = NULL;
-	p->nvals = 0;
-	p->items = xcalloc(v->n, sizeof *p->items);
-	p->nitems = v->n;
-	for (j = 0; j < v->n; j++)
-		get_pval(x, v->kid[j], p->name, &p->items[j]);
-	k = first_dup_literal(p->items, p->nitems);
-	if (k < p->nitems)
-		err_node(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->items[k].v,
-		         show(x, p->name));
-}
-
-static void get_params(struct ctx *x, const struct node *m)
-{
-	struct config *c = x->c;
-	int64_t dummy;
-	size_t i;
-
-	want(x, m, N_MAP, "params");
-	c->params = xcalloc(m->n / 2, sizeof *c->params);
-	for (i = 0; i < m->n; i += 2) { /* every name first: no value may use one */
-		struct param *p = &c->params[c->nparams];
-		const char *name = get_ident(x, m->kid[i], "parameter");
-		if (vars_get(&x->sizes, name, &dummy))
-			err_node(x, m->kid[i], "parameter '%s' clashes with a size", show(x, name));
-		p->name = xstrdup(name);
-		p->loc = loc_of(m->kid[i]);
-		p->at = loc_of(m->kid[i + 1]);
-		c->nparams++;
-		if (x->all.n == VARS_MAX)
-			err_node(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
-		vars_set(&x->all, p->name, 0);
-	}
-	for (i = 0; i < c->nparams; i++) {
-		const struct node *v = m->kid[2 * i + 1];
-		if (v->kind == N_MAP)
-			get_range(x, v, &c->params[i]);
-		else
-			get_list(x, v, &c->params[i]);
 	}
 }
 
@@ -1164,22 +246,22 @@ static int find_buffer(const struct config *c, const char *name)
 }
 
 /* a buffer's refill: launch, or variant (not for out buffers) */
-static void get_refill(struct ctx *x, const struct field *f, struct buffer *b)
+static void get_refill(struct reader *x, const struct field *f, struct buffer *b)
 {
-	const char *s = get_str(x, f->v, "refill");
+	const char *s = read_str(x, f->v, "refill");
 
 	if (!strcmp(s, "launch"))
 		b->refill = REFILL_LAUNCH;
 	else if (!strcmp(s, "variant"))
 		b->refill = REFILL_VARIANT;
 	else
-		err_node(x, f->v, "unknown refill '%s' (launch variant)", show(x, s));
+		read_err(x, f->v, "unknown refill '%s' (launch variant)", read_show(x, s));
 	if (b->role == ROLE_OUT && b->refill != REFILL_LAUNCH)
-		err_node(x, f->v, "out buffers are poisoned before each variant: their only refill "
+		read_err(x, f->v, "out buffers are poisoned before each variant: their only refill "
 		         "is 'launch' (with a 'fill')");
 }
 
-static void get_buffers(struct ctx *x, const struct node *seq)
+static void get_buffers(struct reader *x, const struct node *seq)
 {
 	static const char *const roles[] = {"in", "out", "scratch"};
 	struct config *c = x->c;
@@ -1187,9 +269,9 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 	int nout = 0;
 	size_t i, r;
 
-	want(x, seq, N_SEQ, "buffers");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d buffers", MAXITEMS);
+	read_want(x, seq, N_SEQ, "buffers");
+	if (seq->n > CFG_ITEMS_MAX)
+		read_err(x, seq->kid[CFG_ITEMS_MAX], "more than %d buffers", CFG_ITEMS_MAX);
 	c->buffers = xcalloc(seq->n, sizeof *c->buffers);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
@@ -1199,34 +281,34 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 		const char *name, *role;
 		int filled;
 
-		fields(x, seq->kid[i], "buffers", f, LEN(f));
-		name = get_ident(x, f[0].v, "name");
+		read_fields(x, seq->kid[i], "buffers", f, LEN(f));
+		name = read_ident(x, f[0].v, "name");
 		if (find_buffer(c, name) >= 0)
-			err_node(x, f[0].v, "duplicate buffer '%s'", show(x, name));
+			read_err(x, f[0].v, "duplicate buffer '%s'", read_show(x, name));
 		if (vars_get(&x->all, name, &dummy))
-			err_node(x, f[0].v, "buffer '%s' clashes with a %s", show(x, name),
+			read_err(x, f[0].v, "buffer '%s' clashes with a %s", read_show(x, name),
 			         vars_get(&x->sizes, name, &dummy) ? "size" : "parameter");
-		b->loc = loc_of(seq->kid[i]);
+		b->loc = read_loc(seq->kid[i]);
 		b->type = get_elem(x, f[1].v, "type");
-		role = get_str(x, f[3].v, "role");
+		role = read_str(x, f[3].v, "role");
 		for (r = 0; r < LEN(roles) && strcmp(role, roles[r]); r++)
 			;
 		if (r == LEN(roles))
-			err_node(x, f[3].v, "unknown role '%s' (in out scratch)", show(x, role));
+			read_err(x, f[3].v, "unknown role '%s' (in out scratch)", read_show(x, role));
 		b->role = (enum role)r;
 		nout += b->role == ROLE_OUT;
 		b->name = xstrdup(name);
 		c->nbuffers++;
-		get_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
-		         &b->count);
+		read_expr(x, f[2].v, "count", b->role == ROLE_SCRATCH ? &x->all : &x->sizes,
+		          &b->count);
 		if (f[5].v)
 			get_refill(x, &f[5], b);
 		filled = b->role != ROLE_OUT || b->refill == REFILL_LAUNCH;
 		if (f[4].v && !filled)
-			err_node(x, f[4].k, "out buffers take no 'fill' (they are poisoned) unless "
+			read_err(x, f[4].k, "out buffers take no 'fill' (they are poisoned) unless "
 			         "they have 'refill: launch'");
 		if (!f[4].v && b->role == ROLE_OUT && filled)
-			err_node(x, f[5].k, "an out buffer with 'refill: launch' needs a 'fill': "
+			read_err(x, f[5].k, "an out buffer with 'refill: launch' needs a 'fill': "
 			         "what it must hold before every launch");
 		if (f[4].v)
 			get_fill(x, f[4].v, &b->fill);
@@ -1234,17 +316,17 @@ static void get_buffers(struct ctx *x, const struct node *seq)
 			default_fill(&b->fill);
 	}
 	if (!nout)
-		err_node(x, seq, "no buffer has role 'out'");
+		read_err(x, seq, "no buffer has role 'out'");
 }
 
-static void get_constants(struct ctx *x, const struct node *seq)
+static void get_constants(struct reader *x, const struct node *seq)
 {
 	struct config *c = x->c;
 	size_t i, j;
 
-	want(x, seq, N_SEQ, "constants");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d constants", MAXITEMS);
+	read_want(x, seq, N_SEQ, "constants");
+	if (seq->n > CFG_ITEMS_MAX)
+		read_err(x, seq->kid[CFG_ITEMS_MAX], "more than %d constants", CFG_ITEMS_MAX);
 	c->constants = xcalloc(seq->n, sizeof *c->constants);
 	for (i = 0; i < seq->n; i++) {
 		struct field f[] = {REQ("name", D_RESULT), REQ("type", D_RESULT),
@@ -1252,16 +334,16 @@ static void get_constants(struct ctx *x, const struct node *seq)
 		struct constant *k = &c->constants[c->nconstants];
 		const char *name;
 
-		fields(x, seq->kid[i], "constants", f, LEN(f));
-		name = get_ident(x, f[0].v, "name");
+		read_fields(x, seq->kid[i], "constants", f, LEN(f));
+		name = read_ident(x, f[0].v, "name");
 		for (j = 0; j < c->nconstants; j++)
 			if (!strcmp(c->constants[j].name, name))
-				err_node(x, f[0].v, "duplicate constant '%s'", show(x, name));
-		k->loc = loc_of(seq->kid[i]);
+				read_err(x, f[0].v, "duplicate constant '%s'", read_show(x, name));
+		k->loc = read_loc(seq->kid[i]);
 		k->type = get_elem(x, f[1].v, "type");
 		k->name = xstrdup(name);
 		c->nconstants++;
-		get_expr(x, f[2].v, "count", &x->sizes, &k->count);
+		read_expr(x, f[2].v, "count", &x->sizes, &k->count);
 		if (f[3].v)
 			get_fill(x, f[3].v, &k->fill);
 		else
@@ -1269,16 +351,16 @@ static void get_constants(struct ctx *x, const struct node *seq)
 	}
 }
 
-static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
+static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
                      const struct vars *v)
 {
 	struct config *c = x->c;
 	int64_t dummy;
 	size_t i;
 
-	want(x, seq, N_SEQ, "args");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d args", MAXITEMS);
+	read_want(x, seq, N_SEQ, "args");
+	if (seq->n > CFG_ITEMS_MAX)
+		read_err(x, seq->kid[CFG_ITEMS_MAX], "more than %d args", CFG_ITEMS_MAX);
 	k->args = xcalloc(seq->n, sizeof *k->args);
 	for (i = 0; i < seq->n; i++) {
 		const struct node *n = seq->kid[i];
@@ -1286,36 +368,36 @@ static void get_args(struct ctx *x, const struct node *seq, struct kernel *k,
 
 		a->buffer = -1;
 		a->type = EL_I32;
-		a->loc = loc_of(n);
-		if (n->kind == N_SCALAR && is_ident(n->s)) {
+		a->loc = read_loc(n);
+		if (n->kind == N_SCALAR && read_is_ident(n->s)) {
 			a->buffer = find_buffer(c, n->s);
 			if (a->buffer >= 0) {
 				a->type = c->buffers[a->buffer].type;
 				continue;
 			}
 			if (!vars_get(&x->all, n->s, &dummy))
-				err_node(x, n, "unknown buffer or name '%s'", show(x, n->s));
+				read_err(x, n, "unknown buffer or name '%s'", read_show(x, n->s));
 		}
 		if (n->kind == N_MAP) {
 			struct field f[] = {REQ("value", D_RESULT), OPT("type", D_RESULT)};
-			fields(x, n, "args", f, LEN(f));
+			read_fields(x, n, "args", f, LEN(f));
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
-				err_node(x, f[0].v, "buffer '%s' cannot be a scalar value",
-				         show(x, f[0].v->s));
-			get_expr(x, f[0].v, "value", v, &a->value);
+				read_err(x, f[0].v, "buffer '%s' cannot be a scalar value",
+				         read_show(x, f[0].v->s));
+			read_expr(x, f[0].v, "value", v, &a->value);
 			if (f[1].v)
 				a->type = get_elem(x, f[1].v, "type");
 			continue;
 		}
 		if (n->kind != N_SCALAR)
-			err_node(x, n, "'args' items must be buffer names, expressions or "
+			read_err(x, n, "'args' items must be buffer names, expressions or "
 			               "{value, type}");
-		get_expr(x, n, "args", v, &a->value);
+		read_expr(x, n, "args", v, &a->value);
 	}
 }
 
 /* reference args default to the kernel's: copy them, checking they use sizes only */
-static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *src)
+static void copy_args(struct reader *x, struct kernel *dst, const struct kernel *src)
 {
 	size_t i;
 
@@ -1333,55 +415,55 @@ static void copy_args(struct ctx *x, struct kernel *dst, const struct kernel *sr
 		d->value = const_expr(expr_src(s->value));
 		name = expr_unknown(d->value, &x->sizes, &col);
 		if (name)
-			err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
-			       "args: give reference.args", show(x, name));
+			read_err_at(x, s->loc.line, s->loc.col, "parameter '%s' in the reference's default "
+			            "args: give reference.args", read_show(x, name));
 	}
 }
 
-static void get_dims(struct ctx *x, const struct node *n, const char *what,
+static void get_dims(struct reader *x, const struct node *n, const char *what,
                      struct expr **dims, const struct vars *v)
 {
 	size_t i;
 
-	want(x, n, N_SEQ, what);
+	read_want(x, n, N_SEQ, what);
 	if (n->n < 1 || n->n > 3)
-		err_node(x, n, "'%s' must have 1 to 3 dimensions", what);
+		read_err(x, n, "'%s' must have 1 to 3 dimensions", what);
 	for (i = 0; i < 3; i++) {
 		if (i < n->n)
-			get_expr(x, n->kid[i], what, v, &dims[i]);
+			read_expr(x, n->kid[i], what, v, &dims[i]);
 		else
 			dims[i] = const_expr("1");
 	}
 }
 
-static void get_launch(struct ctx *x, const struct node *n, struct launch *l,
+static void get_launch(struct reader *x, const struct node *n, struct launch *l,
                        const struct vars *v)
 {
 	/* results of the reference's launch; the kernel's is left out as a whole (per variant) */
 	struct field f[] = {REQ("block", D_RESULT), REQ("grid", D_RESULT), OPT("shared", D_RESULT),
 	                    OPT("bank_bytes", D_RESULT)};
 
-	fields(x, n, "launch", f, LEN(f));
+	read_fields(x, n, "launch", f, LEN(f));
 	get_dims(x, f[0].v, "block", l->block, v);
 	get_dims(x, f[1].v, "grid", l->grid, v);
 	if (f[2].v)
-		get_expr(x, f[2].v, "shared", v, &l->shared);
+		read_expr(x, f[2].v, "shared", v, &l->shared);
 	else
 		l->shared = const_expr("0");
 	if (f[3].v)
-		get_expr(x, f[3].v, "bank_bytes", v, &l->bank_bytes);
+		read_expr(x, f[3].v, "bank_bytes", v, &l->bank_bytes);
 }
 
-static void get_reference(struct ctx *x, const struct node *n)
+static void get_reference(struct reader *x, const struct node *n)
 {
 	struct field f[] = {OPT("source", D_CUBIN), REQ("entry", D_RESULT), OPT("args", D_RESULT),
 	                    REQ("launch", D_RESULT)};
 	struct config *c = x->c;
 	struct kernel *r = &c->reference;
 
-	fields(x, n, "reference", f, LEN(f));
+	read_fields(x, n, "reference", f, LEN(f));
 	r->source = f[0].v ? get_source(x, &f[0], "reference source") : xstrdup(c->kernel.source);
-	r->entry = xstrdup(get_ident(x, f[1].v, "entry"));
+	r->entry = xstrdup(read_ident(x, f[1].v, "entry"));
 	if (f[2].v)
 		get_args(x, f[2].v, r, &x->sizes);
 	else
@@ -1390,33 +472,59 @@ static void get_reference(struct ctx *x, const struct node *n)
 	c->has_reference = 1;
 }
 
+/* ---- timing: over the defaults walk sets ---- */
+
+static void get_timing(struct reader *x, const struct node *n)
+{
+	enum { WARMUP, SAMPLES, FLUSH_L2, TIE, PLAYOFF };
+	struct field f[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
+	                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE), OPT("playoff", D_NONE)};
+	struct config *c = x->c;
+
+	read_fields(x, n, "timing", f, LEN(f));
+	if (f[WARMUP].v)
+		c->warmup = (int)read_int(x, f[WARMUP].v, "warmup", 0, CFG_WARMUP_MAX);
+	if (f[SAMPLES].v)
+		c->samples = (int)read_int(x, f[SAMPLES].v, "samples", 1, CFG_SAMPLES_MAX);
+	if (f[FLUSH_L2].v)
+		c->flush_l2 = read_bool(x, f[FLUSH_L2].v, "flush_l2");
+	if (f[TIE].v) {
+		c->tie = read_double(x, f[TIE].v, "tie");
+		if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
+			read_err(x, f[TIE].v, "'tie' must be a fraction from 0 to %g (0.005: medians "
+			         "within 0.5 %% tie)", CFG_TIE_MAX);
+	}
+	if (f[PLAYOFF].v)
+		c->playoff = (int)read_int(x, f[PLAYOFF].v, "playoff", 0, CFG_PLAYOFF_MAX);
+}
+
 /* ---- verify: extra sizes every variant is verified at ---- */
 
 /* verify: {sizes: [{NAME: N, ...}, ...]}: each entry the file's sizes with some changed */
-static void get_verify(struct ctx *x, const struct node *n)
+static void get_verify(struct reader *x, const struct node *n)
 {
 	struct field f[] = {REQ("sizes", D_RESULT)};
 	struct config *c = x->c;
 	const struct node *seq;
 	size_t i, j, k;
 
-	fields(x, n, "verify", f, LEN(f));
+	read_fields(x, n, "verify", f, LEN(f));
 	seq = f[0].v;
-	want(x, seq, N_SEQ, "sizes");
+	read_want(x, seq, N_SEQ, "sizes");
 	if (!seq->n)
-		err_node(x, seq, "'sizes' of 'verify' must list at least one entry");
+		read_err(x, seq, "'sizes' of 'verify' must list at least one entry");
 	if (seq->n > CFG_VERIFY_MAX)
-		err_node(x, seq->kid[CFG_VERIFY_MAX], "more than %d verify sizes", CFG_VERIFY_MAX);
+		read_err(x, seq->kid[CFG_VERIFY_MAX], "more than %d verify sizes", CFG_VERIFY_MAX);
 	c->verify = xcalloc(seq->n, sizeof *c->verify);
 	for (i = 0; i < seq->n; i++) {
 		const struct node *m = seq->kid[i];
 		struct vsize *vs = &c->verify[c->nverify];
 		struct buf label = {0};
 
-		want(x, m, N_MAP, "verify sizes");
+		read_want(x, m, N_MAP, "verify sizes");
 		if (!m->n)
-			err_node(x, m, "a verify size must set at least one size");
-		vs->loc = loc_of(m);
+			read_err(x, m, "a verify size must set at least one size");
+		vs->loc = read_loc(m);
 		vs->vals = xcalloc(c->nsizes + 1, sizeof *vs->vals);
 		c->nverify++; /* c owns vs->vals from here on */
 		for (k = 0; k < c->nsizes; k++)
@@ -1426,9 +534,9 @@ static void get_verify(struct ctx *x, const struct node *n)
 			for (k = 0; k < c->nsizes && strcmp(c->sizes[k].name, name); k++)
 				;
 			if (k == c->nsizes)
-				err_node(x, m->kid[j], "unknown size '%s' (a verify size sets sizes "
-				         "of 'sizes')", show(x, name));
-			vs->vals[k] = get_int(x, m->kid[j + 1], name, 0, INT64_MAX);
+				read_err(x, m->kid[j], "unknown size '%s' (a verify size sets sizes "
+				         "of 'sizes')", read_show(x, name));
+			vs->vals[k] = read_int(x, m->kid[j + 1], name, 0, INT64_MAX);
 		}
 		for (k = 0; k < c->nsizes; k++)
 			buf_printf(&label, "%s%s=%lld", k ? " " : "", c->sizes[k].name,
@@ -1436,202 +544,8 @@ static void get_verify(struct ctx *x, const struct node *n)
 		vs->label = label.s ? label.s : xstrdup("");
 		for (j = 0; j < i; j++)
 			if (!memcmp(c->verify[j].vals, vs->vals, c->nsizes * sizeof *vs->vals))
-				err_node(x, m, "verify size %s is listed twice (also at line %d)",
-				         show(x, vs->label), c->verify[j].loc.line);
-	}
-}
-
-/* ---- accesses: the kernel's shared-memory instructions, for the bank model ---- */
-
-/* the thread names bank_eval binds per lane */
-static const char *const lane_names[] = {"tx", "ty", "tz", "tid", "lane", "warp", "nthreads"};
-
-/* bind name (a loop variable or a let of access a) in v, checking it is new there */
-static void bind_lane_name(struct ctx *x, const struct node *n, const char *name,
-                           struct vars *v)
-{
-	int64_t dummy;
-
-	if (bank_reserved(name))
-		err_node(x, n, "'%s' is a thread name of accesses; choose another name",
-		         show(x, name));
-	if (vars_get(&x->sizes, name, &dummy))
-		err_node(x, n, "'%s' clashes with a size", show(x, name));
-	if (vars_get(&x->all, name, &dummy))
-		err_node(x, n, "'%s' clashes with a parameter", show(x, name));
-	if (vars_get(v, name, &dummy))
-		err_node(x, n, "'%s' is already a loop variable or let of this access",
-		         show(x, name));
-	if (v->n == VARS_MAX)
-		err_node(x, n, "more than %d names (sizes, parameters, thread names, loop variables "
-		         "and lets)", VARS_MAX);
-	vars_set(v, name, 0);
-}
-
-/* n, a mapping of exactly one key, as what: its key node and value node */
-static void one_key(struct ctx *x, const struct node *n, const char *what, struct node **k,
-                    struct node **v)
-{
-	want(x, n, N_MAP, what);
-	if (n->n != 2)
-		err_node(x, n, "each item of '%s' must be a mapping of one name", what);
-	*k = n->kid[0];
-	*v = n->kid[1];
-}
-
-/* parse n as a field of an access that is the same for every thread: sizes and parameters
-   only (lv: those and the thread names, to say why a thread name is refused) */
-static void get_uniform(struct ctx *x, const struct node *n, const char *what,
-                        const struct vars *lv, struct expr **dst)
-{
-	const char *name;
-	int col = 0;
-
-	get_expr(x, n, what, lv, dst);
-	name = expr_unknown(*dst, &x->all, &col);
-	if (name)
-		err_at(x, n->line, text_col(n, col), "thread name '%s' not allowed in '%s' (sizes "
-		       "and parameters only)", show(x, name), what);
-}
-
-/* arr, of n items of size bytes, grown by one zeroed item */
-static void *grow(void *arr, size_t n, size_t size)
-{
-	char *p = xreallocarray(arr, n + 1, size);
-
-	memset(p + n * size, 0, size);
-	return p;
-}
-
-/* parse item v of a list of one-name mappings (loops, let), named name at key k, into a */
-typedef void named_fn(struct ctx *x, struct bank_access *a, const struct node *k,
-                      const char *name, const struct node *v, struct vars *lv);
-
-/* seq, a list of at most MAXITEMS mappings of one name each, as what (plural: for the
-   message, kind: what a name is): fn parses each item, in order */
-static void get_named(struct ctx *x, const struct node *seq, const char *what,
-                      const char *plural, const char *kind, struct bank_access *a,
-                      struct vars *lv, named_fn *fn)
-{
-	size_t i;
-
-	want(x, seq, N_SEQ, what);
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d %s", MAXITEMS, plural);
-	for (i = 0; i < seq->n; i++) {
-		struct node *k, *v;
-		one_key(x, seq->kid[i], what, &k, &v);
-		fn(x, a, k, get_ident(x, k, kind), v, lv);
-	}
-}
-
-/* a loop: "var: count" or "var: {from, while, next}" */
-static void loop_item(struct ctx *x, struct bank_access *a, const struct node *k,
-                      const char *name, const struct node *v, struct vars *lv)
-{
-	struct bank_loop *l;
-
-	a->loops = grow(a->loops, a->nloops, sizeof *a->loops);
-	l = &a->loops[a->nloops++]; /* a owns what is parsed into l from here on */
-	l->var = xstrdup(name);
-	if (v->kind == N_MAP) {
-		struct field f[] = {REQ("from", D_NONE), REQ("while", D_NONE),
-		                    REQ("next", D_NONE)};
-		fields(x, v, "loops", f, LEN(f));
-		get_expr(x, f[0].v, "from", lv, &l->from);
-		bind_lane_name(x, k, name, lv);
-		get_expr(x, f[1].v, "while", lv, &l->cond);
-		get_expr(x, f[2].v, "next", lv, &l->next);
-	} else {
-		get_expr(x, v, name, lv, &l->count);
-		bind_lane_name(x, k, name, lv);
-	}
-}
-
-/* a let: "name: expression" */
-static void let_item(struct ctx *x, struct bank_access *a, const struct node *k,
-                     const char *name, const struct node *v, struct vars *lv)
-{
-	struct bank_let *l;
-
-	a->lets = grow(a->lets, a->nlets, sizeof *a->lets);
-	l = &a->lets[a->nlets++]; /* a owns what is parsed into l from here on */
-	l->name = xstrdup(name);
-	get_expr(x, v, name, lv, &l->value);
-	bind_lane_name(x, k, name, lv);
-}
-
-static void get_accesses(struct ctx *x, const struct node *seq)
-{
-	enum { NAME, ARRAY, OP, ELEM, WIDTH, BASE, IF, LOOPS, LET, WHEN, INDEX };
-	struct config *c = x->c;
-	size_t i, j;
-
-	want(x, seq, N_SEQ, "accesses");
-	if (seq->n > MAXITEMS)
-		err_node(x, seq->kid[MAXITEMS], "more than %d accesses", MAXITEMS);
-	/* bank_eval binds the thread names over the sizes and parameters */
-	for (i = 0; i < c->nsizes; i++)
-		if (bank_reserved(c->sizes[i].name))
-			err_at(x, c->sizes[i].loc.line, c->sizes[i].loc.col, "size '%s' is a thread "
-			       "name of accesses; choose another name", c->sizes[i].name);
-	for (i = 0; i < c->nparams; i++)
-		if (bank_reserved(c->params[i].name))
-			err_at(x, c->params[i].loc.line, c->params[i].loc.col, "parameter '%s' is a "
-			       "thread name of accesses; choose another name", c->params[i].name);
-	c->accesses = xcalloc(seq->n, sizeof *c->accesses);
-	c->access_loc = xcalloc(seq->n, sizeof *c->access_loc);
-	for (i = 0; i < seq->n; i++) {
-		struct field f[] = {REQ("name", D_NONE), REQ("array", D_NONE), OPT("op", D_NONE),
-		                    REQ("elem", D_NONE), OPT("width", D_NONE), OPT("base", D_NONE),
-		                    OPT("if", D_NONE), OPT("loops", D_NONE), OPT("let", D_NONE),
-		                    OPT("when", D_NONE), REQ("index", D_NONE)};
-		struct bank_access *a = &c->accesses[c->naccesses];
-		struct vars lv = x->all;
-		const char *name, *s;
-
-		fields(x, seq->kid[i], "accesses", f, LEN(f));
-		name = get_text(x, f[NAME].v, "name");
-		for (s = name; *s && (isalnum((unsigned char)*s) || *s == '_'); s++)
-			;
-		if (*s)
-			err_node(x, f[NAME].v, "invalid access name '%s': use letters, digits and '_'",
-			         show(x, name));
-		for (j = 0; j < c->naccesses; j++)
-			if (!strcmp(c->accesses[j].name, name))
-				err_node(x, f[NAME].v, "duplicate access '%s'", show(x, name));
-		c->access_loc[c->naccesses] = loc_of(seq->kid[i]);
-		a->name = xstrdup(name);
-		c->naccesses++;
-		s = get_text(x, f[ARRAY].v, "array");
-		if (!is_ident(s))
-			err_node(x, f[ARRAY].v, "'%s' is not a valid identifier", show(x, s));
-		a->array = xstrdup(s);
-		if (f[OP].v) {
-			s = get_str(x, f[OP].v, "op");
-			if (strcmp(s, "load") && strcmp(s, "store"))
-				err_node(x, f[OP].v, "unknown op '%s' (load store)", show(x, s));
-			a->store = !strcmp(s, "store");
-		}
-		if (lv.n + (int)LEN(lane_names) > VARS_MAX)
-			err_node(x, seq->kid[i], "more than %d names (sizes, parameters and thread "
-			         "names)", VARS_MAX);
-		for (j = 0; j < LEN(lane_names); j++)
-			vars_set(&lv, lane_names[j], 0);
-		get_uniform(x, f[ELEM].v, "elem", &lv, &a->elem);
-		if (f[WIDTH].v)
-			get_uniform(x, f[WIDTH].v, "width", &lv, &a->width);
-		if (f[BASE].v)
-			get_uniform(x, f[BASE].v, "base", &lv, &a->base);
-		if (f[IF].v)
-			get_uniform(x, f[IF].v, "if", &lv, &a->cond);
-		if (f[LOOPS].v)
-			get_named(x, f[LOOPS].v, "loops", "loops", "loop variable", a, &lv, loop_item);
-		if (f[LET].v)
-			get_named(x, f[LET].v, "let", "lets", "let", a, &lv, let_item);
-		if (f[WHEN].v)
-			get_expr(x, f[WHEN].v, "when", &lv, &a->when);
-		get_expr(x, f[INDEX].v, "index", &lv, &a->index);
+				read_err(x, m, "verify size %s is listed twice (also at line %d)",
+				         read_show(x, vs->label), c->verify[j].loc.line);
 	}
 }
 
@@ -1698,196 +612,6 @@ static uint64_t result_digest(const struct node *root)
 	return h;
 }
 
-/* ---- NVRTC options ---- */
-
-/* what an option takes after its name */
-enum optval {
-	OV_NONE,  /* nothing */
-	OV_WORD,  /* "=VALUE", VALUE one of the words of vals */
-	OV_NUM,   /* "=N", a decimal number */
-	OV_NUMS,  /* "=N,N,...", decimal numbers */
-	OV_MACRO, /* a macro: -DNAME[=VALUE], --define-macro=NAME[=VALUE]; -U and its long
-	             spelling take NAME alone */
-	OV_PTXAS, /* "=OPTION", one of ptxas_opts */
-};
-
-/* an option a config may pass; none of them reads or writes a file */
-struct nvopt {
-	const char *s, *l;    /* the short and long spellings (either may be NULL) */
-	enum optval val;
-	const char *vals;     /* OV_WORD: the values, separated by spaces */
-};
-
-/* NVRTC's options that read or write no file: the include paths and pre-includes, the
-   precompiled headers and --time are left out (a config names the files the tuner reads in
-   template and reference, where the journal and the cache see them), and so are the options
-   that make no cubin or that the tuner sets itself (the architecture) */
-static const struct nvopt nvrtc_opts[] = {
-	{"-G", "--device-debug", OV_NONE, NULL},
-	{"-lineinfo", "--generate-line-info", OV_NONE, NULL},
-	{"-dopt", "--dopt", OV_WORD, "on"},
-	{"-Ofc", "--Ofast-compile", OV_WORD, "0 min mid max"},
-	{"-maxrregcount", "--maxrregcount", OV_NUM, NULL},
-	{"-ftz", "--ftz", OV_WORD, "true false"},
-	{"-prec-sqrt", "--prec-sqrt", OV_WORD, "true false"},
-	{"-prec-div", "--prec-div", OV_WORD, "true false"},
-	{"-fmad", "--fmad", OV_WORD, "true false"},
-	{"-use_fast_math", "--use_fast_math", OV_NONE, NULL},
-	{"-extra-device-vectorization", "--extra-device-vectorization", OV_NONE, NULL},
-	{"-modify-stack-limit", "--modify-stack-limit", OV_WORD, "true false"},
-	{"-jtd", "--jump-table-density", OV_NUM, NULL},
-	{"-D", "--define-macro", OV_MACRO, NULL},
-	{"-U", "--undefine-macro", OV_MACRO, NULL},
-	{"-std", "--std", OV_WORD, "c++03 c++11 c++14 c++17 c++20"},
-	{"-builtin-move-forward", "--builtin-move-forward", OV_WORD, "true false"},
-	{"-builtin-initializer-list", "--builtin-initializer-list", OV_WORD, "true false"},
-	{"-restrict", "--restrict", OV_NONE, NULL},
-	{"-default-device", "--device-as-default-execution-space", OV_NONE, NULL},
-	{"-device-int128", "--device-int128", OV_NONE, NULL},
-	{"-opt-info", "--optimization-info", OV_WORD, "inline"},
-	{"-w", "--disable-warnings", OV_NONE, NULL},
-	{"-err-no", "--display-error-number", OV_NONE, NULL},
-	{"-no-err-no", "--no-display-error-number", OV_NONE, NULL},
-	{"-diag-error", "--diag-error", OV_NUMS, NULL},
-	{"-diag-suppress", "--diag-suppress", OV_NUMS, NULL},
-	{"-diag-warn", "--diag-warn", OV_NUMS, NULL},
-	{"-brief-diag", "--brief-diagnostics", OV_WORD, "true false"},
-	{"-no-source-include", "--no-source-include", OV_NONE, NULL},
-	{"-Xptxas", "--ptxas-options", OV_PTXAS, NULL},
-};
-
-/* the ptxas options -Xptxas may pass, one per -Xptxas */
-static const struct nvopt ptxas_opts[] = {
-	{"-v", "--verbose", OV_NONE, NULL},
-	{"-O0", NULL, OV_NONE, NULL},
-	{"-O1", NULL, OV_NONE, NULL},
-	{"-O2", NULL, OV_NONE, NULL},
-	{"-O3", NULL, OV_NONE, NULL},
-	{NULL, "--opt-level", OV_WORD, "0 1 2 3"},
-	{"-maxrregcount", "--maxrregcount", OV_NUM, NULL},
-	{"-warn-spills", "--warn-on-spills", OV_NONE, NULL},
-	{"-warn-lmem-usage", "--warn-on-local-memory-usage", OV_NONE, NULL},
-	{"-warn-double-usage", "--warn-on-double-precision-use", OV_NONE, NULL},
-	{"-allow-expensive-optimizations", "--allow-expensive-optimizations", OV_WORD,
-	 "true false"},
-	{"-dlcm", "--def-load-cache", OV_WORD, "ca cg cs lu cv"},
-	{"-dscm", "--def-store-cache", OV_WORD, "wb cg cs wt"},
-	{"-fmad", "--fmad", OV_WORD, "true false"},
-	{"-disable-optimizer-consts", "--disable-optimizer-constants", OV_NONE, NULL},
-	{"-suppress-stack-size-warning", "--suppress-stack-size-warning", OV_NONE, NULL},
-};
-
-/* 1 if s is one or more decimal digits (at most 9), and with list, more such separated by ',' */
-static int is_nums(const char *s, int list)
-{
-	size_t n;
-
-	for (;;) {
-		n = strspn(s, "0123456789");
-		if (n == 0 || n > 9)
-			return 0;
-		s += n;
-		if (!*s)
-			return 1;
-		if (!list || *s++ != ',')
-			return 0;
-	}
-}
-
-/* 1 if w is one of the space-separated words of list */
-static int is_word(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-
-	while (*list) {
-		size_t k = strcspn(list, " ");
-		if (k == n && !strncmp(list, w, n))
-			return 1;
-		list += k + (list[k] == ' ');
-	}
-	return 0;
-}
-
-/* the entry of t (n entries) that option o spells, or NULL; *val: its value (what follows
-   the spelling and its '=', or a short macro option's spelling), NULL for none */
-static const struct nvopt *opt_find(const struct nvopt *t, size_t n, const char *o,
-                                    const char **val)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++) {
-		const char *sp[2] = {t[i].s, t[i].l};
-		for (k = 0; k < 2; k++) {
-			size_t len = sp[k] ? strlen(sp[k]) : 0;
-			if (!len || strncmp(o, sp[k], len))
-				continue;
-			if (t[i].val == OV_MACRO && k == 0) { /* -DNAME */
-				*val = o[len] ? o + len : NULL;
-				return &t[i];
-			}
-			if (!o[len] || o[len] == '=') {
-				*val = o[len] ? o + len + 1 : NULL;
-				return &t[i];
-			}
-		}
-	}
-	return NULL;
-}
-
-/* refuse option o at node at (err_node) unless t (n entries) allows it; kind names the tool */
-static void opt_check(struct ctx *x, const struct node *at, const struct nvopt *t, size_t n,
-                      const char *o, const char *kind)
-{
-	const struct nvopt *e;
-	const char *v = NULL, *p;
-
-	e = opt_find(t, n, o, &v);
-	if (!e)
-		err_node(x, at, "%s option '%s' is not allowed: a config may pass only the options "
-		         "that read and write no file (configs/README.md lists them)", kind, show(x, o));
-	switch (e->val) {
-	case OV_NONE:
-		if (v)
-			err_node(x, at, "%s option '%s' takes no value", kind, show(x, o));
-		return;
-	case OV_MACRO:
-		p = v;
-		if (p && (isalpha((unsigned char)*p) || *p == '_'))
-			for (p++; isalnum((unsigned char)*p) || *p == '_'; p++)
-				;
-		if (!v || p == v || (*p && (*p != '=' || e->s[1] == 'U')))
-			err_node(x, at, "%s option '%s': give a macro name: '%sNAME'%s", kind, show(x, o),
-			         e->s, e->s[1] == 'U' ? "" : " or '-DNAME=VALUE'");
-		return;
-	case OV_PTXAS:
-		if (!v || !*v)
-			err_node(x, at, "%s option '%s' needs its value in the same string: '%s=OPTION'",
-			         kind, show(x, o), e->s);
-		opt_check(x, at, ptxas_opts, LEN(ptxas_opts), v, "ptxas");
-		return;
-	case OV_WORD:
-		if (!v || !is_word(e->vals, v))
-			err_node(x, at, "%s option '%s': the value must be one of: %s", kind,
-			         show(x, o), e->vals);
-		return;
-	case OV_NUM:
-	case OV_NUMS:
-		if (!v || !is_nums(v, e->val == OV_NUMS))
-			err_node(x, at, "%s option '%s': the value must be %s", kind, show(x, o),
-			         e->val == OV_NUMS ? "numbers separated by ','" : "a number");
-		return;
-	}
-}
-
-/* refuse an option the config may not pass to NVRTC (nvrtc_opts lists those it may) */
-static void check_option(struct ctx *x, const struct node *at, const char *o)
-{
-	if (!strncmp(o, "-arch", 5) || !strncmp(o, "--gpu-architecture", 18))
-		err_node(x, at, "NVRTC option '%s' is not allowed: the tuner sets the architecture "
-		         "(--arch, or the GPU's)", show(x, o));
-	opt_check(x, at, nvrtc_opts, LEN(nvrtc_opts), o, "NVRTC");
-}
-
 /* ---- integer random fills ---- */
 
 /* the value of key in mapping m, or NULL */
@@ -1904,7 +628,7 @@ static const struct node *map_get(const struct node *m, const char *key)
 /* a random fill (fl, as written at item: a buffer or constant of kind and name) of an integer
    type t draws floor(min + (max - min) * u), u uniform in [0, 1): refuse bounds that are not
    integers, beyond t or that leave one value, none of which a user means */
-static void check_int_random(struct ctx *x, const struct node *item, const char *kind,
+static void check_int_random(struct reader *x, const struct node *item, const char *kind,
                              const char *name, enum elem t, const struct fill *fl)
 {
 	/* the smallest value of t, and one more than its largest (exact doubles) */
@@ -1922,25 +646,25 @@ static void check_int_random(struct ctx *x, const struct node *item, const char 
 	for (i = 0; i < 2; i++) {
 		at[i] = map_get(r, key[i]);
 		if (at[i] && b[i] != floor(b[i]))
-			err_node(x, at[i], "'%s' must be an integer for %s '%s' of type %s, not '%s'",
-			         key[i], kind, show(x, name), elem_yaml[t], show(x, at[i]->s));
+			read_err(x, at[i], "'%s' must be an integer for %s '%s' of type %s, not '%s'",
+			         key[i], kind, read_show(x, name), elem_yaml[t], read_show(x, at[i]->s));
 	}
 	if (b[0] < tmin[t])
-		err_node(x, at[0] ? at[0] : r, "'min'%s %.0f is below the smallest %s, %.0f, for %s "
+		read_err(x, at[0] ? at[0] : r, "'min'%s %.0f is below the smallest %s, %.0f, for %s "
 		         "'%s'", at[0] ? "" : " (default)", b[0], elem_yaml[t], tmin[t], kind,
-		         show(x, name));
+		         read_show(x, name));
 	if (b[1] > tend[t])
-		err_node(x, at[1] ? at[1] : r, "'max'%s %.0f is beyond the largest %s, %.0f (max is "
+		read_err(x, at[1] ? at[1] : r, "'max'%s %.0f is beyond the largest %s, %.0f (max is "
 		         "excluded: at most %.0f), for %s '%s'", at[1] ? "" : " (default)", b[1],
-		         elem_yaml[t], tend[t] - 1, tend[t], kind, show(x, name));
+		         elem_yaml[t], tend[t] - 1, tend[t], kind, read_show(x, name));
 	if (b[1] - b[0] < 2)
-		err_node(x, r, "'min' %.0f and 'max' %.0f leave %s '%s' of type %s one value, %.0f "
+		read_err(x, r, "'min' %.0f and 'max' %.0f leave %s '%s' of type %s one value, %.0f "
 		         "(max is excluded): not a random fill; widen the range", b[0], b[1], kind,
-		         show(x, name), elem_yaml[t], b[0]);
+		         read_show(x, name), elem_yaml[t], b[0]);
 }
 
 /* check_int_random for every buffer (the items of seq) and constant (of cseq; may be NULL) */
-static void check_int_fills(struct ctx *x, const struct node *seq, const struct node *cseq)
+static void check_int_fills(struct reader *x, const struct node *seq, const struct node *cseq)
 {
 	const struct config *c = x->c;
 	size_t i;
@@ -1955,7 +679,7 @@ static void check_int_fills(struct ctx *x, const struct node *seq, const struct 
 
 /* ---- the root ---- */
 
-static void walk(struct ctx *x)
+static void walk(struct reader *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
 	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES, VERIFY };
@@ -1972,47 +696,47 @@ static void walk(struct ctx *x)
 	const char *s;
 	size_t i;
 
-	fields(x, x->root, "root", f, LEN(f));
+	read_fields(x, x->t.root, "root", f, LEN(f));
 
-	s = get_text(x, f[NAME].v, "name");
+	s = read_text(x, f[NAME].v, "name");
 	for (i = 0; s[i]; i++)
 		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
 			break;
 	if (s[i])
-		err_node(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
-		         show(x, s));
+		read_err(x, f[NAME].v, "invalid name '%s': use letters, digits and '_'",
+		         read_show(x, s));
 	if (isdigit((unsigned char)s[0]))
-		err_node(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
-		         "begins C identifiers in the launch header)", show(x, s));
+		read_err(x, f[NAME].v, "invalid name '%s': it must not start with a digit (it "
+		         "begins C identifiers in the launch header)", read_show(x, s));
 	if (i > CFG_NAME_MAX)
-		err_node(x, f[NAME].v, "name '%s' has %zu characters: at most %d", show(x, s), i,
+		read_err(x, f[NAME].v, "name '%s' has %zu characters: at most %d", read_show(x, s), i,
 		         CFG_NAME_MAX);
 	c->name = xstrdup(s);
 	c->kernel.source = get_source(x, &f[TEMPLATE], "template");
-	c->kernel.entry = xstrdup(get_ident(x, f[ENTRY].v, "entry"));
+	c->kernel.entry = xstrdup(read_ident(x, f[ENTRY].v, "entry"));
 
 	if (f[OPTIONS].v) {
 		const struct node *n = f[OPTIONS].v;
-		want(x, n, N_SEQ, "options");
+		read_want(x, n, N_SEQ, "options");
 		c->options = xcalloc(n->n, sizeof *c->options);
 		for (i = 0; i < n->n; i++) {
-			s = get_text(x, n->kid[i], "options");
-			check_option(x, n->kid[i], s);
+			s = read_text(x, n->kid[i], "options");
+			options_check(&x->t, n->kid[i], s);
 			c->options[c->noptions++] = xstrdup(s);
 		}
 	}
 
 	get_sizes(x, f[SIZES].v);
-	get_params(x, f[PARAMS].v);
+	params_read(x, f[PARAMS].v);
 
 	if (f[CONSTRAINTS].v) {
 		const struct node *n = f[CONSTRAINTS].v;
-		want(x, n, N_SEQ, "constraints");
+		read_want(x, n, N_SEQ, "constraints");
 		c->constraints = xcalloc(n->n, sizeof *c->constraints);
 		for (i = 0; i < n->n; i++) {
 			struct constraint *k = &c->constraints[c->nconstraints++];
-			k->loc = loc_of(n->kid[i]);
-			get_expr(x, n->kid[i], "constraints", &x->all, &k->e);
+			k->loc = read_loc(n->kid[i]);
+			read_expr(x, n->kid[i], "constraints", &x->all, &k->e);
 		}
 	}
 
@@ -2022,21 +746,21 @@ static void walk(struct ctx *x)
 	check_int_fills(x, f[BUFFERS].v, f[CONSTANTS].v);
 	get_args(x, f[ARGS].v, &c->kernel, &x->all);
 	get_launch(x, f[LAUNCH].v, &c->kernel.launch, &x->all);
-	get_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
+	read_expr(x, f[BYTES].v, "bytes", &x->all, &c->bytes);
 	get_reference(x, f[REFERENCE].v);
 
 	c->rtol = 1e-5;
 	c->atol = 1e-6;
 	if (f[TOLERANCE].v) {
 		struct field t[] = {OPT("rel", D_RESULT), OPT("abs", D_RESULT)};
-		fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
+		read_fields(x, f[TOLERANCE].v, "tolerance", t, LEN(t));
 		for (i = 0; i < LEN(t); i++) {
 			double d;
 			if (!t[i].v)
 				continue;
-			d = get_double(x, t[i].v, t[i].key);
+			d = read_double(x, t[i].v, t[i].key);
 			if (d < 0)
-				err_node(x, t[i].v, "'%s' must not be negative", t[i].key);
+				read_err(x, t[i].v, "'%s' must not be negative", t[i].key);
 			*(i ? &c->atol : &c->rtol) = d;
 		}
 	}
@@ -2046,31 +770,13 @@ static void walk(struct ctx *x)
 	c->flush_l2 = 1;
 	c->tie = 0.005;
 	c->playoff = 5;
-	if (f[TIMING].v) {
-		struct field t[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
-		                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE),
-		                    OPT("playoff", D_NONE)};
-		fields(x, f[TIMING].v, "timing", t, LEN(t));
-		if (t[0].v)
-			c->warmup = (int)get_int(x, t[0].v, "warmup", 0, CFG_WARMUP_MAX);
-		if (t[1].v)
-			c->samples = (int)get_int(x, t[1].v, "samples", 1, CFG_SAMPLES_MAX);
-		if (t[2].v)
-			c->flush_l2 = get_bool(x, t[2].v, "flush_l2");
-		if (t[3].v) {
-			c->tie = get_double(x, t[3].v, "tie");
-			if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
-				err_node(x, t[3].v, "'tie' must be a fraction from 0 to %g (0.005: "
-				         "medians within 0.5 %% tie)", CFG_TIE_MAX);
-		}
-		if (t[4].v)
-			c->playoff = (int)get_int(x, t[4].v, "playoff", 0, CFG_PLAYOFF_MAX);
-	}
+	if (f[TIMING].v)
+		get_timing(x, f[TIMING].v);
 	if (f[ACCESSES].v)
-		get_accesses(x, f[ACCESSES].v);
+		accesses_read(x, f[ACCESSES].v);
 	if (f[VERIFY].v)
 		get_verify(x, f[VERIFY].v);
-	c->result_digest = result_digest(x->root);
+	c->result_digest = result_digest(x->t.root);
 }
 
 /* ---- interface ---- */
@@ -2079,28 +785,27 @@ static void walk(struct ctx *x)
 static struct config *parse_text(const char *path, const char *text, size_t len, int detached,
                                  char *err, size_t errlen)
 {
-	struct ctx *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
+	struct reader *x = xcalloc(1, sizeof *x); /* lives in memory across the longjmp */
 	struct config *c = NULL;
 
 	x->detached = detached;
-	x->path = path;
-	x->text = text;
-	x->len = len;
-	if (setjmp(x->fail) == 0) {
+	x->t.path = path;
+	x->t.text = text;
+	x->t.len = len;
+	if (setjmp(x->t.fail) == 0) {
 		x->dir = path_dir(path);
 		x->c = xcalloc(1, sizeof *x->c);
 		x->c->path = xstrdup(path);
 		vars_set(&x->sizes, CFG_SMS, 0); /* set by the tuner */
 		vars_set(&x->all, CFG_SMS, 0);
-		parse(x);
+		yamltree_parse(&x->t);
 		walk(x);
 		c = x->c;
 		x->c = NULL;
 	} else if (errlen > 0) {
-		snprintf(err, errlen, "%s", x->err);
+		snprintf(err, errlen, "%s", x->t.err);
 	}
-	ctx_free(x);
-	free(x->err);
+	reader_free(x);
 	free(x);
 	return c;
 }
@@ -2119,7 +824,7 @@ struct config *cfg_parse_detached(const char *path, const char *text, size_t len
 
 struct config *cfg_load(const char *path)
 {
-	size_t len, errlen = strlen(path) + 64 + MSG_MAX;
+	size_t len, errlen = strlen(path) + 64 + YAMLTREE_MSG_MAX;
 	char *text = file_read_max(path, MAXBYTES, &len), *err;
 	struct config *c;
 
@@ -2138,183 +843,6 @@ struct config *cfg_load(const char *path)
 	return c;
 }
 
-int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out)
-{
-	size_t i;
-
-	for (i = 0; i < c->nat; i++) {
-		if (c->at[i].e != e)
-			continue;
-		out->line = c->at[i].line;
-		out->col = c->at[i].col + (c->at[i].block ? 0 : col);
-		return 1;
-	}
-	return 0;
-}
-
-void cfg_set_size(struct config *c, const char *assign)
-{
-	const char *eq = strchr(assign, '=');
-	size_t i, n;
-	int64_t v;
-
-	if (!eq || eq == assign)
-		fatal("size '%s' must be name=value", assign);
-	n = (size_t)(eq - assign);
-	for (i = 0; i < c->nsizes; i++) {
-		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
-			continue;
-		switch (parse_i64(eq + 1, &v)) {
-		case -2:
-			fatal("size '%s': '%s' is out of range (at most %lld)", c->sizes[i].name, eq + 1,
-			      (long long)INT64_MAX);
-		case -1:
-			fatal("size '%s': '%s' is not an integer (decimal, or hexadecimal with 0x)",
-			      c->sizes[i].name, eq + 1);
-		}
-		if (v < 0)
-			fatal("size '%s': '%s' is negative", c->sizes[i].name, eq + 1);
-		c->sizes[i].val = v;
-		for (i = 0; i < c->nparams; i++) { /* drop values of the old sizes */
-			if (!c->params[i].items)
-				continue;
-			free(c->params[i].vals);
-			c->params[i].vals = NULL;
-			c->params[i].nvals = 0;
-		}
-		return;
-	}
-	fatal("unknown size '%.*s'", (int)n, assign);
-}
-
-/* " with n=4096, m=2": the sizes p's expressions use, as v binds them; "" if none (malloc'd) */
-static char *sizes_note(const struct config *c, const struct param *p, const struct vars *v)
-{
-	struct buf b = {0};
-	size_t i, k;
-	int64_t val;
-
-	buf_puts(&b, "");
-	for (i = 0; i < c->nsizes; i++) {
-		for (k = 0; k < p->nitems; k++)
-			if (p->items[k].e && expr_uses(p->items[k].e, c->sizes[i].name))
-				break;
-		if (k < p->nitems && vars_get(v, c->sizes[i].name, &val))
-			buf_printf(&b, "%s%s=%lld", b.len ? ", " : " with ", c->sizes[i].name,
-			           (long long)val);
-	}
-	return b.s;
-}
-
-/* p's values under the sizes in v, as written (some an expression), into *vals (malloc'd);
-   note ends each message. A list's value equal to an earlier one is dropped, with a warning
-   when loud. 0, or -1 with *e */
-static int param_eval(const struct config *c, const struct param *p, const struct vars *v,
-                      const char *note, int loud, int64_t **vals, size_t *nvals, struct perr *e)
-{
-	int64_t *b = xcalloc(p->nitems, sizeof *b);
-	unsigned char *dup;
-	struct ival *s;
-	size_t k, n = 0;
-	int r;
-
-	for (k = 0; k < p->nitems; k++) {
-		const struct pval *it = &p->items[k];
-		struct expr_err ee;
-		struct loc l = it->loc;
-		if (!it->e) {
-			b[k] = it->v;
-			continue;
-		}
-		if (expr_eval(it->e, v, &b[k], &ee) == 0)
-			continue;
-		cfg_expr_loc(c, it->e, ee.col >= 0 ? ee.col : 0, &l);
-		free(b);
-		return perr_at(e, l, "'%s' %s '%s': %s%s", p->name, p->range ? range_key[k] : "value",
-		               expr_src(it->e), ee.msg, note);
-	}
-	if (p->range) {
-		r = range_vals(p, p->items, b, note, vals, nvals, e);
-		free(b);
-		return r;
-	}
-	s = xcalloc(p->nitems, sizeof *s);
-	dup = xcalloc(p->nitems, 1);
-	for (k = 0; k < p->nitems; k++) {
-		s[k].v = b[k];
-		s[k].i = k;
-	}
-	dups(s, p->nitems, dup, p->nitems);
-	for (k = 0; k < p->nitems; k++) {
-		const struct pval *it = &p->items[k];
-		struct loc l = it->loc;
-		if (!dup[k]) {
-			b[n++] = b[k];
-			continue;
-		}
-		if (!loud)
-			continue;
-		if (it->e)
-			cfg_expr_loc(c, it->e, 0, &l);
-		warn("%s:%d:%d: '%s': value %lld%s%s%s repeats an earlier one%s: tried once", c->path,
-		     l.line, l.col, p->name, (long long)b[k], it->e ? " ('" : "",
-		     it->e ? expr_src(it->e) : "", it->e ? "')" : "", note);
-	}
-	free(dup);
-	*vals = b;
-	*nvals = n;
-	return 0;
-}
-
-int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
-                        size_t *n)
-{
-	const struct param *p = &c->params[i];
-	struct perr e;
-	int64_t *vals;
-	char *note;
-
-	if (!p->items) {
-		vals = xcalloc(p->nvals, sizeof *vals);
-		memcpy(vals, p->vals, p->nvals * sizeof *vals);
-		*n = p->nvals;
-		return vals;
-	}
-	note = sizes_note(c, p, v);
-	if (param_eval(c, p, v, note, loud, &vals, n, &e) < 0) {
-		free(note);
-		fatal("%s:%d:%d: %s", c->path, e.loc.line, e.loc.col, e.msg);
-	}
-	free(note);
-	return vals;
-}
-
-void cfg_eval_params(struct config *c)
-{
-	struct vars v = {0};
-	size_t i;
-
-	cfg_size_vars(c, 1, &v); /* parameter values may not use SMS */
-	for (i = 0; i < c->nparams; i++) {
-		struct param *p = &c->params[i];
-		if (!p->items)
-			continue;
-		free(p->vals);
-		p->vals = NULL;
-		p->nvals = 0;
-		p->vals = cfg_param_vals(c, i, &v, 1, &p->nvals);
-	}
-}
-
-void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v)
-{
-	size_t i;
-
-	vars_set(v, CFG_SMS, sms);
-	for (i = 0; i < c->nsizes; i++)
-		vars_set(v, c->sizes[i].name, c->sizes[i].val);
-}
-
 size_t elem_size(enum elem t)
 {
 	if ((size_t)t >= LEN(elem_bytes))
@@ -2327,76 +855,4 @@ const char *elem_name(enum elem t)
 	if ((size_t)t >= LEN(elem_c))
 		die("bad element type %d", (int)t);
 	return elem_c[t];
-}
-
-static void kernel_free(struct kernel *k)
-{
-	size_t i;
-	int d;
-
-	free(k->source);
-	free(k->entry);
-	for (d = 0; d < 3; d++) {
-		expr_free(k->launch.block[d]);
-		expr_free(k->launch.grid[d]);
-	}
-	expr_free(k->launch.shared);
-	expr_free(k->launch.bank_bytes);
-	for (i = 0; i < k->nargs; i++)
-		expr_free(k->args[i].value);
-	free(k->args);
-}
-
-void cfg_free(struct config *c)
-{
-	size_t i;
-
-	if (!c)
-		return;
-	free(c->path);
-	free(c->name);
-	kernel_free(&c->kernel);
-	kernel_free(&c->reference);
-	for (i = 0; i < c->nsizes; i++)
-		free(c->sizes[i].name);
-	free(c->sizes);
-	for (i = 0; i < c->nbuffers; i++) {
-		free(c->buffers[i].name);
-		expr_free(c->buffers[i].count);
-		free(c->buffers[i].fill.list);
-	}
-	free(c->buffers);
-	for (i = 0; i < c->nconstants; i++) {
-		free(c->constants[i].name);
-		expr_free(c->constants[i].count);
-		free(c->constants[i].fill.list);
-	}
-	free(c->constants);
-	for (i = 0; i < c->nparams; i++) {
-		size_t k;
-		free(c->params[i].name);
-		free(c->params[i].vals);
-		for (k = 0; k < c->params[i].nitems; k++)
-			expr_free(c->params[i].items[k].e);
-		free(c->params[i].items);
-	}
-	free(c->params);
-	for (i = 0; i < c->nconstraints; i++)
-		expr_free(c->constraints[i].e);
-	free(c->constraints);
-	for (i = 0; i < c->noptions; i++)
-		free(c->options[i]);
-	free(c->options);
-	expr_free(c->bytes);
-	for (i = 0; i < c->naccesses; i++)
-		bank_access_clear(&c->accesses[i]);
-	free(c->accesses);
-	free(c->access_loc);
-	free(c->at);
-	for (i = 0; i < c->nverify; i++) {
-		free(c->verify[i].vals);
-		free(c->verify[i].label);
-	}
-	free(c->verify);
-	free(c);
 }

@@ -16,7 +16,7 @@
 #include "util.h"
 
 /* the record format and what the keys hash; change it when either changes, a default of the
-   config loader included (config.c: enum dig) */
+   config loader included (read.h: enum dig) */
 #define MAGIC "tuner-journal-5"
 
 static uint64_t hash_str(uint64_t h, const char *s)

@@ -1,0 +1,442 @@
+/* params: the params section; each parameter's values, evaluated under the sizes. */
+#include "params.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "read.h"
+#include "spec.h"
+#include "util.h"
+#include "yamltree.h"
+
+struct ival {
+	int64_t v;
+	size_t i;
+};
+
+static int ival_cmp(const void *a, const void *b)
+{
+	const struct ival *p = a, *q = b;
+
+	if (p->v != q->v)
+		return p->v < q->v ? -1 : 1;
+	return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* of the m values in s (malloc'd, freed here), each with its index i: set mark[i] (mark may
+   be NULL) of every one equal to a value of a smaller index; the smallest such index, or
+   none. O(m log m). */
+static size_t dups(struct ival *s, size_t m, unsigned char *mark, size_t none)
+{
+	size_t i, first = none;
+
+	qsort(s, m, sizeof *s, ival_cmp);
+	for (i = 1; i < m; i++) {
+		if (s[i].v != s[i - 1].v)
+			continue;
+		if (mark)
+			mark[s[i].i] = 1;
+		if (first == none || s[i].i < first)
+			first = s[i].i;
+	}
+	free(s);
+	return first;
+}
+
+/* the index of the first value equal to an earlier one, or n */
+static size_t first_dup(const int64_t *v, size_t n)
+{
+	struct ival *s = xcalloc(n, sizeof *s);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s[i].v = v[i];
+		s[i].i = i;
+	}
+	return dups(s, n, NULL, n);
+}
+
+/* the index of the first integer of it[0, n) equal to an earlier integer, or n */
+static size_t first_dup_literal(const struct pval *it, size_t n)
+{
+	struct ival *s = xcalloc(n, sizeof *s);
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		if (!it[i].e) {
+			s[m].v = it[i].v;
+			s[m++].i = i;
+		}
+	return dups(s, m, NULL, n);
+}
+
+/* at most this many values in one parameter's range (the space has at most 10^6 variants) */
+#define RANGE_MAX 100000
+
+static const char *const range_key[PR_N] = {"from", "to", "step", "times"};
+static const int64_t range_min[PR_N] = {INT64_MIN / 2, INT64_MIN / 2, 1, 2};
+static const int64_t range_max[PR_N] = {INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 4, 1 << 20};
+
+/* where working out a parameter's values failed, and why */
+struct perr {
+	struct loc loc;
+	char msg[YAMLTREE_MSG_MAX];
+};
+
+/* set *e to fmt at l; -1 */
+__attribute__((format(printf, 3, 4)))
+static int perr_at(struct perr *e, struct loc l, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->loc = l;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* the values of p's range whose bounds it[] (as written) have the values b[], into *vals
+   (malloc'd): {from: A, to: B, step: S} is A, A + S, ... <= B (S default 1), {from: A, to: B,
+   times: F} is A, A * F, ... <= B (F >= 2: powers of two with F 2); note ends each message.
+   0, or -1 with *e */
+static int range_vals(const struct param *p, const struct pval *it, const int64_t *b,
+                      const char *note, int64_t **vals, size_t *nvals, struct perr *e)
+{
+	int64_t a = b[PR_FROM], z = b[PR_TO], v;
+	int64_t st = it[PR_STEP].set ? b[PR_STEP] : 1, fac = it[PR_TIMES].set ? b[PR_TIMES] : 0;
+	size_t n = 0, k;
+
+	for (k = 0; k < PR_N; k++) {
+		if (it[k].set && b[k] < range_min[k])
+			return perr_at(e, it[k].loc, "'%s' must be at least %lld%s", range_key[k],
+			               (long long)range_min[k], note);
+		if (it[k].set && b[k] > range_max[k])
+			return perr_at(e, it[k].loc, "'%s' must be at most %lld%s", range_key[k],
+			               (long long)range_max[k], note);
+	}
+	if (fac && a < 1)
+		return perr_at(e, it[PR_FROM].loc, "'%s': a range with 'times' starts at 1 or more%s",
+		               p->name, note);
+	if (z < a)
+		return perr_at(e, it[PR_TO].loc, "'%s': 'to' (%lld) is below 'from' (%lld)%s",
+		               p->name, (long long)z, (long long)a, note);
+	for (v = a; v <= z; v = fac ? v * fac : v + st) {
+		if (++n > RANGE_MAX)
+			return perr_at(e, p->at, "'%s': more than %d values%s", p->name, RANGE_MAX, note);
+		if (fac && v > z / fac)
+			break;
+	}
+	*vals = xcalloc(n, sizeof **vals);
+	*nvals = 0;
+	for (v = a;; v = fac ? v * fac : v + st) { /* the next value only when there is one */
+		(*vals)[(*nvals)++] = v;
+		if (*nvals == n)
+			break;
+	}
+	return 0;
+}
+
+/* the value or range bound at n (what: the parameter's name, or the bound's key) into *pv:
+   an integer, else an expression of the sizes; 1 if an expression */
+static int get_pval(struct reader *x, const struct node *n, const char *what, struct pval *pv)
+{
+	int r = n->kind == N_SCALAR && !yamltree_null(n) ? read_i64(n->s, &pv->v) : -1;
+	struct vars sizes = {0};
+	size_t i;
+	int col = 0;
+
+	pv->set = 1;
+	pv->loc = read_loc(n);
+	if (r == 0)
+		return 0;
+	/* not a scalar, out of range, or a number with a fraction: an integer was meant */
+	if (r == -2 || n->kind != N_SCALAR || yamltree_null(n) || strchr(n->s, '.'))
+		read_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
+	read_expr(x, n, what, &x->sizes, &pv->e);
+	pv->loc.col = read_col(n, 0); /* errors of its value point into it */
+	for (i = 0; i < x->c->nsizes; i++)
+		vars_set(&sizes, x->c->sizes[i].name, 0);
+	if (expr_unknown(pv->e, &sizes, &col)) /* SMS, the one name of x->sizes not a size */
+		read_err_at(x, n->line, read_col(n, col), "'%s' is not allowed in parameter values: they "
+		            "may use sizes only (a variant is the same on every GPU)", CFG_SMS);
+	return 1;
+}
+
+/* a parameter's values from a range: {from: A, to: B, step: S} or {from: A, to: B, times: F}
+   (range_vals), into p; bounds that are expressions of the sizes are left to
+   cfg_eval_params */
+static void get_range(struct reader *x, const struct node *m, struct param *p)
+{
+	struct field f[] = {REQ("from", D_VARIANT), REQ("to", D_VARIANT), OPT("step", D_VARIANT),
+	                    OPT("times", D_VARIANT)};
+	const char *name = p->name;
+	int64_t b[PR_N] = {0};
+	struct perr e;
+	int sized = 0;
+	size_t i;
+
+	for (i = 0; i < m->n; i += 2) { /* a list's other spellings get a pointer to this one */
+		if (m->kid[i]->kind != N_SCALAR || !strcmp(m->kid[i]->s, "from") ||
+		    !strcmp(m->kid[i]->s, "to") || !strcmp(m->kid[i]->s, "step") ||
+		    !strcmp(m->kid[i]->s, "times"))
+			continue;
+		if (i >= 2 && read_cut_expr(m->kid[i - 1])) { /* {to: ceil_div(n, 2)}: key "2)" */
+			struct expr *cut;
+			read_expr(x, m->kid[i - 1], "range", &x->sizes, &cut); /* says to quote it */
+			die("'%s' parsed with an unclosed '('", m->kid[i - 1]->s);
+		}
+		read_err(x, m->kid[i], "'%s': a list of values, or a range with the keys from, to "
+		         "and step or times; not '%s'", read_show(x, name), read_show(x, m->kid[i]->s));
+	}
+	read_fields(x, m, name, f, LEN(f));
+	p->range = 1;
+	p->items = xcalloc(PR_N, sizeof *p->items);
+	p->nitems = PR_N;
+	for (i = 0; i < PR_N; i++)
+		if (f[i].v)
+			sized |= get_pval(x, f[i].v, range_key[i], &p->items[i]);
+	if (f[PR_STEP].v && f[PR_TIMES].v)
+		read_err(x, f[PR_TIMES].k, "'%s': 'step' or 'times', not both", read_show(x, name));
+	if (sized)
+		return;
+	for (i = 0; i < PR_N; i++)
+		b[i] = p->items[i].v;
+	if (range_vals(p, p->items, b, "", &p->vals, &p->nvals, &e) < 0)
+		read_err_at(x, e.loc.line, e.loc.col, "%s", e.msg);
+	free(p->items);
+	p->items = NULL;
+	p->nitems = 0;
+}
+
+/* a parameter's list of values into p; values that are expressions of the sizes are left to
+   cfg_eval_params */
+static void get_list(struct reader *x, const struct node *v, struct param *p)
+{
+	size_t j, k;
+
+	read_want(x, v, N_SEQ, p->name);
+	if (!v->n)
+		read_err(x, v, "'%s' must have at least one value", read_show(x, p->name));
+	p->vals = xcalloc(v->n, sizeof *p->vals);
+	/* the first bad value or duplicate in list order, in O(n log n) */
+	for (j = 0; j < v->n; j++) {
+		const struct node *e = v->kid[j];
+		if (e->kind != N_SCALAR || yamltree_null(e) || read_i64(e->s, &p->vals[j]) < 0)
+			break;
+	}
+	k = first_dup(p->vals, j);
+	if (k < j)
+		read_err(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->vals[k],
+		         read_show(x, p->name));
+	p->nvals = v->n;
+	if (j == v->n)
+		return;
+	/* an expression (or a mistake) at j */
+	free(p->vals);
+	p->vals = NULL;
+	p->nvals = 0;
+	p->items = xcalloc(v->n, sizeof *p->items);
+	p->nitems = v->n;
+	for (j = 0; j < v->n; j++)
+		get_pval(x, v->kid[j], p->name, &p->items[j]);
+	k = first_dup_literal(p->items, p->nitems);
+	if (k < p->nitems)
+		read_err(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->items[k].v,
+		         read_show(x, p->name));
+}
+
+void params_read(struct reader *x, const struct node *m)
+{
+	struct config *c = x->c;
+	int64_t dummy;
+	size_t i;
+
+	read_want(x, m, N_MAP, "params");
+	c->params = xcalloc(m->n / 2, sizeof *c->params);
+	for (i = 0; i < m->n; i += 2) { /* every name first: no value may use one */
+		struct param *p = &c->params[c->nparams];
+		const char *name = read_ident(x, m->kid[i], "parameter");
+		if (vars_get(&x->sizes, name, &dummy))
+			read_err(x, m->kid[i], "parameter '%s' clashes with a size", read_show(x, name));
+		p->name = xstrdup(name);
+		p->loc = read_loc(m->kid[i]);
+		p->at = read_loc(m->kid[i + 1]);
+		c->nparams++;
+		if (x->all.n == VARS_MAX)
+			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
+		vars_set(&x->all, p->name, 0);
+	}
+	for (i = 0; i < c->nparams; i++) {
+		const struct node *v = m->kid[2 * i + 1];
+		if (v->kind == N_MAP)
+			get_range(x, v, &c->params[i]);
+		else
+			get_list(x, v, &c->params[i]);
+	}
+}
+
+void cfg_set_size(struct config *c, const char *assign)
+{
+	const char *eq = strchr(assign, '=');
+	size_t i, n;
+	int64_t v;
+
+	if (!eq || eq == assign)
+		fatal("size '%s' must be name=value", assign);
+	n = (size_t)(eq - assign);
+	for (i = 0; i < c->nsizes; i++) {
+		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
+			continue;
+		switch (read_i64(eq + 1, &v)) {
+		case -2:
+			fatal("size '%s': '%s' is out of range (at most %lld)", c->sizes[i].name, eq + 1,
+			      (long long)INT64_MAX);
+		case -1:
+			fatal("size '%s': '%s' is not an integer (decimal, or hexadecimal with 0x)",
+			      c->sizes[i].name, eq + 1);
+		}
+		if (v < 0)
+			fatal("size '%s': '%s' is negative", c->sizes[i].name, eq + 1);
+		c->sizes[i].val = v;
+		for (i = 0; i < c->nparams; i++) { /* drop values of the old sizes */
+			if (!c->params[i].items)
+				continue;
+			free(c->params[i].vals);
+			c->params[i].vals = NULL;
+			c->params[i].nvals = 0;
+		}
+		return;
+	}
+	fatal("unknown size '%.*s'", (int)n, assign);
+}
+
+/* " with n=4096, m=2": the sizes p's expressions use, as v binds them; "" if none (malloc'd) */
+static char *sizes_note(const struct config *c, const struct param *p, const struct vars *v)
+{
+	struct buf b = {0};
+	size_t i, k;
+	int64_t val;
+
+	buf_puts(&b, "");
+	for (i = 0; i < c->nsizes; i++) {
+		for (k = 0; k < p->nitems; k++)
+			if (p->items[k].e && expr_uses(p->items[k].e, c->sizes[i].name))
+				break;
+		if (k < p->nitems && vars_get(v, c->sizes[i].name, &val))
+			buf_printf(&b, "%s%s=%lld", b.len ? ", " : " with ", c->sizes[i].name,
+			           (long long)val);
+	}
+	return b.s;
+}
+
+/* p's values under the sizes in v, as written (some an expression), into *vals (malloc'd);
+   note ends each message. A list's value equal to an earlier one is dropped, with a warning
+   when loud. 0, or -1 with *e */
+static int param_eval(const struct config *c, const struct param *p, const struct vars *v,
+                      const char *note, int loud, int64_t **vals, size_t *nvals, struct perr *e)
+{
+	int64_t *b = xcalloc(p->nitems, sizeof *b);
+	unsigned char *dup;
+	struct ival *s;
+	size_t k, n = 0;
+	int r;
+
+	for (k = 0; k < p->nitems; k++) {
+		const struct pval *it = &p->items[k];
+		struct expr_err ee;
+		struct loc l = it->loc;
+		if (!it->e) {
+			b[k] = it->v;
+			continue;
+		}
+		if (expr_eval(it->e, v, &b[k], &ee) == 0)
+			continue;
+		cfg_expr_loc(c, it->e, ee.col >= 0 ? ee.col : 0, &l);
+		free(b);
+		return perr_at(e, l, "'%s' %s '%s': %s%s", p->name, p->range ? range_key[k] : "value",
+		               expr_src(it->e), ee.msg, note);
+	}
+	if (p->range) {
+		r = range_vals(p, p->items, b, note, vals, nvals, e);
+		free(b);
+		return r;
+	}
+	s = xcalloc(p->nitems, sizeof *s);
+	dup = xcalloc(p->nitems, 1);
+	for (k = 0; k < p->nitems; k++) {
+		s[k].v = b[k];
+		s[k].i = k;
+	}
+	dups(s, p->nitems, dup, p->nitems);
+	for (k = 0; k < p->nitems; k++) {
+		const struct pval *it = &p->items[k];
+		struct loc l = it->loc;
+		if (!dup[k]) {
+			b[n++] = b[k];
+			continue;
+		}
+		if (!loud)
+			continue;
+		if (it->e)
+			cfg_expr_loc(c, it->e, 0, &l);
+		warn("%s:%d:%d: '%s': value %lld%s%s%s repeats an earlier one%s: tried once", c->path,
+		     l.line, l.col, p->name, (long long)b[k], it->e ? " ('" : "",
+		     it->e ? expr_src(it->e) : "", it->e ? "')" : "", note);
+	}
+	free(dup);
+	*vals = b;
+	*nvals = n;
+	return 0;
+}
+
+int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
+                        size_t *n)
+{
+	const struct param *p = &c->params[i];
+	struct perr e;
+	int64_t *vals;
+	char *note;
+
+	if (!p->items) {
+		vals = xcalloc(p->nvals, sizeof *vals);
+		memcpy(vals, p->vals, p->nvals * sizeof *vals);
+		*n = p->nvals;
+		return vals;
+	}
+	note = sizes_note(c, p, v);
+	if (param_eval(c, p, v, note, loud, &vals, n, &e) < 0) {
+		free(note);
+		fatal("%s:%d:%d: %s", c->path, e.loc.line, e.loc.col, e.msg);
+	}
+	free(note);
+	return vals;
+}
+
+void cfg_eval_params(struct config *c)
+{
+	struct vars v = {0};
+	size_t i;
+
+	cfg_size_vars(c, 1, &v); /* parameter values may not use SMS */
+	for (i = 0; i < c->nparams; i++) {
+		struct param *p = &c->params[i];
+		if (!p->items)
+			continue;
+		free(p->vals);
+		p->vals = NULL;
+		p->nvals = 0;
+		p->vals = cfg_param_vals(c, i, &v, 1, &p->nvals);
+	}
+}
+
+void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v)
+{
+	size_t i;
+
+	vars_set(v, CFG_SMS, sms);
+	for (i = 0; i < c->nsizes; i++)
+		vars_set(v, c->sizes[i].name, c->sizes[i].val);
+}

@@ -1,0 +1,30 @@
+/* params: the params section; each parameter's values, evaluated under the sizes. */
+#ifndef TUNER_PARAMS_H
+#define TUNER_PARAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct config;
+struct node;
+struct reader;
+struct vars;
+
+/* read the params section m into x->c: every name, then each one's values (those that are
+   expressions of the sizes are left to cfg_eval_params) */
+void params_read(struct reader *x, const struct node *m);
+/* override a size: "name=value"; exits 2 on an unknown name or bad value. Parameter values
+   that are expressions of the sizes are unset until the next cfg_eval_params */
+void cfg_set_size(struct config *c, const char *assign);
+/* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
+   leave them unset) under the sizes as they are now; exit 2 with the location on an error,
+   warn of a value dropped as equal to an earlier one */
+void cfg_eval_params(struct config *c);
+/* parameter i's values under the sizes bound in v (malloc'd, *n of them); exit 2 with the
+   location on an error; warn of the values dropped as duplicates when loud */
+int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
+                        size_t *n);
+/* bind every size into v, and CFG_SMS to sms */
+void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v);
+
+#endif
