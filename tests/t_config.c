@@ -890,7 +890,7 @@ TEST(config_options)
 		const char *opt, *err; /* err: what the message says after the option */
 	} bad[] = {
 		{"--pre-include=/etc/passwd", "is not allowed: a config may pass only the options that "
-		                              "read and write no file (configs/README.md lists them)"},
+		                              "read and write no file (docs/config.md lists them)"},
 		{"-include", "is not allowed"},
 		{"/etc/passwd", "is not allowed"},
 		{"-I/etc", "is not allowed"},

@@ -287,7 +287,7 @@ static int explain(struct run *t)
 	const char *arch = t->o.arch ? t->o.arch : nv_newest_arch();
 
 	if (!t->c->naccesses)
-		fatal("%s: no 'accesses' declared: nothing to explain (configs/README.md)", t->c->path);
+		fatal("%s: no 'accesses' declared: nothing to explain (docs/config.md)", t->c->path);
 	space_arch_limits(arch, &t->lim);
 	space_expand(t->c, &t->sizes, &t->lim, &t->s);
 	t->r = xcalloc(t->s.n ? t->s.n : 1, sizeof *t->r);

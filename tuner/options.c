@@ -151,7 +151,7 @@ static void opt_check(struct yamltree *doc, const struct node *at, const struct 
 	e = opt_find(t, n, o, &v);
 	if (!e)
 		yamltree_err(doc, at, "%s option '%s' is not allowed: a config may pass only the "
-		             "options that read and write no file (configs/README.md lists them)", kind,
+		             "options that read and write no file (docs/config.md lists them)", kind,
 		             yamltree_show(doc, o));
 	switch (e->val) {
 	case OV_NONE:

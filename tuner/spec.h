@@ -116,7 +116,7 @@ struct vsize {
 	struct loc loc;       /* of the entry */
 };
 
-/* limits a config is checked against (configs/README.md lists them) */
+/* limits a config is checked against (docs/config.md lists them) */
 #define CFG_NAME_MAX 64            /* characters of the config's name */
 #define CFG_SAMPLES_MAX 10000      /* timing.samples: 1 .. this */
 #define CFG_WARMUP_MAX 10000       /* timing.warmup: 0 .. this */
