@@ -20,6 +20,7 @@
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
+#include "results.h"
 #include "bench.h" /* struct run_result */
 #include "tune.h"
 #include "util.h"
@@ -190,8 +191,8 @@ int merge_run(const char *dir)
 	sh = find_shards(dir, &n);
 	memset(&t, 0, sizeof t);
 	t.t0 = now_s();
-	t.cfgtext = shard_file(sh[0].dir, TUNE_CONFIG_COPY, &t.cfglen);
-	t.tmpl = shard_file(sh[0].dir, TUNE_TEMPLATE_COPY, &tlen);
+	t.cfgtext = shard_file(sh[0].dir, RESULTS_CONFIG_COPY, &t.cfglen);
+	t.tmpl = shard_file(sh[0].dir, RESULTS_TEMPLATE_COPY, &tlen);
 	for (k = 0; k < n; k++) {
 		char *p = xasprintf("%s/results.json", sh[k].dir);
 		if (!(sh[k].doc = json_load_file(p, JSON_REJECT_DUPLICATES, &err)))
@@ -203,8 +204,8 @@ int merge_run(const char *dir)
 			fatal("%s/results.json: not the results of shard %d of %d", sh[k].dir, sh[k].k, n);
 		if (k) {
 			size_t l1, l2;
-			char *c1 = shard_file(sh[k].dir, TUNE_CONFIG_COPY, &l1);
-			char *t1 = shard_file(sh[k].dir, TUNE_TEMPLATE_COPY, &l2);
+			char *c1 = shard_file(sh[k].dir, RESULTS_CONFIG_COPY, &l1);
+			char *t1 = shard_file(sh[k].dir, RESULTS_TEMPLATE_COPY, &l2);
 			int other_cfg = l1 != t.cfglen || memcmp(c1, t.cfgtext, l1);
 			int other_tmpl = l2 != tlen || memcmp(t1, t.tmpl, l2);
 			free(c1); /* before any fatal(): what is left is reachable */
@@ -236,7 +237,7 @@ int merge_run(const char *dir)
 		    (!first || num_of(search, "first_timed_s") < first))
 			first = num_of(search, "first_timed_s");
 	}
-	cfgpath = xasprintf("%s/%s", sh[0].dir, TUNE_CONFIG_COPY);
+	cfgpath = xasprintf("%s/%s", sh[0].dir, RESULTS_CONFIG_COPY);
 	if (!(t.c = cfg_parse_detached(cfgpath, t.cfgtext, t.cfglen, why, sizeof why)))
 		fatal("%s", why);
 	free(cfgpath);

@@ -20,6 +20,7 @@
 #include "measure.h"
 #include "predict.h"
 #include "report.h"
+#include "results.h"
 #include "retune.h"
 #include "search.h"
 #include "source.h"
@@ -818,9 +819,9 @@ static void write_report(struct run *t, const char *file, int csv, const size_t 
 	else if (csv == 3)
 		t4_results(f, t->c, &t->s, t->r, order, &t->ri);
 	else if (csv)
-		report_csv(&b, f, t->c, &t->s, t->r, order);
+		results_csv(&b, f, t->c, &t->s, t->r, order);
 	else
-		report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
+		results_write(&b, f, t->c, &t->s, t->r, order, &t->ri);
 	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
 		int e = errno;
 		unlink(tmp);
@@ -861,9 +862,9 @@ static void copy_sources(struct run *t)
 	struct buf b = {t->cfgtext, t->cfglen, 0};
 	size_t n = strlen(t->tmpl);
 
-	write_out(t->dir, TUNE_CONFIG_COPY, &b);
+	write_out(t->dir, RESULTS_CONFIG_COPY, &b);
 	b = (struct buf){t->tmpl, n, 0};
-	write_out(t->dir, TUNE_TEMPLATE_COPY, &b);
+	write_out(t->dir, RESULTS_TEMPLATE_COPY, &b);
 	t->ri.config_hash = hash_bytes(HASH_INIT, t->cfgtext, t->cfglen);
 	t->ri.template_hash = hash_bytes(HASH_INIT, t->tmpl, n);
 	t->ri.sources_copied = 1;
