@@ -1,12 +1,11 @@
 /* bundle: the winners of every tuned GPU of one kernel in one CUDA source and one header,
-   with the selection of the entry for the GPU an application runs on (tuner bundle).
-   The only file that reads JSON (jansson). */
+   with the selection of the entry for the GPU an application runs on (tuner bundle). */
 #include "bundle.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +16,13 @@
 #include "emit.h"
 #include "source.h"
 #include "space.h"
-#include "result.h"
+#include "results.h"
 #include "version.h"
-
-/* one variant as results.json lists it */
-struct row {
-	const char *id;           /* jansson's, alive as long as the GPU's document */
-	const char *status;
-	const char *twin_of;      /* twins and collapsed variants: the one timed for them */
-	json_t *params;
-	double median_ms, gbs, pct_copy; /* status "ok" */
-};
 
 /* one GPU directory's timed results */
 struct gpu {
 	char *dir, *slug, *json;  /* the directory, its name, its results.json */
-	json_t *doc;
+	struct results *res;
 	const char *name;         /* the GPU */
 	int cc_major, cc_minor, sms;
 	const char *config;       /* the config's path as the tuning run was given it */
@@ -42,8 +32,7 @@ struct gpu {
 	size_t cfglen;
 	char *tmplfile, *tmpl;
 	int legacy;               /* no copies recorded: regenerated from the files as they are */
-	json_t *sizes;
-	struct row *rows;
+	const struct results_variant *rows; /* the variants, as results.json lists them */
 	size_t nrows, best;
 };
 
@@ -73,48 +62,6 @@ struct bundle {
 
 /* ---- reading results.json ---- */
 
-static const char *type_name(json_type t)
-{
-	switch (t) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "true or false";
-	case JSON_NULL: return "null";
-	}
-	return "?";
-}
-
-/* member key of object o as type t (JSON_REAL: any number, JSON_TRUE: a boolean); NULL when
-   it is absent and not required. file and where name it in the message. */
-static json_t *member(const char *file, const char *where, json_t *o, const char *key,
-                      json_type t, int required)
-{
-	json_t *v = json_object_get(o, key);
-	int ok;
-
-	if (!v) {
-		if (required)
-			fatal("%s: %s%sno '%s'", file, where, *where ? ": " : "", key);
-		return NULL;
-	}
-	ok = t == JSON_REAL ? json_is_number(v) : t == JSON_TRUE ? json_is_boolean(v)
-	                                                         : json_typeof(v) == t;
-	if (!ok)
-		fatal("%s: %s%s'%s' is not %s", file, where, *where ? ": " : "", key, type_name(t));
-	return v;
-}
-
-static const char *mstr(const char *file, const char *where, json_t *o, const char *key,
-                        int required)
-{
-	json_t *v = member(file, where, o, key, JSON_STRING, required);
-
-	return v ? json_string_value(v) : NULL;
-}
-
 /* the text of file (NULL, errno set, when it cannot be read) */
 static char *slurp(const char *path, size_t *len)
 {
@@ -132,73 +79,36 @@ static const char *hash_hex(uint64_t h)
 }
 
 /* read the copy (config or template) sources.<what> names into *text; check its hash */
-static void read_copy(struct gpu *g, json_t *sources, const char *what, char **file,
-                      char **text, size_t *len)
+static void read_copy(struct gpu *g, const char *what, const struct results_copy *c,
+                      char **file, char **text, size_t *len)
 {
-	char where[64];
-	json_t *o;
-	const char *copy, *want, *got;
+	const char *got;
 
-	snprintf(where, sizeof where, "sources.%s", what);
-	o = member(g->json, "sources", sources, what, JSON_OBJECT, 1);
-	copy = mstr(g->json, where, o, "copy", 1);
-	want = mstr(g->json, where, o, "fnv1a64", 1);
-	if (!*copy || strchr(copy, '/') || !strcmp(copy, ".") || !strcmp(copy, ".."))
-		fatal("%s: %s: copy '%s' is not a file name in its directory", g->json, where, copy);
-	*file = xasprintf("%s/%s", g->dir, copy);
+	if (!*c->copy || strchr(c->copy, '/') || !strcmp(c->copy, ".") || !strcmp(c->copy, ".."))
+		fatal("%s: sources.%s: copy '%s' is not a file name in its directory", g->json, what,
+		      c->copy);
+	*file = xasprintf("%s/%s", g->dir, c->copy);
 	if (!(*text = slurp(*file, len)))
 		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
 		      what, g->name, what);
 	got = hash_hex(hash_bytes(HASH_INIT, *text, *len));
-	if (strcmp(got, want))
+	if (strcmp(got, c->fnv1a64))
 		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
-		      "there, or restore it", *file, g->name, want, g->json, got);
-}
-
-/* the variants of results.json */
-static void read_rows(struct gpu *g, json_t *list)
-{
-	size_t i;
-
-	g->nrows = json_array_size(list);
-	g->rows = xcalloc(g->nrows ? g->nrows : 1, sizeof *g->rows);
-	for (i = 0; i < g->nrows; i++) {
-		json_t *v = json_array_get(list, i);
-		struct row *r = &g->rows[i];
-		char where[48];
-
-		snprintf(where, sizeof where, "variants[%zu]", i);
-		if (!json_is_object(v))
-			fatal("%s: %s is not an object", g->json, where);
-		r->id = mstr(g->json, where, v, "id", 1);
-		r->status = mstr(g->json, where, v, "status", 1);
-		r->params = member(g->json, where, v, "params", JSON_OBJECT, 1);
-		r->twin_of = mstr(g->json, where, v, "twin_of", 0);
-		if (strcmp(r->status, "ok"))
-			continue;
-		r->median_ms = json_number_value(member(g->json, where, v, "median_ms", JSON_REAL, 1));
-		if (!(r->median_ms > 0))
-			fatal("%s: %s: median_ms %g is not a positive time", g->json, where, r->median_ms);
-		if (member(g->json, where, v, "gbs", JSON_REAL, 0))
-			r->gbs = json_number_value(json_object_get(v, "gbs"));
-		if (member(g->json, where, v, "pct_copy", JSON_REAL, 0))
-			r->pct_copy = json_number_value(json_object_get(v, "pct_copy"));
-	}
+		      "there, or restore it", *file, g->name, c->fnv1a64, g->json, got);
 }
 
 /* the config and template g was tuned with: the copies beside its results, or where the results
    were written by a tuner that kept none, the recorded config and its template as they are now */
-static void read_sources(struct gpu *g, json_t *sources)
+static void read_sources(struct gpu *g)
 {
 	struct config *c;
 	size_t errlen, n;
 	char *err;
 
-	if (sources) {
-		read_copy(g, sources, "config", &g->cfgfile, &g->cfgtext, &g->cfglen);
-		read_copy(g, sources, "template", &g->tmplfile, &g->tmpl, &n);
-		g->tmplpath = mstr(g->json, "sources.template", json_object_get(sources, "template"),
-		                   "path", 1);
+	if (g->res->copies) {
+		read_copy(g, "config", &g->res->cfg, &g->cfgfile, &g->cfgtext, &g->cfglen);
+		read_copy(g, "template", &g->res->tmpl, &g->tmplfile, &g->tmpl, &n);
+		g->tmplpath = g->res->tmpl.path;
 		return;
 	}
 	g->legacy = 1;
@@ -221,47 +131,61 @@ static void read_sources(struct gpu *g, json_t *sources)
 	     g->config);
 }
 
+/* exit 2 unless the verified variant i of g has a positive median, and numbers for its GB/s
+   and % of copy (a null there says they were not finite) */
+static void check_timing(const struct gpu *g, size_t i)
+{
+	const struct results_variant *r = &g->rows[i];
+
+	if (r->status != ST_OK)
+		return;
+	if (isnan(r->median_ms))
+		fatal("%s: variants[%zu]: 'median_ms' is not a number", g->json, i);
+	if (!(r->median_ms > 0))
+		fatal("%s: variants[%zu]: median_ms %g is not a positive time", g->json, i,
+		      r->median_ms);
+	if (isnan(r->gbs) || isnan(r->pct_copy))
+		fatal("%s: variants[%zu]: '%s' is not a number", g->json, i,
+		      isnan(r->gbs) ? "gbs" : "pct_copy");
+}
+
 /* read dir/results.json; 0 when it holds timed results of *kernel (NULL: the first results
    name it), -1 (said) when untimed */
 static int read_gpu(struct gpu *g, char **kernel)
 {
-	json_error_t e;
-	json_t *timed;
-	const char *k, *cc;
-	char extra;
+	struct results_error e;
+	struct results *r;
+	size_t i;
 
-	if (!(g->doc = json_load_file(g->json, JSON_REJECT_DUPLICATES, &e)))
+	if (!(r = g->res = results_load(g->json, 1, &e)) && e.line)
 		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
-	if (!json_is_object(g->doc))
-		fatal("%s: not a results.json: the top is not an object", g->json);
-	k = mstr(g->json, "", g->doc, "kernel", 1);
+	if (!r)
+		fatal("%s: %s", g->json, e.text);
 	if (!*kernel)
-		*kernel = xstrdup(k);
-	if (strcmp(k, *kernel))
+		*kernel = xstrdup(r->kernel);
+	if (strcmp(r->kernel, *kernel))
 		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
-		      g->json, k, *kernel, g->dir);
-	timed = member(g->json, "", g->doc, "timed", JSON_TRUE, 1);
-	g->config = mstr(g->json, "", g->doc, "config", 1);
-	g->sizes = member(g->json, "", g->doc, "sizes", JSON_OBJECT, 1);
-	read_rows(g, member(g->json, "", g->doc, "variants", JSON_ARRAY, 1));
-	if (!json_is_true(timed)) {
+		      g->json, r->kernel, *kernel, g->dir);
+	g->config = r->config;
+	g->rows = r->v;
+	g->nrows = r->n;
+	for (i = 0; i < g->nrows; i++)
+		check_timing(g, i);
+	if (!r->timed) {
 		note(1, "tuner: %s: skipped: compile-only results (nothing timed there)\n", g->dir);
 		return -1;
 	}
-	g->name = mstr(g->json, "", g->doc, "gpu", 1);
-	cc = mstr(g->json, "", g->doc, "compute_capability", 1);
-	if (sscanf(cc, "%d.%d%c", &g->cc_major, &g->cc_minor, &extra) != 2 || g->cc_major < 1 ||
-	    g->cc_minor < 0 || g->cc_minor > 9)
-		fatal("%s: compute_capability '%s' is not MAJOR.MINOR", g->json, cc);
-	if (member(g->json, "", g->doc, "sms", JSON_INTEGER, 0))
-		g->sms = (int)json_integer_value(json_object_get(g->doc, "sms"));
-	read_sources(g, member(g->json, "", g->doc, "sources", JSON_OBJECT, 0));
+	g->name = r->gpu;
+	g->cc_major = r->cc_major;
+	g->cc_minor = r->cc_minor;
+	g->sms = r->sms;
+	read_sources(g);
 	return 0;
 }
 
 static void gpu_free(struct gpu *g)
 {
-	json_decref(g->doc);
+	results_free(g->res);
 	free(g->dir);
 	free(g->slug);
 	free(g->json);
@@ -269,7 +193,6 @@ static void gpu_free(struct gpu *g)
 	free(g->cfgtext);
 	free(g->tmplfile);
 	free(g->tmpl);
-	free(g->rows);
 }
 
 static int by_name(const void *a, const void *b)
@@ -393,7 +316,7 @@ static void check_sources(struct bundle *b)
 			fatal("%s differs from %s: %s and %s were tuned with different templates; "
 			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
 			      g->name, f->name);
-		if (!json_equal(g->sizes, f->sizes)) {
+		if (!results_same_sizes(g->res, f->res)) {
 			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
 			buf_printf(&b->flags, " * %s was tuned with other sizes than %s\n", g->name,
 			           f->name);
@@ -415,11 +338,10 @@ static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *
 	memset(v, 0, sizeof *v);
 	cfg_size_vars(b->c, 0, v);
 	for (i = 0; i < b->c->nsizes; i++) {
-		json_t *j = json_object_get(g->sizes, b->c->sizes[i].name);
-		if (j && !json_is_integer(j))
-			fatal("%s: sizes: '%s' is not an integer", g->json, b->c->sizes[i].name);
-		if (j)
-			vars_set(v, b->c->sizes[i].name, json_integer_value(j));
+		const struct results_val *x = results_find(g->res->sizes, g->res->nsizes,
+		                                           b->c->sizes[i].name);
+		if (x)
+			vars_set(v, b->c->sizes[i].name, x->val);
 	}
 }
 
@@ -451,39 +373,40 @@ static void load_config(struct bundle *b)
 
 /* row r's parameter values in config order (malloc'd), checked against the config's values
    under the sizes g was tuned with */
-static int64_t *row_vals(const struct bundle *b, const struct gpu *g, const struct row *r)
+static int64_t *row_vals(const struct bundle *b, const struct gpu *g,
+                         const struct results_variant *r)
 {
 	const struct config *c = b->c;
 	struct vars sizes;
 	int64_t *vals;
 	size_t i, j, n;
 
-	if (json_object_size(r->params) != c->nparams)
+	if (r->nparams != c->nparams)
 		fatal("%s: variant %s has %zu parameters, the config %s has %zu: results of another "
-		      "config", g->json, r->id, json_object_size(r->params), g->cfgfile, c->nparams);
+		      "config", g->json, r->id, r->nparams, g->cfgfile, c->nparams);
 	gpu_sizes(b, g, &sizes);
 	for (i = 0; i < c->nparams; i++) {
 		const struct param *p = &c->params[i];
-		json_t *jv = json_object_get(r->params, p->name);
-		if (!jv || !json_is_integer(jv))
+		const struct results_val *x = results_find(r->params, r->nparams, p->name);
+		if (!x)
 			fatal("%s: variant %s: no integer parameter '%s' (the config %s has it): "
 			      "results of another config", g->json, r->id, p->name, g->cfgfile);
 		vals = cfg_param_vals(c, i, &sizes, 0, &n);
-		for (j = 0; j < n && vals[j] != json_integer_value(jv); j++)
+		for (j = 0; j < n && vals[j] != x->val; j++)
 			;
 		free(vals); /* before fatal(): what is left is reachable */
 		if (j == n)
 			fatal("%s: variant %s: %s=%lld is not among the config's values (%s)", g->json,
-			      r->id, p->name, (long long)json_integer_value(jv), g->cfgfile);
+			      r->id, p->name, (long long)x->val, g->cfgfile);
 	}
 	vals = xcalloc(c->nparams ? c->nparams : 1, sizeof *vals); /* after every fatal() */
 	for (i = 0; i < c->nparams; i++)
-		vals[i] = json_integer_value(json_object_get(r->params, c->params[i].name));
+		vals[i] = results_find(r->params, r->nparams, c->params[i].name)->val;
 	return vals;
 }
 
 /* row of id in g, or NULL */
-static const struct row *find_row(const struct gpu *g, const char *id)
+static const struct results_variant *find_row(const struct gpu *g, const char *id)
 {
 	size_t i;
 
@@ -496,11 +419,11 @@ static const struct row *find_row(const struct gpu *g, const char *id)
 /* id's median on g: its own, or that of the variant timed for it (0: not timed) */
 static double median_of(const struct gpu *g, const char *id)
 {
-	const struct row *r = find_row(g, id);
+	const struct results_variant *r = find_row(g, id);
 
-	if (r && r->twin_of && (!strcmp(r->status, "twin") || !strcmp(r->status, "collapsed")))
+	if (r && r->twin_of && (r->status == ST_TWIN || r->status == ST_COLLAPSED))
 		r = find_row(g, r->twin_of);
-	return r && !strcmp(r->status, "ok") ? r->median_ms : 0;
+	return r && r->status == ST_OK ? r->median_ms : 0;
 }
 
 long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
@@ -528,7 +451,7 @@ long bundle_portable(const double *med, const double *best, size_t ngpu, size_t 
 }
 
 /* index in b->k of the variant id (added with the values of row r of g when new) */
-static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct row *r)
+static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct results_variant *r)
 {
 	size_t i;
 	struct variant v = {0};
@@ -560,7 +483,7 @@ static void choose(struct bundle *b)
 		/* results.json lists the variants ranked: the first verified one is the tuner's
 		   winner (a tie rule may prefer it to a marginally faster one); best[] is the fastest */
 		for (v = 0; v < g->nrows; v++) {
-			if (strcmp(g->rows[v].status, "ok"))
+			if (g->rows[v].status != ST_OK)
 				continue;
 			if (w == SIZE_MAX)
 				w = v;
@@ -723,7 +646,7 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	            "median, GB/s, % of copy\n");
 	for (i = 0; i < b->ng; i++) {
 		const struct gpu *g = &b->g[i];
-		const struct row *r = &g->rows[g->best];
+		const struct results_variant *r = &g->rows[g->best];
 		buf_printf(o, " * %5zu  ", i);
 		put_comment(o, g->name);
 		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
@@ -902,7 +825,7 @@ static void header(struct buf *o, const struct bundle *b)
 	           b->kernel, uk);
 	for (i = 0; i < b->ng; i++) {
 		const struct gpu *g = &b->g[i];
-		const struct row *r = &g->rows[g->best];
+		const struct results_variant *r = &g->rows[g->best];
 		buf_puts(o, "\t{");
 		put_cstr(o, g->name);
 		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
