@@ -3,9 +3,7 @@
 #include "bundle.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,24 +15,8 @@
 #include "source.h"
 #include "space.h"
 #include "results.h"
+#include "tuned.h"
 #include "version.h"
-
-/* one GPU directory's timed results */
-struct gpu {
-	char *dir, *slug, *json;  /* the directory, its name, its results.json */
-	struct results *res;
-	const char *name;         /* the GPU */
-	int cc_major, cc_minor, sms;
-	const char *config;       /* the config's path as the tuning run was given it */
-	const char *tmplpath;     /* the template's path then; NULL in older results */
-	char *cfgfile, *cfgtext;  /* the config regenerated from: the copy, or (older results)
-	                             the recorded path */
-	size_t cfglen;
-	char *tmplfile, *tmpl;
-	int legacy;               /* no copies recorded: regenerated from the files as they are */
-	const struct results_variant *rows; /* the variants, as results.json lists them */
-	size_t nrows, best;
-};
 
 /* one distinct kernel of the bundle */
 struct kvar {
@@ -46,167 +28,20 @@ struct kvar {
 struct bundle {
 	const char *dir;
 	char *kernel;
-	struct gpu *g;            /* the timed GPUs, ordered by compute capability (newest first),
+	struct tuned *g;          /* the timed GPUs, ordered by compute capability (newest first),
 	                             then name */
 	size_t ng;
 	struct config *c;         /* the first GPU's config: every GPU's is the same text */
 	struct vars sizes;        /* the sizes tuned with (the first GPU's) */
 	struct kvar *k;
 	size_t nk;
+	size_t *win;              /* per GPU: its winner's index in its rows */
 	size_t *kof;              /* per GPU: its winner's index in k */
 	size_t kportable;
 	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
 	                             timed on every GPU) */
 	struct buf flags;         /* what the header comment must say: changed files, ... */
 };
-
-/* ---- reading results.json ---- */
-
-/* the text of file (NULL, errno set, when it cannot be read) */
-static char *slurp(const char *path, size_t *len)
-{
-	return file_read_max(path, 16 << 20, len);
-}
-
-static const char *hash_hex(uint64_t h)
-{
-	static char s[2][20];
-	static int i;
-
-	i ^= 1;
-	snprintf(s[i], sizeof s[i], "%016llx", (unsigned long long)h);
-	return s[i];
-}
-
-/* read the copy (config or template) sources.<what> names into *text; check its hash */
-static void read_copy(struct gpu *g, const char *what, const struct results_copy *c,
-                      char **file, char **text, size_t *len)
-{
-	const char *got;
-
-	if (!*c->copy || strchr(c->copy, '/') || !strcmp(c->copy, ".") || !strcmp(c->copy, ".."))
-		fatal("%s: sources.%s: copy '%s' is not a file name in its directory", g->json, what,
-		      c->copy);
-	*file = xasprintf("%s/%s", g->dir, c->copy);
-	if (!(*text = slurp(*file, len)))
-		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
-		      what, g->name, what);
-	got = hash_hex(hash_bytes(HASH_INIT, *text, *len));
-	if (strcmp(got, c->fnv1a64))
-		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
-		      "there, or restore it", *file, g->name, c->fnv1a64, g->json, got);
-}
-
-/* the config and template g was tuned with: the copies beside its results, or where the results
-   were written by a tuner that kept none, the recorded config and its template as they are now */
-static void read_sources(struct gpu *g)
-{
-	struct config *c;
-	size_t errlen, n;
-	char *err;
-
-	if (g->res->copies) {
-		read_copy(g, "config", &g->res->cfg, &g->cfgfile, &g->cfgtext, &g->cfglen);
-		read_copy(g, "template", &g->res->tmpl, &g->tmplfile, &g->tmpl, &n);
-		g->tmplpath = g->res->tmpl.path;
-		return;
-	}
-	g->legacy = 1;
-	g->cfgfile = xstrdup(g->config);
-	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
-		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
-		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
-		      g->config);
-	errlen = strlen(g->cfgfile) + 512;
-	err = xmalloc(errlen);
-	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
-		fatal("%s", err);
-	free(err);
-	g->tmplfile = xstrdup(c->kernel.source);
-	cfg_free(c);
-	if (!(g->tmpl = slurp(g->tmplfile, &n)))
-		fatal("%s: cannot read the template of %s:", g->tmplfile, g->cfgfile);
-	warn("%s: written by an older tuner, without a copy of its config and template: "
-	     "regenerating from '%s' as it is now (a change since tuning goes unnoticed)", g->json,
-	     g->config);
-}
-
-/* exit 2 unless the verified variant i of g has a positive median, and numbers for its GB/s
-   and % of copy (a null there says they were not finite) */
-static void check_timing(const struct gpu *g, size_t i)
-{
-	const struct results_variant *r = &g->rows[i];
-
-	if (r->status != ST_OK)
-		return;
-	if (isnan(r->median_ms))
-		fatal("%s: variants[%zu]: 'median_ms' is not a number", g->json, i);
-	if (!(r->median_ms > 0))
-		fatal("%s: variants[%zu]: median_ms %g is not a positive time", g->json, i,
-		      r->median_ms);
-	if (isnan(r->gbs) || isnan(r->pct_copy))
-		fatal("%s: variants[%zu]: '%s' is not a number", g->json, i,
-		      isnan(r->gbs) ? "gbs" : "pct_copy");
-}
-
-/* read dir/results.json; 0 when it holds timed results of *kernel (NULL: the first results
-   name it), -1 (said) when untimed */
-static int read_gpu(struct gpu *g, char **kernel)
-{
-	struct results_error e;
-	struct results *r;
-	size_t i;
-
-	if (!(r = g->res = results_load(g->json, 1, &e)) && e.line)
-		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
-	if (!r)
-		fatal("%s: %s", g->json, e.text);
-	if (!*kernel)
-		*kernel = xstrdup(r->kernel);
-	if (strcmp(r->kernel, *kernel))
-		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
-		      g->json, r->kernel, *kernel, g->dir);
-	g->config = r->config;
-	g->rows = r->v;
-	g->nrows = r->n;
-	for (i = 0; i < g->nrows; i++)
-		check_timing(g, i);
-	if (!r->timed) {
-		note(1, "tuner: %s: skipped: compile-only results (nothing timed there)\n", g->dir);
-		return -1;
-	}
-	g->name = r->gpu;
-	g->cc_major = r->cc_major;
-	g->cc_minor = r->cc_minor;
-	g->sms = r->sms;
-	read_sources(g);
-	return 0;
-}
-
-static void gpu_free(struct gpu *g)
-{
-	results_free(g->res);
-	free(g->dir);
-	free(g->slug);
-	free(g->json);
-	free(g->cfgfile);
-	free(g->cfgtext);
-	free(g->tmplfile);
-	free(g->tmpl);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int by_gpu(const void *a, const void *b)
-{
-	const struct gpu *x = a, *y = b;
-	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor;
-
-	return cx != cy ? cy - cx : strcmp(x->name, y->name);
-}
 
 /* the kernel a directory's results should be of: its own name when that is a kernel name */
 static char *dir_kernel(const char *dir)
@@ -224,114 +59,8 @@ static char *dir_kernel(const char *dir)
 	return i ? xstrndup(p, i) : NULL;
 }
 
-/* every subdirectory of b->dir with a results.json, timed ones into b->g */
-static void scan(struct bundle *b)
-{
-	DIR *d = opendir(b->dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, i, found = 0;
-
-	if (!d)
-		fatal("%s: cannot open the results directory:", b->dir);
-	while ((de = readdir(d))) {
-		char *j;
-		if (de->d_name[0] == '.')
-			continue;
-		j = xasprintf("%s/%s/results.json", b->dir, de->d_name);
-		if (access(j, F_OK) == 0) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-		free(j);
-	}
-	closedir(d);
-	if (!n)
-		fatal("%s: no results: no subdirectory holds a results.json (tune first: tuner "
-		      "CONFIG writes OUT/<kernel>/<gpu>/results.json)", b->dir);
-	qsort(names, n, sizeof *names, by_name);
-	b->g = xcalloc(n, sizeof *b->g);
-	for (i = 0; i < n; i++) {
-		struct gpu *g = &b->g[b->ng];
-		memset(g, 0, sizeof *g);
-		g->dir = xasprintf("%s/%s", b->dir, names[i]);
-		g->slug = names[i];
-		g->json = xasprintf("%s/results.json", g->dir);
-		found++;
-		if (read_gpu(g, &b->kernel) == 0) {
-			b->ng++;
-			continue;
-		}
-		gpu_free(g);
-	}
-	free(names);
-	if (!b->ng)
-		fatal("%s: nothing timed: its %zu result director%s hold%s compile-only results "
-		      "(made without a GPU); tune on a GPU first", b->dir, found,
-		      found == 1 ? "y" : "ies", found == 1 ? "s" : "");
-	qsort(b->g, b->ng, sizeof *b->g, by_gpu);
-}
-
-/* ---- checks across the GPUs ---- */
-
-/* the recorded file path, as it is here, against the copy g was tuned with */
-static void check_current(struct bundle *b, const struct gpu *g, const char *path,
-                          const char *copy, const char *text, size_t len)
-{
-	size_t n;
-	char *now;
-
-	if (!path || g->legacy)
-		return;
-	if (!(now = slurp(path, &n))) {
-		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", path, copy,
-		     g->name);
-		return;
-	}
-	if (n != len || memcmp(now, text, n)) {
-		warn("%s changed since %s was tuned (%s is what was tuned): the bundle holds the "
-		     "tuned copy; re-tune for the change", path, g->name, copy);
-		buf_printf(&b->flags, " * CHANGED since %s was tuned: %s (the bundle holds %s)\n",
-		           g->name, path, copy);
-	}
-	free(now);
-}
-
-/* the texts every GPU was tuned with are the same; say where the files have changed since */
-static void check_sources(struct bundle *b)
-{
-	size_t i, j;
-
-	for (i = 0; i < b->ng; i++) {
-		struct gpu *g = &b->g[i], *f = &b->g[0];
-		for (j = 0; j < i; j++)
-			if (!strcmp(b->g[j].name, g->name))
-				fatal("%s: results for %s again (also in %s): one directory per GPU",
-				      g->json, g->name, b->g[j].dir);
-		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
-			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
-			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
-			      f->name);
-		if (strcmp(g->tmpl, f->tmpl))
-			fatal("%s differs from %s: %s and %s were tuned with different templates; "
-			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
-			      g->name, f->name);
-		if (!results_same_sizes(g->res, f->res)) {
-			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
-			buf_printf(&b->flags, " * %s was tuned with other sizes than %s\n", g->name,
-			           f->name);
-		}
-		check_current(b, g, g->config, g->cfgfile, g->cfgtext, g->cfglen);
-		check_current(b, g, g->tmplpath, g->tmplfile, g->tmpl, strlen(g->tmpl));
-		if (g->legacy)
-			buf_printf(&b->flags, " * %s: results without copies of the config and template "
-			           "(an older tuner): regenerated from %s as it was at bundling\n",
-			           g->name, g->config);
-	}
-}
-
 /* the sizes g was tuned with, bound in v: the config's, where its results name none */
-static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *v)
+static void gpu_sizes(const struct bundle *b, const struct tuned *g, struct vars *v)
 {
 	size_t i;
 
@@ -349,7 +78,7 @@ static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *
    parameter values that follow them) */
 static void load_config(struct bundle *b)
 {
-	struct gpu *g = &b->g[0];
+	struct tuned *g = &b->g[0];
 	size_t i, errlen = strlen(g->cfgfile) + 512;
 	char *err = xmalloc(errlen);
 
@@ -373,7 +102,7 @@ static void load_config(struct bundle *b)
 
 /* row r's parameter values in config order (malloc'd), checked against the config's values
    under the sizes g was tuned with */
-static int64_t *row_vals(const struct bundle *b, const struct gpu *g,
+static int64_t *row_vals(const struct bundle *b, const struct tuned *g,
                          const struct results_variant *r)
 {
 	const struct config *c = b->c;
@@ -406,7 +135,7 @@ static int64_t *row_vals(const struct bundle *b, const struct gpu *g,
 }
 
 /* row of id in g, or NULL */
-static const struct results_variant *find_row(const struct gpu *g, const char *id)
+static const struct results_variant *find_row(const struct tuned *g, const char *id)
 {
 	size_t i;
 
@@ -417,7 +146,7 @@ static const struct results_variant *find_row(const struct gpu *g, const char *i
 }
 
 /* id's median on g: its own, or that of the variant timed for it (0: not timed) */
-static double median_of(const struct gpu *g, const char *id)
+static double median_of(const struct tuned *g, const char *id)
 {
 	const struct results_variant *r = find_row(g, id);
 
@@ -451,7 +180,7 @@ long bundle_portable(const double *med, const double *best, size_t ngpu, size_t 
 }
 
 /* index in b->k of the variant id (added with the values of row r of g when new) */
-static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct results_variant *r)
+static size_t add_kvar(struct bundle *b, const struct tuned *g, const struct results_variant *r)
 {
 	size_t i;
 	struct variant v = {0};
@@ -470,15 +199,16 @@ static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct resul
 /* every GPU's winner, and the portable default */
 static void choose(struct bundle *b)
 {
-	const struct gpu *g0 = &b->g[0];
+	const struct tuned *g0 = &b->g[0];
 	double *med = xcalloc(g0->nrows * b->ng + 1, sizeof *med);
 	double *best = xcalloc(b->ng, sizeof *best);
-	size_t i, v, oldest = 0;
+	size_t i, v, oldest = b->ng - 1; /* the GPUs are ordered newest first */
 	long p;
 
+	b->win = xcalloc(b->ng, sizeof *b->win);
 	b->kof = xcalloc(b->ng, sizeof *b->kof);
 	for (i = 0; i < b->ng; i++) {
-		struct gpu *g = &b->g[i];
+		struct tuned *g = &b->g[i];
 		size_t w = SIZE_MAX, f = SIZE_MAX;
 		/* results.json lists the variants ranked: the first verified one is the tuner's
 		   winner (a tie rule may prefer it to a marginally faster one); best[] is the fastest */
@@ -493,11 +223,9 @@ static void choose(struct bundle *b)
 		if (w == SIZE_MAX)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
 			      "directory aside to bundle the others)", g->json, g->name);
-		g->best = w;
+		b->win[i] = w;
 		best[i] = g->rows[f].median_ms;
 		b->kof[i] = add_kvar(b, g, &g->rows[w]);
-		if (by_gpu(g, &b->g[oldest]) > 0)
-			oldest = i;
 	}
 	for (i = 0; i < b->ng; i++)
 		for (v = 0; v < g0->nrows; v++)
@@ -623,8 +351,8 @@ static void gencode(const struct bundle *b, struct buf *out)
 
 static void provenance(struct buf *o, const struct bundle *b, const char *date)
 {
-	const struct gpu *f = &b->g[0];
-	const struct gpu *old = &b->g[b->ng - 1];
+	const struct tuned *f = &b->g[0];
+	const struct tuned *old = &b->g[b->ng - 1];
 	struct buf gc = {0};
 	size_t i;
 
@@ -637,16 +365,16 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
 	            " * config: ");
 	put_comment(o, f->config);
-	buf_printf(o, " (fnv1a64 %s), template: ",
-	           hash_hex(hash_bytes(HASH_INIT, f->cfgtext, f->cfglen)));
+	buf_printf(o, " (fnv1a64 %016llx), template: ",
+	           (unsigned long long)hash_bytes(HASH_INIT, f->cfgtext, f->cfglen));
 	put_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
-	buf_printf(o, " (fnv1a64 %s)\n *\n", hash_hex(hash_bytes(HASH_INIT, f->tmpl,
-	                                                             strlen(f->tmpl))));
+	buf_printf(o, " (fnv1a64 %016llx)\n *\n",
+	           (unsigned long long)hash_bytes(HASH_INIT, f->tmpl, strlen(f->tmpl)));
 	buf_puts(o, " * entry  GPU, compute capability, multiprocessors: variant (parameters), "
 	            "median, GB/s, % of copy\n");
 	for (i = 0; i < b->ng; i++) {
-		const struct gpu *g = &b->g[i];
-		const struct results_variant *r = &g->rows[g->best];
+		const struct tuned *g = &b->g[i];
+		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_printf(o, " * %5zu  ", i);
 		put_comment(o, g->name);
 		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
@@ -824,8 +552,8 @@ static void header(struct buf *o, const struct bundle *b)
 	buf_printf(o, "static const struct tuner_entry %s_bundle_entries[%s_BUNDLE_ENTRIES] = {\n",
 	           b->kernel, uk);
 	for (i = 0; i < b->ng; i++) {
-		const struct gpu *g = &b->g[i];
-		const struct results_variant *r = &g->rows[g->best];
+		const struct tuned *g = &b->g[i];
+		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_puts(o, "\t{");
 		put_cstr(o, g->name);
 		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
@@ -1061,8 +789,7 @@ void bundle_make(const char *dir, const char *out)
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	b.dir = dir;
 	b.kernel = dir_kernel(dir);
-	scan(&b);
-	check_sources(&b);
+	b.g = tuned_read(dir, &b.kernel, &b.flags, &b.ng);
 	load_config(&b);
 	choose(&b);
 	provenance(&h, &b, date);
@@ -1088,10 +815,9 @@ void bundle_make(const char *dir, const char *out)
 		free(b.k[i].vals);
 		free(b.k[i].params);
 	}
-	for (i = 0; i < b.ng; i++)
-		gpu_free(&b.g[i]);
-	free(b.g);
+	tuned_free(b.g, b.ng);
 	free(b.k);
+	free(b.win);
 	free(b.kof);
 	free(b.kernel);
 	buf_free(&b.flags);
