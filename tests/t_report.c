@@ -2,6 +2,7 @@
 #include "test.h"
 #include "report.h"
 #include "winner.h"
+#include "results.h"
 #include "bank.h"
 #include "retune.h"
 
@@ -111,7 +112,7 @@ TEST(report_csv_bank_columns)
 	x.co.ok = 1;
 	s.v = &v;
 	s.n = 1;
-	report_csv(&b, NULL, &c, &s, &x, &order);
+	results_csv(&b, NULL, &c, &s, &x, &order);
 	CHECK(strstr(b.s, "bank_predicted,bank_counted") != NULL);
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);
@@ -153,7 +154,7 @@ TEST(report_counters_json_and_table)
 	ri.timed = 1;
 	ri.counters = 1;
 	ri.counter_passes = 2;
-	report_json(&b, NULL, &c, &s, &x, &order, &ri);
+	results_write(&b, NULL, &c, &s, &x, &order, &ri);
 	CHECK(strstr(b.s, "\"measured\": {\"loads\": {\"requests\": 32") != NULL);
 	CHECK(strstr(b.s, "\"per_request\": 2, \"pipeline_per_request\": 2.0625") != NULL);
 	CHECK(strstr(b.s, "\"match\": true") != NULL);
@@ -168,7 +169,7 @@ TEST(report_counters_json_and_table)
 	/* a probe that failed is said, in results.json and under the table */
 	x.run->nprobe = -1;
 	snprintf(x.run->probe_why, sizeof x.run->probe_why, "cuptiRangeProfilerStart: busy");
-	report_json(&b, NULL, &c, &s, &x, &order, &ri);
+	results_write(&b, NULL, &c, &s, &x, &order, &ri);
 	CHECK(strstr(b.s, "\"counters_error\": \"cuptiRangeProfilerStart: busy\"") != NULL);
 	CHECK(strstr(b.s, "\"measured\"") == NULL);
 	buf_free(&b);

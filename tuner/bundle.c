@@ -1,12 +1,9 @@
 /* bundle: the winners of every tuned GPU of one kernel in one CUDA source and one header,
-   with the selection of the entry for the GPU an application runs on (tuner bundle).
-   The only file that reads JSON (jansson). */
+   with the selection of the entry for the GPU an application runs on (tuner bundle). */
 #include "bundle.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,35 +14,9 @@
 #include "emit.h"
 #include "source.h"
 #include "space.h"
-#include "result.h"
+#include "results.h"
+#include "tuned.h"
 #include "version.h"
-
-/* one variant as results.json lists it */
-struct row {
-	const char *id;           /* jansson's, alive as long as the GPU's document */
-	const char *status;
-	const char *twin_of;      /* twins and collapsed variants: the one timed for them */
-	json_t *params;
-	double median_ms, gbs, pct_copy; /* status "ok" */
-};
-
-/* one GPU directory's timed results */
-struct gpu {
-	char *dir, *slug, *json;  /* the directory, its name, its results.json */
-	json_t *doc;
-	const char *name;         /* the GPU */
-	int cc_major, cc_minor, sms;
-	const char *config;       /* the config's path as the tuning run was given it */
-	const char *tmplpath;     /* the template's path then; NULL in older results */
-	char *cfgfile, *cfgtext;  /* the config regenerated from: the copy, or (older results)
-	                             the recorded path */
-	size_t cfglen;
-	char *tmplfile, *tmpl;
-	int legacy;               /* no copies recorded: regenerated from the files as they are */
-	json_t *sizes;
-	struct row *rows;
-	size_t nrows, best;
-};
 
 /* one distinct kernel of the bundle */
 struct kvar {
@@ -57,233 +28,20 @@ struct kvar {
 struct bundle {
 	const char *dir;
 	char *kernel;
-	struct gpu *g;            /* the timed GPUs, ordered by compute capability (newest first),
+	struct tuned *g;          /* the timed GPUs, ordered by compute capability (newest first),
 	                             then name */
 	size_t ng;
 	struct config *c;         /* the first GPU's config: every GPU's is the same text */
 	struct vars sizes;        /* the sizes tuned with (the first GPU's) */
 	struct kvar *k;
 	size_t nk;
+	size_t *win;              /* per GPU: its winner's index in its rows */
 	size_t *kof;              /* per GPU: its winner's index in k */
 	size_t kportable;
 	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
 	                             timed on every GPU) */
 	struct buf flags;         /* what the header comment must say: changed files, ... */
 };
-
-/* ---- reading results.json ---- */
-
-static const char *type_name(json_type t)
-{
-	switch (t) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "true or false";
-	case JSON_NULL: return "null";
-	}
-	return "?";
-}
-
-/* member key of object o as type t (JSON_REAL: any number, JSON_TRUE: a boolean); NULL when
-   it is absent and not required. file and where name it in the message. */
-static json_t *member(const char *file, const char *where, json_t *o, const char *key,
-                      json_type t, int required)
-{
-	json_t *v = json_object_get(o, key);
-	int ok;
-
-	if (!v) {
-		if (required)
-			fatal("%s: %s%sno '%s'", file, where, *where ? ": " : "", key);
-		return NULL;
-	}
-	ok = t == JSON_REAL ? json_is_number(v) : t == JSON_TRUE ? json_is_boolean(v)
-	                                                         : json_typeof(v) == t;
-	if (!ok)
-		fatal("%s: %s%s'%s' is not %s", file, where, *where ? ": " : "", key, type_name(t));
-	return v;
-}
-
-static const char *mstr(const char *file, const char *where, json_t *o, const char *key,
-                        int required)
-{
-	json_t *v = member(file, where, o, key, JSON_STRING, required);
-
-	return v ? json_string_value(v) : NULL;
-}
-
-/* the text of file (NULL, errno set, when it cannot be read) */
-static char *slurp(const char *path, size_t *len)
-{
-	return file_read_max(path, 16 << 20, len);
-}
-
-static const char *hash_hex(uint64_t h)
-{
-	static char s[2][20];
-	static int i;
-
-	i ^= 1;
-	snprintf(s[i], sizeof s[i], "%016llx", (unsigned long long)h);
-	return s[i];
-}
-
-/* read the copy (config or template) sources.<what> names into *text; check its hash */
-static void read_copy(struct gpu *g, json_t *sources, const char *what, char **file,
-                      char **text, size_t *len)
-{
-	char where[64];
-	json_t *o;
-	const char *copy, *want, *got;
-
-	snprintf(where, sizeof where, "sources.%s", what);
-	o = member(g->json, "sources", sources, what, JSON_OBJECT, 1);
-	copy = mstr(g->json, where, o, "copy", 1);
-	want = mstr(g->json, where, o, "fnv1a64", 1);
-	if (!*copy || strchr(copy, '/') || !strcmp(copy, ".") || !strcmp(copy, ".."))
-		fatal("%s: %s: copy '%s' is not a file name in its directory", g->json, where, copy);
-	*file = xasprintf("%s/%s", g->dir, copy);
-	if (!(*text = slurp(*file, len)))
-		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
-		      what, g->name, what);
-	got = hash_hex(hash_bytes(HASH_INIT, *text, *len));
-	if (strcmp(got, want))
-		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
-		      "there, or restore it", *file, g->name, want, g->json, got);
-}
-
-/* the variants of results.json */
-static void read_rows(struct gpu *g, json_t *list)
-{
-	size_t i;
-
-	g->nrows = json_array_size(list);
-	g->rows = xcalloc(g->nrows ? g->nrows : 1, sizeof *g->rows);
-	for (i = 0; i < g->nrows; i++) {
-		json_t *v = json_array_get(list, i);
-		struct row *r = &g->rows[i];
-		char where[48];
-
-		snprintf(where, sizeof where, "variants[%zu]", i);
-		if (!json_is_object(v))
-			fatal("%s: %s is not an object", g->json, where);
-		r->id = mstr(g->json, where, v, "id", 1);
-		r->status = mstr(g->json, where, v, "status", 1);
-		r->params = member(g->json, where, v, "params", JSON_OBJECT, 1);
-		r->twin_of = mstr(g->json, where, v, "twin_of", 0);
-		if (strcmp(r->status, "ok"))
-			continue;
-		r->median_ms = json_number_value(member(g->json, where, v, "median_ms", JSON_REAL, 1));
-		if (!(r->median_ms > 0))
-			fatal("%s: %s: median_ms %g is not a positive time", g->json, where, r->median_ms);
-		if (member(g->json, where, v, "gbs", JSON_REAL, 0))
-			r->gbs = json_number_value(json_object_get(v, "gbs"));
-		if (member(g->json, where, v, "pct_copy", JSON_REAL, 0))
-			r->pct_copy = json_number_value(json_object_get(v, "pct_copy"));
-	}
-}
-
-/* the config and template g was tuned with: the copies beside its results, or where the results
-   were written by a tuner that kept none, the recorded config and its template as they are now */
-static void read_sources(struct gpu *g, json_t *sources)
-{
-	struct config *c;
-	size_t errlen, n;
-	char *err;
-
-	if (sources) {
-		read_copy(g, sources, "config", &g->cfgfile, &g->cfgtext, &g->cfglen);
-		read_copy(g, sources, "template", &g->tmplfile, &g->tmpl, &n);
-		g->tmplpath = mstr(g->json, "sources.template", json_object_get(sources, "template"),
-		                   "path", 1);
-		return;
-	}
-	g->legacy = 1;
-	g->cfgfile = xstrdup(g->config);
-	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
-		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
-		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
-		      g->config);
-	errlen = strlen(g->cfgfile) + 512;
-	err = xmalloc(errlen);
-	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
-		fatal("%s", err);
-	free(err);
-	g->tmplfile = xstrdup(c->kernel.source);
-	cfg_free(c);
-	if (!(g->tmpl = slurp(g->tmplfile, &n)))
-		fatal("%s: cannot read the template of %s:", g->tmplfile, g->cfgfile);
-	warn("%s: written by an older tuner, without a copy of its config and template: "
-	     "regenerating from '%s' as it is now (a change since tuning goes unnoticed)", g->json,
-	     g->config);
-}
-
-/* read dir/results.json; 0 when it holds timed results of *kernel (NULL: the first results
-   name it), -1 (said) when untimed */
-static int read_gpu(struct gpu *g, char **kernel)
-{
-	json_error_t e;
-	json_t *timed;
-	const char *k, *cc;
-	char extra;
-
-	if (!(g->doc = json_load_file(g->json, JSON_REJECT_DUPLICATES, &e)))
-		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
-	if (!json_is_object(g->doc))
-		fatal("%s: not a results.json: the top is not an object", g->json);
-	k = mstr(g->json, "", g->doc, "kernel", 1);
-	if (!*kernel)
-		*kernel = xstrdup(k);
-	if (strcmp(k, *kernel))
-		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
-		      g->json, k, *kernel, g->dir);
-	timed = member(g->json, "", g->doc, "timed", JSON_TRUE, 1);
-	g->config = mstr(g->json, "", g->doc, "config", 1);
-	g->sizes = member(g->json, "", g->doc, "sizes", JSON_OBJECT, 1);
-	read_rows(g, member(g->json, "", g->doc, "variants", JSON_ARRAY, 1));
-	if (!json_is_true(timed)) {
-		note(1, "tuner: %s: skipped: compile-only results (nothing timed there)\n", g->dir);
-		return -1;
-	}
-	g->name = mstr(g->json, "", g->doc, "gpu", 1);
-	cc = mstr(g->json, "", g->doc, "compute_capability", 1);
-	if (sscanf(cc, "%d.%d%c", &g->cc_major, &g->cc_minor, &extra) != 2 || g->cc_major < 1 ||
-	    g->cc_minor < 0 || g->cc_minor > 9)
-		fatal("%s: compute_capability '%s' is not MAJOR.MINOR", g->json, cc);
-	if (member(g->json, "", g->doc, "sms", JSON_INTEGER, 0))
-		g->sms = (int)json_integer_value(json_object_get(g->doc, "sms"));
-	read_sources(g, member(g->json, "", g->doc, "sources", JSON_OBJECT, 0));
-	return 0;
-}
-
-static void gpu_free(struct gpu *g)
-{
-	json_decref(g->doc);
-	free(g->dir);
-	free(g->slug);
-	free(g->json);
-	free(g->cfgfile);
-	free(g->cfgtext);
-	free(g->tmplfile);
-	free(g->tmpl);
-	free(g->rows);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int by_gpu(const void *a, const void *b)
-{
-	const struct gpu *x = a, *y = b;
-	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor;
-
-	return cx != cy ? cy - cx : strcmp(x->name, y->name);
-}
 
 /* the kernel a directory's results should be of: its own name when that is a kernel name */
 static char *dir_kernel(const char *dir)
@@ -301,125 +59,18 @@ static char *dir_kernel(const char *dir)
 	return i ? xstrndup(p, i) : NULL;
 }
 
-/* every subdirectory of b->dir with a results.json, timed ones into b->g */
-static void scan(struct bundle *b)
-{
-	DIR *d = opendir(b->dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, i, found = 0;
-
-	if (!d)
-		fatal("%s: cannot open the results directory:", b->dir);
-	while ((de = readdir(d))) {
-		char *j;
-		if (de->d_name[0] == '.')
-			continue;
-		j = xasprintf("%s/%s/results.json", b->dir, de->d_name);
-		if (access(j, F_OK) == 0) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
-		}
-		free(j);
-	}
-	closedir(d);
-	if (!n)
-		fatal("%s: no results: no subdirectory holds a results.json (tune first: tuner "
-		      "CONFIG writes OUT/<kernel>/<gpu>/results.json)", b->dir);
-	qsort(names, n, sizeof *names, by_name);
-	b->g = xcalloc(n, sizeof *b->g);
-	for (i = 0; i < n; i++) {
-		struct gpu *g = &b->g[b->ng];
-		memset(g, 0, sizeof *g);
-		g->dir = xasprintf("%s/%s", b->dir, names[i]);
-		g->slug = names[i];
-		g->json = xasprintf("%s/results.json", g->dir);
-		found++;
-		if (read_gpu(g, &b->kernel) == 0) {
-			b->ng++;
-			continue;
-		}
-		gpu_free(g);
-	}
-	free(names);
-	if (!b->ng)
-		fatal("%s: nothing timed: its %zu result director%s hold%s compile-only results "
-		      "(made without a GPU); tune on a GPU first", b->dir, found,
-		      found == 1 ? "y" : "ies", found == 1 ? "s" : "");
-	qsort(b->g, b->ng, sizeof *b->g, by_gpu);
-}
-
-/* ---- checks across the GPUs ---- */
-
-/* the recorded file path, as it is here, against the copy g was tuned with */
-static void check_current(struct bundle *b, const struct gpu *g, const char *path,
-                          const char *copy, const char *text, size_t len)
-{
-	size_t n;
-	char *now;
-
-	if (!path || g->legacy)
-		return;
-	if (!(now = slurp(path, &n))) {
-		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", path, copy,
-		     g->name);
-		return;
-	}
-	if (n != len || memcmp(now, text, n)) {
-		warn("%s changed since %s was tuned (%s is what was tuned): the bundle holds the "
-		     "tuned copy; re-tune for the change", path, g->name, copy);
-		buf_printf(&b->flags, " * CHANGED since %s was tuned: %s (the bundle holds %s)\n",
-		           g->name, path, copy);
-	}
-	free(now);
-}
-
-/* the texts every GPU was tuned with are the same; say where the files have changed since */
-static void check_sources(struct bundle *b)
-{
-	size_t i, j;
-
-	for (i = 0; i < b->ng; i++) {
-		struct gpu *g = &b->g[i], *f = &b->g[0];
-		for (j = 0; j < i; j++)
-			if (!strcmp(b->g[j].name, g->name))
-				fatal("%s: results for %s again (also in %s): one directory per GPU",
-				      g->json, g->name, b->g[j].dir);
-		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
-			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
-			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
-			      f->name);
-		if (strcmp(g->tmpl, f->tmpl))
-			fatal("%s differs from %s: %s and %s were tuned with different templates; "
-			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
-			      g->name, f->name);
-		if (!json_equal(g->sizes, f->sizes)) {
-			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
-			buf_printf(&b->flags, " * %s was tuned with other sizes than %s\n", g->name,
-			           f->name);
-		}
-		check_current(b, g, g->config, g->cfgfile, g->cfgtext, g->cfglen);
-		check_current(b, g, g->tmplpath, g->tmplfile, g->tmpl, strlen(g->tmpl));
-		if (g->legacy)
-			buf_printf(&b->flags, " * %s: results without copies of the config and template "
-			           "(an older tuner): regenerated from %s as it was at bundling\n",
-			           g->name, g->config);
-	}
-}
-
 /* the sizes g was tuned with, bound in v: the config's, where its results name none */
-static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *v)
+static void gpu_sizes(const struct bundle *b, const struct tuned *g, struct vars *v)
 {
 	size_t i;
 
 	memset(v, 0, sizeof *v);
 	cfg_size_vars(b->c, 0, v);
 	for (i = 0; i < b->c->nsizes; i++) {
-		json_t *j = json_object_get(g->sizes, b->c->sizes[i].name);
-		if (j && !json_is_integer(j))
-			fatal("%s: sizes: '%s' is not an integer", g->json, b->c->sizes[i].name);
-		if (j)
-			vars_set(v, b->c->sizes[i].name, json_integer_value(j));
+		const struct results_val *x = results_find(g->res->sizes, g->res->nsizes,
+		                                           b->c->sizes[i].name);
+		if (x)
+			vars_set(v, b->c->sizes[i].name, x->val);
 	}
 }
 
@@ -427,7 +78,7 @@ static void gpu_sizes(const struct bundle *b, const struct gpu *g, struct vars *
    parameter values that follow them) */
 static void load_config(struct bundle *b)
 {
-	struct gpu *g = &b->g[0];
+	struct tuned *g = &b->g[0];
 	size_t i, errlen = strlen(g->cfgfile) + 512;
 	char *err = xmalloc(errlen);
 
@@ -451,39 +102,40 @@ static void load_config(struct bundle *b)
 
 /* row r's parameter values in config order (malloc'd), checked against the config's values
    under the sizes g was tuned with */
-static int64_t *row_vals(const struct bundle *b, const struct gpu *g, const struct row *r)
+static int64_t *row_vals(const struct bundle *b, const struct tuned *g,
+                         const struct results_variant *r)
 {
 	const struct config *c = b->c;
 	struct vars sizes;
 	int64_t *vals;
 	size_t i, j, n;
 
-	if (json_object_size(r->params) != c->nparams)
+	if (r->nparams != c->nparams)
 		fatal("%s: variant %s has %zu parameters, the config %s has %zu: results of another "
-		      "config", g->json, r->id, json_object_size(r->params), g->cfgfile, c->nparams);
+		      "config", g->json, r->id, r->nparams, g->cfgfile, c->nparams);
 	gpu_sizes(b, g, &sizes);
 	for (i = 0; i < c->nparams; i++) {
 		const struct param *p = &c->params[i];
-		json_t *jv = json_object_get(r->params, p->name);
-		if (!jv || !json_is_integer(jv))
+		const struct results_val *x = results_find(r->params, r->nparams, p->name);
+		if (!x)
 			fatal("%s: variant %s: no integer parameter '%s' (the config %s has it): "
 			      "results of another config", g->json, r->id, p->name, g->cfgfile);
 		vals = cfg_param_vals(c, i, &sizes, 0, &n);
-		for (j = 0; j < n && vals[j] != json_integer_value(jv); j++)
+		for (j = 0; j < n && vals[j] != x->val; j++)
 			;
 		free(vals); /* before fatal(): what is left is reachable */
 		if (j == n)
 			fatal("%s: variant %s: %s=%lld is not among the config's values (%s)", g->json,
-			      r->id, p->name, (long long)json_integer_value(jv), g->cfgfile);
+			      r->id, p->name, (long long)x->val, g->cfgfile);
 	}
 	vals = xcalloc(c->nparams ? c->nparams : 1, sizeof *vals); /* after every fatal() */
 	for (i = 0; i < c->nparams; i++)
-		vals[i] = json_integer_value(json_object_get(r->params, c->params[i].name));
+		vals[i] = results_find(r->params, r->nparams, c->params[i].name)->val;
 	return vals;
 }
 
 /* row of id in g, or NULL */
-static const struct row *find_row(const struct gpu *g, const char *id)
+static const struct results_variant *find_row(const struct tuned *g, const char *id)
 {
 	size_t i;
 
@@ -494,13 +146,13 @@ static const struct row *find_row(const struct gpu *g, const char *id)
 }
 
 /* id's median on g: its own, or that of the variant timed for it (0: not timed) */
-static double median_of(const struct gpu *g, const char *id)
+static double median_of(const struct tuned *g, const char *id)
 {
-	const struct row *r = find_row(g, id);
+	const struct results_variant *r = find_row(g, id);
 
-	if (r && r->twin_of && (!strcmp(r->status, "twin") || !strcmp(r->status, "collapsed")))
+	if (r && r->twin_of && (r->status == ST_TWIN || r->status == ST_COLLAPSED))
 		r = find_row(g, r->twin_of);
-	return r && !strcmp(r->status, "ok") ? r->median_ms : 0;
+	return r && r->status == ST_OK ? r->median_ms : 0;
 }
 
 long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
@@ -528,7 +180,7 @@ long bundle_portable(const double *med, const double *best, size_t ngpu, size_t 
 }
 
 /* index in b->k of the variant id (added with the values of row r of g when new) */
-static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct row *r)
+static size_t add_kvar(struct bundle *b, const struct tuned *g, const struct results_variant *r)
 {
 	size_t i;
 	struct variant v = {0};
@@ -547,20 +199,21 @@ static size_t add_kvar(struct bundle *b, const struct gpu *g, const struct row *
 /* every GPU's winner, and the portable default */
 static void choose(struct bundle *b)
 {
-	const struct gpu *g0 = &b->g[0];
+	const struct tuned *g0 = &b->g[0];
 	double *med = xcalloc(g0->nrows * b->ng + 1, sizeof *med);
 	double *best = xcalloc(b->ng, sizeof *best);
-	size_t i, v, oldest = 0;
+	size_t i, v, oldest = b->ng - 1; /* the GPUs are ordered newest first */
 	long p;
 
+	b->win = xcalloc(b->ng, sizeof *b->win);
 	b->kof = xcalloc(b->ng, sizeof *b->kof);
 	for (i = 0; i < b->ng; i++) {
-		struct gpu *g = &b->g[i];
+		struct tuned *g = &b->g[i];
 		size_t w = SIZE_MAX, f = SIZE_MAX;
 		/* results.json lists the variants ranked: the first verified one is the tuner's
 		   winner (a tie rule may prefer it to a marginally faster one); best[] is the fastest */
 		for (v = 0; v < g->nrows; v++) {
-			if (strcmp(g->rows[v].status, "ok"))
+			if (g->rows[v].status != ST_OK)
 				continue;
 			if (w == SIZE_MAX)
 				w = v;
@@ -570,11 +223,9 @@ static void choose(struct bundle *b)
 		if (w == SIZE_MAX)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
 			      "directory aside to bundle the others)", g->json, g->name);
-		g->best = w;
+		b->win[i] = w;
 		best[i] = g->rows[f].median_ms;
 		b->kof[i] = add_kvar(b, g, &g->rows[w]);
-		if (by_gpu(g, &b->g[oldest]) > 0)
-			oldest = i;
 	}
 	for (i = 0; i < b->ng; i++)
 		for (v = 0; v < g0->nrows; v++)
@@ -700,8 +351,8 @@ static void gencode(const struct bundle *b, struct buf *out)
 
 static void provenance(struct buf *o, const struct bundle *b, const char *date)
 {
-	const struct gpu *f = &b->g[0];
-	const struct gpu *old = &b->g[b->ng - 1];
+	const struct tuned *f = &b->g[0];
+	const struct tuned *old = &b->g[b->ng - 1];
 	struct buf gc = {0};
 	size_t i;
 
@@ -714,16 +365,16 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
 	            " * config: ");
 	put_comment(o, f->config);
-	buf_printf(o, " (fnv1a64 %s), template: ",
-	           hash_hex(hash_bytes(HASH_INIT, f->cfgtext, f->cfglen)));
+	buf_printf(o, " (fnv1a64 %016llx), template: ",
+	           (unsigned long long)hash_bytes(HASH_INIT, f->cfgtext, f->cfglen));
 	put_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
-	buf_printf(o, " (fnv1a64 %s)\n *\n", hash_hex(hash_bytes(HASH_INIT, f->tmpl,
-	                                                             strlen(f->tmpl))));
+	buf_printf(o, " (fnv1a64 %016llx)\n *\n",
+	           (unsigned long long)hash_bytes(HASH_INIT, f->tmpl, strlen(f->tmpl)));
 	buf_puts(o, " * entry  GPU, compute capability, multiprocessors: variant (parameters), "
 	            "median, GB/s, % of copy\n");
 	for (i = 0; i < b->ng; i++) {
-		const struct gpu *g = &b->g[i];
-		const struct row *r = &g->rows[g->best];
+		const struct tuned *g = &b->g[i];
+		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_printf(o, " * %5zu  ", i);
 		put_comment(o, g->name);
 		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
@@ -901,8 +552,8 @@ static void header(struct buf *o, const struct bundle *b)
 	buf_printf(o, "static const struct tuner_entry %s_bundle_entries[%s_BUNDLE_ENTRIES] = {\n",
 	           b->kernel, uk);
 	for (i = 0; i < b->ng; i++) {
-		const struct gpu *g = &b->g[i];
-		const struct row *r = &g->rows[g->best];
+		const struct tuned *g = &b->g[i];
+		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_puts(o, "\t{");
 		put_cstr(o, g->name);
 		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
@@ -1138,8 +789,7 @@ void bundle_make(const char *dir, const char *out)
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	b.dir = dir;
 	b.kernel = dir_kernel(dir);
-	scan(&b);
-	check_sources(&b);
+	b.g = tuned_read(dir, &b.kernel, &b.flags, &b.ng);
 	load_config(&b);
 	choose(&b);
 	provenance(&h, &b, date);
@@ -1165,10 +815,9 @@ void bundle_make(const char *dir, const char *out)
 		free(b.k[i].vals);
 		free(b.k[i].params);
 	}
-	for (i = 0; i < b.ng; i++)
-		gpu_free(&b.g[i]);
-	free(b.g);
+	tuned_free(b.g, b.ng);
 	free(b.k);
+	free(b.win);
 	free(b.kof);
 	free(b.kernel);
 	buf_free(&b.flags);

@@ -12,7 +12,7 @@
 #include "merge.h"
 
 #include <dirent.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +20,14 @@
 #include "nvrtc.h"
 #include "predict.h"
 #include "report.h"
+#include "results.h"
 #include "tune.h"
 #include "util.h"
 
 struct shard {
 	int k;
 	char *dir;
-	json_t *doc;
+	struct results *res;
 };
 
 static int by_k(const void *a, const void *b)
@@ -57,7 +58,7 @@ static struct shard *find_shards(const char *dir, int *nout)
 		sh = xreallocarray(sh, (size_t)n + 1, sizeof *sh);
 		sh[n].k = k;
 		sh[n].dir = xasprintf("%s/%s", dir, e->d_name);
-		sh[n++].doc = NULL;
+		sh[n++].res = NULL;
 	}
 	closedir(d);
 	if (!n)
@@ -82,23 +83,38 @@ static char *shard_file(const char *dir, const char *file, size_t *len)
 	return text;
 }
 
-/* exit 2 unless shard b's key of its results equals shard a's */
-static void same(const struct shard *a, const struct shard *b, const char *key)
+static int same_str(const char *a, const char *b)
 {
-	json_t *x = json_object_get(a->doc, key), *y = json_object_get(b->doc, key);
+	return a && b ? !strcmp(a, b) : a == b;
+}
 
-	if ((x || y) && !json_equal(x, y))
+/* exit 2 unless shard b's results say what shard a's say of the run */
+static void same_run(const struct shard *a, const struct shard *b)
+{
+	const struct results *x = a->res, *y = b->res;
+	const char *key = !same_str(x->kernel, y->kernel) ? "kernel"
+	                  : !same_str(x->arch, y->arch) ? "arch"
+	                  : !same_str(x->nvrtc, y->nvrtc) ? "nvrtc"
+	                  : x->timed != y->timed ? "timed"
+	                  : !same_str(x->gpu, y->gpu) ? "gpu"
+	                  : x->cc_major != y->cc_major || x->cc_minor != y->cc_minor
+	                  ? "compute_capability"
+	                  : !results_same_sizes(x, y) ? "sizes"
+	                  : x->limits != y->limits || x->max_threads != y->max_threads ||
+	                    x->smem_block != y->smem_block || x->smem_optin != y->smem_optin ||
+	                    x->lim_sms != y->lim_sms ? "limits" : NULL;
+
+	if (key)
 		fatal("%s: its '%s' differs from %s's: shards of different runs", b->dir, key, a->dir);
+	if (!same_str(x->strategy, y->strategy) || x->budget != y->budget)
+		fatal("%s: searched with another strategy or budget than %s", b->dir, a->dir);
 }
 
-static long long int_of(json_t *o, const char *key)
+/* a number a shard's results give as null (one that was not finite) as 0, as merge has
+   always read it */
+static double num(double x)
 {
-	return (long long)json_integer_value(json_object_get(o, key));
-}
-
-static double num_of(json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
+	return isnan(x) ? 0 : x;
 }
 
 /* the index of the variant called id, or SIZE_MAX */
@@ -113,74 +129,79 @@ static size_t find_id(const struct space *s, const size_t *slot, size_t cap, con
 }
 
 /* fill t->r[i] from its entry v of shard sh */
-static void take(struct run *t, size_t i, json_t *v, const struct shard *sh,
-                 const size_t *slot, size_t cap)
+static void take(struct run *t, size_t i, const struct results_variant *v,
+                 const struct shard *sh, const size_t *slot, size_t cap)
 {
 	struct result *x = &t->r[i];
-	const char *st = json_string_value(json_object_get(v, "status"));
-	const char *reason = json_string_value(json_object_get(v, "reason"));
-	const char *twin = json_string_value(json_object_get(v, "twin_of"));
 	struct run_result run;
-	long long rb;
-	int k;
 
-	for (k = 0; k <= ST_SKIPPED && (!st || strcmp(result_status((enum status)k), st)); k++)
-		;
-	if (k > ST_SKIPPED || k == ST_DROPPED || k == ST_SKIPPED)
+	if (v->unknown || v->status == ST_DROPPED || v->status == ST_SKIPPED)
 		fatal("%s/results.json: variant %s has status '%s', which no run records there",
-		      sh->dir, t->s.v[i].id, st ? st : "(none)");
+		      sh->dir, t->s.v[i].id, v->unknown ? v->unknown : result_status(v->status));
 	if (x->status != ST_SKIPPED)
 		fatal("%s/results.json: variant %s was tried by two shards", sh->dir, t->s.v[i].id);
-	x->status = (enum status)k;
-	x->reason = reason ? xstrdup(reason) : NULL;
-	x->resumed = json_is_true(json_object_get(v, "resumed"));
-	if (twin && (x->twin = (long)find_id(&t->s, slot, cap, twin)) == (long)SIZE_MAX)
+	x->status = v->status;
+	x->reason = v->reason ? xstrdup(v->reason) : NULL;
+	x->resumed = v->resumed;
+	if (v->twin_of && (x->twin = (long)find_id(&t->s, slot, cap, v->twin_of)) == (long)SIZE_MAX)
 		fatal("%s/results.json: variant %s is the twin of '%s', no variant of the space",
-		      sh->dir, t->s.v[i].id, twin);
+		      sh->dir, t->s.v[i].id, v->twin_of);
 	x->co.regs = -1;
-	if (json_object_get(v, "registers")) {
+	if (v->compiled) {
 		x->co.ok = 1;
-		x->co.regs = (int)int_of(v, "registers");
-		x->co.spill_stores = (int)int_of(v, "spill_stores");
-		x->co.spill_loads = (int)int_of(v, "spill_loads");
-		x->co.stack = (int)int_of(v, "stack");
-		x->co.smem_static = (int)int_of(v, "shared_static");
-		x->cache_hit = json_is_true(json_object_get(v, "cache_hit"));
+		x->co.regs = v->regs;
+		x->co.spill_stores = v->spill_stores;
+		x->co.spill_loads = v->spill_loads;
+		x->co.stack = v->stack;
+		x->co.smem_static = v->smem_static;
+		x->cache_hit = v->cache_hit;
 	}
-	if (x->status == ST_COMPILE_ERROR) {
-		const char *log = json_string_value(json_object_get(v, "log"));
-		x->co.log = xstrdup(log ? log : "");
-	}
-	if (!json_object_get(v, "max_abs_err") && !json_object_get(v, "median_ms") &&
-	    x->status != ST_FAULT && x->status != ST_TIMEOUT && x->status != ST_LAUNCH_ERROR)
+	if (x->status == ST_COMPILE_ERROR)
+		x->co.log = xstrdup(v->log ? v->log : "");
+	if (!v->checked && !v->timed && x->status != ST_FAULT && x->status != ST_TIMEOUT &&
+	    x->status != ST_LAUNCH_ERROR)
 		return;
 	memset(&run, 0, sizeof run);
-	run.max_abs_err = num_of(v, "max_abs_err");
-	run.max_rel_err = num_of(v, "max_rel_err");
-	run.t.n = (int)int_of(v, "samples");
-	run.t.median_ms = num_of(v, "median_ms");
-	run.t.min_ms = num_of(v, "min_ms");
-	run.t.max_ms = num_of(v, "max_ms");
-	run.t.mean_ms = num_of(v, "mean_ms");
-	run.t.spread = num_of(v, "spread");
-	snprintf(run.reason, sizeof run.reason, "%s", reason ? reason : "");
-	run.device = json_object_get(v, "device") ? (int)int_of(v, "device") : -1;
-	rb = int_of(v, "resident_blocks"); /* 0 where absent */
-	run.resident = rb > 0 && rb <= 65536 ? (int)rb : 0;
+	run.max_abs_err = num(v->max_abs_err);
+	run.max_rel_err = num(v->max_rel_err);
+	run.t.n = v->samples;
+	run.t.median_ms = num(v->median_ms);
+	run.t.min_ms = num(v->min_ms);
+	run.t.max_ms = num(v->max_ms);
+	run.t.mean_ms = num(v->mean_ms);
+	run.t.spread = num(v->spread);
+	snprintf(run.reason, sizeof run.reason, "%s", v->reason ? v->reason : "");
+	run.device = v->device;
+	run.resident = v->resident > 0 && v->resident <= 65536 ? (int)v->resident : 0;
 	result_set_run(x, &run);
-	x->gbs = num_of(v, "gbs");
-	x->pct_copy = num_of(v, "pct_copy");
-	x->pct_read = num_of(v, "pct_read");
+	x->gbs = num(v->gbs);
+	x->pct_copy = num(v->pct_copy);
+	x->pct_read = num(v->pct_read);
+}
+
+/* the results of shard sh of n, or exit 2 */
+static struct results *load(const struct shard *sh, int n)
+{
+	char *p = xasprintf("%s/results.json", sh->dir);
+	struct results_error e;
+	struct results *r = results_load(p, 0, &e);
+
+	if (!r && e.line)
+		fatal("%s:%d:%d: %s", p, e.line, e.column, e.text);
+	if (!r)
+		fatal("%s: %s", p, e.text);
+	free(p);
+	if (r->shard_k != sh->k || r->shard_n != n)
+		fatal("%s/results.json: not the results of shard %d of %d", sh->dir, sh->k, n);
+	return r;
 }
 
 int merge_run(const char *dir)
 {
 	static struct run t;
 	static char arch[32], nvrtc[32];
+	const struct results *r0;
 	struct shard *sh;
-	json_t *sizes, *lim, *search, *v;
-	json_error_t err;
-	const char *key, *s;
 	char why[512], *cfgpath;
 	size_t i, cap = 16, *slot, tlen, nsel = 0;
 	double wall = 0, first = 0;
@@ -189,21 +210,14 @@ int merge_run(const char *dir)
 	sh = find_shards(dir, &n);
 	memset(&t, 0, sizeof t);
 	t.t0 = now_s();
-	t.cfgtext = shard_file(sh[0].dir, TUNE_CONFIG_COPY, &t.cfglen);
-	t.tmpl = shard_file(sh[0].dir, TUNE_TEMPLATE_COPY, &tlen);
+	t.cfgtext = shard_file(sh[0].dir, RESULTS_CONFIG_COPY, &t.cfglen);
+	t.tmpl = shard_file(sh[0].dir, RESULTS_TEMPLATE_COPY, &tlen);
 	for (k = 0; k < n; k++) {
-		char *p = xasprintf("%s/results.json", sh[k].dir);
-		if (!(sh[k].doc = json_load_file(p, JSON_REJECT_DUPLICATES, &err)))
-			fatal("%s:%d:%d: %s", p, err.line, err.column, err.text);
-		free(p);
-		v = json_object_get(sh[k].doc, "shard");
-		if (json_integer_value(json_array_get(v, 0)) != sh[k].k ||
-		    json_integer_value(json_array_get(v, 1)) != n)
-			fatal("%s/results.json: not the results of shard %d of %d", sh[k].dir, sh[k].k, n);
+		const struct results *r = sh[k].res = load(&sh[k], n);
 		if (k) {
 			size_t l1, l2;
-			char *c1 = shard_file(sh[k].dir, TUNE_CONFIG_COPY, &l1);
-			char *t1 = shard_file(sh[k].dir, TUNE_TEMPLATE_COPY, &l2);
+			char *c1 = shard_file(sh[k].dir, RESULTS_CONFIG_COPY, &l1);
+			char *t1 = shard_file(sh[k].dir, RESULTS_TEMPLATE_COPY, &l2);
 			int other_cfg = l1 != t.cfglen || memcmp(c1, t.cfgtext, l1);
 			int other_tmpl = l2 != tlen || memcmp(t1, t.tmpl, l2);
 			free(c1); /* before any fatal(): what is left is reachable */
@@ -214,56 +228,39 @@ int merge_run(const char *dir)
 			if (other_tmpl)
 				fatal("%s: ran another template than %s: shards of different templates",
 				      sh[k].dir, sh[0].dir);
-			same(&sh[0], &sh[k], "kernel");
-			same(&sh[0], &sh[k], "arch");
-			same(&sh[0], &sh[k], "nvrtc");
-			same(&sh[0], &sh[k], "timed");
-			same(&sh[0], &sh[k], "gpu");
-			same(&sh[0], &sh[k], "compute_capability");
-			same(&sh[0], &sh[k], "sizes");
-			same(&sh[0], &sh[k], "limits");
+			same_run(&sh[0], &sh[k]);
 		}
-		search = json_object_get(sh[k].doc, "search");
-		if (k && (!json_equal(json_object_get(search, "strategy"),
-		                      json_object_get(json_object_get(sh[0].doc, "search"), "strategy")) ||
-		          !json_equal(json_object_get(search, "budget"),
-		                      json_object_get(json_object_get(sh[0].doc, "search"), "budget"))))
-			fatal("%s: searched with another strategy or budget than %s", sh[k].dir, sh[0].dir);
-		t.ri.ntimed += (size_t)int_of(search, "timed");
-		wall = num_of(search, "wall_s") > wall ? num_of(search, "wall_s") : wall;
-		if (num_of(search, "first_timed_s") > 0 &&
-		    (!first || num_of(search, "first_timed_s") < first))
-			first = num_of(search, "first_timed_s");
+		t.ri.ntimed += (size_t)r->ntimed;
+		wall = r->wall_s > wall ? r->wall_s : wall;
+		if (r->first_timed_s > 0 && (!first || r->first_timed_s < first))
+			first = r->first_timed_s;
 	}
-	cfgpath = xasprintf("%s/%s", sh[0].dir, TUNE_CONFIG_COPY);
+	r0 = sh[0].res;
+	cfgpath = xasprintf("%s/%s", sh[0].dir, RESULTS_CONFIG_COPY);
 	if (!(t.c = cfg_parse_detached(cfgpath, t.cfgtext, t.cfglen, why, sizeof why)))
 		fatal("%s", why);
 	free(cfgpath);
 	/* the paths the shards ran with, as an unsharded run would name them */
-	if ((s = json_string_value(json_object_get(sh[0].doc, "config")))) {
+	if (r0->config) {
 		free(t.c->path);
-		t.c->path = xstrdup(s);
+		t.c->path = xstrdup(r0->config);
 	}
-	v = json_object_get(json_object_get(json_object_get(sh[0].doc, "sources"), "template"),
-	                    "path");
-	if (json_is_string(v)) {
+	if (r0->tmpl.path) {
 		free(t.c->kernel.source);
-		t.c->kernel.source = xstrdup(json_string_value(v));
+		t.c->kernel.source = xstrdup(r0->tmpl.path);
 	}
-	sizes = json_object_get(sh[0].doc, "sizes");
-	json_object_foreach(sizes, key, v) {
-		char *a = xasprintf("%s=%lld", key, (long long)json_integer_value(v));
+	for (i = 0; i < r0->nsizes; i++) {
+		char *a = xasprintf("%s=%lld", r0->sizes[i].name, (long long)r0->sizes[i].val);
 		cfg_set_size(t.c, a);
 		free(a);
 	}
 	cfg_eval_params(t.c); /* the values of the sizes the shards ran with */
-	lim = json_object_get(sh[0].doc, "limits");
-	if (!lim)
+	if (!r0->limits)
 		fatal("%s/results.json: no 'limits' (written by an older tuner?)", sh[0].dir);
-	t.lim.max_threads = (int)int_of(lim, "max_threads");
-	t.lim.smem_default = int_of(lim, "smem_block");
-	t.lim.smem_optin = int_of(lim, "smem_optin");
-	cfg_size_vars(t.c, int_of(lim, "sms") > 0 ? int_of(lim, "sms") : 1, &t.sizes);
+	t.lim.max_threads = r0->max_threads;
+	t.lim.smem_default = r0->smem_block;
+	t.lim.smem_optin = r0->smem_optin;
+	cfg_size_vars(t.c, r0->lim_sms > 0 ? r0->lim_sms : 1, &t.sizes);
 	space_expand(t.c, &t.sizes, &t.lim, &t.s);
 	t.r = xcalloc(t.s.n + 1, sizeof *t.r);
 	while (cap < 2 * t.s.n)
@@ -278,17 +275,16 @@ int merge_run(const char *dir)
 		t.r[i].status = t.s.v[i].drop ? ST_DROPPED : ST_SKIPPED;
 	}
 	for (k = 0; k < n; k++) {
-		json_array_foreach(json_object_get(sh[k].doc, "variants"), i, v) {
-			const char *id = json_string_value(json_object_get(v, "id"));
-			const char *st = json_string_value(json_object_get(v, "status"));
-			size_t j = id ? find_id(&t.s, slot, cap, id) : SIZE_MAX;
+		for (i = 0; i < sh[k].res->n; i++) {
+			const struct results_variant *v = &sh[k].res->v[i];
+			size_t j = find_id(&t.s, slot, cap, v->id);
 			if (j == SIZE_MAX)
 				fatal("%s/results.json: variant '%s' is not in the space of its config",
-				      sh[k].dir, id ? id : "(no id)");
-			if (st && !strcmp(st, "dropped")) {
+				      sh[k].dir, v->id);
+			if (v->status == ST_DROPPED) {
 				if (!t.s.v[j].drop)
 					fatal("%s/results.json: variant %s is dropped there, kept here",
-					      sh[k].dir, id);
+					      sh[k].dir, v->id);
 				continue;
 			}
 			take(&t, j, v, &sh[k], slot, cap);
@@ -296,40 +292,34 @@ int merge_run(const char *dir)
 		}
 	}
 	/* the run's facts, from the first shard */
-	s = json_string_value(json_object_get(sh[0].doc, "arch"));
-	snprintf(arch, sizeof arch, "%s", s ? s : "");
-	s = json_string_value(json_object_get(sh[0].doc, "nvrtc"));
-	snprintf(nvrtc, sizeof nvrtc, "%s", s ? s : "");
+	snprintf(arch, sizeof arch, "%s", r0->arch ? r0->arch : "");
+	snprintf(nvrtc, sizeof nvrtc, "%s", r0->nvrtc ? r0->nvrtc : "");
 	t.ri.arch = arch;
 	t.ri.nvrtc = nvrtc;
-	s = json_string_value(json_object_get(sh[0].doc, "date"));
-	snprintf(t.ri.date, sizeof t.ri.date, "%s", s ? s : "");
-	t.ri.timed = json_is_true(json_object_get(sh[0].doc, "timed"));
-	s = json_string_value(json_object_get(sh[0].doc, "why_untimed"));
-	snprintf(t.why, sizeof t.why, "%s", s ? s : "");
+	snprintf(t.ri.date, sizeof t.ri.date, "%s", r0->date ? r0->date : "");
+	t.ri.timed = r0->timed;
+	snprintf(t.why, sizeof t.why, "%s", r0->why_untimed ? r0->why_untimed : "");
 	t.ri.why_untimed = t.why;
 	if (t.ri.timed) {
-		s = json_string_value(json_object_get(sh[0].doc, "gpu"));
-		snprintf(t.ri.gpu.name, sizeof t.ri.gpu.name, "%s", s ? s : "");
-		s = json_string_value(json_object_get(sh[0].doc, "compute_capability"));
-		if (!s || sscanf(s, "%d.%d", &t.ri.gpu.cc_major, &t.ri.gpu.cc_minor) != 2)
+		snprintf(t.ri.gpu.name, sizeof t.ri.gpu.name, "%s", r0->gpu ? r0->gpu : "");
+		if (!r0->cc_major)
 			fatal("%s/results.json: no compute capability", sh[0].dir);
-		t.ri.gpu.sms = (int)int_of(sh[0].doc, "sms");
-		t.ri.gpu.driver_version = (int)int_of(sh[0].doc, "driver");
-		t.ri.copy_gbs = num_of(sh[0].doc, "copy_gbs");
-		t.ri.read_gbs = num_of(sh[0].doc, "read_gbs");
-		t.ri.bank_ignored = json_is_true(json_object_get(sh[0].doc, "bank_mode_ignored"));
+		t.ri.gpu.cc_major = r0->cc_major;
+		t.ri.gpu.cc_minor = r0->cc_minor;
+		t.ri.gpu.sms = r0->sms;
+		t.ri.gpu.driver_version = r0->driver;
+		t.ri.copy_gbs = num(r0->copy_gbs);
+		t.ri.read_gbs = num(r0->read_gbs);
+		t.ri.bank_ignored = r0->bank_ignored;
 	}
-	search = json_object_get(sh[0].doc, "search");
-	s = json_string_value(json_object_get(search, "strategy"));
-	t.ri.strategy = s && !strcmp(s, "random") ? "random" : s && !strcmp(s, "guided") ? "guided"
-	                                                                                 : "exhaustive";
-	t.ri.budget = (size_t)int_of(search, "budget");
-	t.ri.seed = (uint64_t)int_of(search, "seed");
+	t.ri.strategy = same_str(r0->strategy, "random") ? "random"
+	                : same_str(r0->strategy, "guided") ? "guided" : "exhaustive";
+	t.ri.budget = (size_t)r0->budget;
+	t.ri.seed = (uint64_t)r0->seed;
 	t.ri.compile_s = wall;
 	t.ri.first_timed_s = first;
 	t.ri.lim = t.lim;
-	t.ri.sms = int_of(lim, "sms");
+	t.ri.sms = r0->lim_sms;
 	for (i = 0; i < t.s.n; i++)
 		t.ri.nskipped += t.r[i].status == ST_SKIPPED;
 	snprintf(t.ri.slug, sizeof t.ri.slug, "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
@@ -349,7 +339,7 @@ int merge_run(const char *dir)
 		free(o);
 	}
 	for (k = 0; k < n; k++) {
-		json_decref(sh[k].doc);
+		results_free(sh[k].res);
 		free(sh[k].dir);
 	}
 	free(sh);

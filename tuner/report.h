@@ -1,4 +1,4 @@
-/* report: the variant list, the ranked table, results.json and results.csv. */
+/* report: the variant list, the ranked table, the ties and the bank model's checks. */
 #ifndef TUNER_REPORT_H
 #define TUNER_REPORT_H
 
@@ -38,17 +38,11 @@ struct bank_check {
    incomplete (no requests counted where the pipeline saw wavefronts) */
 int report_bank_check(const struct config *c, const struct variant *v, const struct result *x,
                       int op, struct bank_check *k);
+/* measured wavefronts (as the addresses need them) over conflict-free wavefronts, loads and
+   stores together, of x's counters (0: none) */
+double report_meas_ratio(const struct result *x);
 /* print the ranked table */
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri);
-/* results.json: every variant tried or dropped (the skipped ones are only counted) with
-   parameters, status and reason, statistics, resources, error; appended to b, or with out
-   (may be NULL) written to out as it goes, b serving as the buffer */
-#include <stdio.h>
-void report_json(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                 const struct result *r, const size_t *order, const struct runinfo *ri);
-/* results.csv: one row per variant tried or dropped; b and out as report_json's */
-void report_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                const struct result *r, const size_t *order);
 
 #endif

@@ -120,15 +120,11 @@ struct runinfo {
 	int counter_passes;       /* the profiler's passes per kernel */
 	char counters_why[240];
 	size_t compiled, cache_hits;
-	int sources_copied;       /* TUNE_CONFIG_COPY and TUNE_TEMPLATE_COPY are beside the results */
+	int sources_copied;       /* RESULTS_CONFIG_COPY and RESULTS_TEMPLATE_COPY (results.h) are
+	                             beside the results */
 	uint64_t config_hash, template_hash; /* hash_bytes of the texts tuned with */
 	struct buf retune_text;   /* retune_compare's lines and JSON array (empty: none) */
 	struct buf retune_json;
 };
-
-/* the copies of the config and the template a run keeps beside its results (tuner bundle
-   regenerates the winners from them) */
-#define TUNE_CONFIG_COPY "config.yaml"
-#define TUNE_TEMPLATE_COPY "template.cu"
 
 #endif

@@ -2,7 +2,7 @@
 #include "retune.h"
 
 #include <dirent.h>
-#include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,41 +10,45 @@
 
 #include "report.h"
 #include "winner.h"
+#include "results.h"
+
+/* the timed results of kernel at path; NULL when it has none (a warning says where they
+   cannot be read) */
+static struct results *timed_of(const char *path, const char *kernel)
+{
+	struct results_error e;
+	struct results *r = results_load(path, 0, &e);
+	if (!r) {
+		if (e.line)
+			warn("%s:%d:%d: not readable as results (%s); not compared", path, e.line,
+			     e.column, e.text);
+		else
+			warn("%s: not readable as results (%s); not compared", path, e.text);
+		return NULL;
+	}
+	if (!r->kernel || strcmp(r->kernel, kernel) || !r->timed) {
+		results_free(r);
+		return NULL;
+	}
+	return r;
+}
 
 /* another GPU's winner: its GPU, id and % of copy there; 0, or -1 if path has none */
 static int winner_of(const char *path, const char *kernel, char *gpu, size_t gpulen, char *id,
                      size_t idlen, double *pct)
 {
-	json_error_t err;
-	json_t *d = json_load_file(path, 0, &err), *vs, *v;
-	const char *k, *g;
+	struct results *r = timed_of(path, kernel);
 	size_t i;
 	int rc = -1;
 
-	if (!d) {
-		warn("%s:%d:%d: not readable as results (%s); not compared", path, err.line,
-		     err.column, err.text);
-		return -1;
-	}
-	k = json_string_value(json_object_get(d, "kernel"));
-	g = json_string_value(json_object_get(d, "gpu"));
-	vs = json_object_get(d, "variants");
-	if (!k || strcmp(k, kernel) || !json_is_true(json_object_get(d, "timed")) || !g ||
-	    !json_is_array(vs))
-		goto out;
-	json_array_foreach(vs, i, v) {
-		const char *st = json_string_value(json_object_get(v, "status"));
-		const char *vid = json_string_value(json_object_get(v, "id"));
-		if (!st || !vid || strcmp(st, "ok"))
-			continue;
-		snprintf(gpu, gpulen, "%s", g);
-		snprintf(id, idlen, "%s", vid);
-		*pct = json_number_value(json_object_get(v, "pct_copy"));
-		rc = 0;
-		break;
-	}
-out:
-	json_decref(d);
+	for (i = 0; r && r->gpu && i < r->n && rc < 0; i++)
+		if (r->v[i].status == ST_OK) {
+			snprintf(gpu, gpulen, "%s", r->gpu);
+			snprintf(id, idlen, "%s", r->v[i].id);
+			*pct = isnan(r->v[i].pct_copy) ? 0 : r->v[i].pct_copy; /* null: 0 */
+			rc = 0;
+		}
+	results_free(r);
 	return rc;
 }
 
@@ -110,31 +114,20 @@ static int by_id(const void *a, const void *b)
 static int ratios_of(const char *path, const char *kernel, const struct idx *ix, size_t n,
                      double *there)
 {
-	json_error_t err;
-	json_t *d = json_load_file(path, 0, &err), *vs, *v;
-	const char *k;
+	struct results *r;
 	double best = 0;
 	size_t i;
 	int rc = -1, pass;
 
 	for (i = 0; i < n; i++)
 		there[i] = -1;
-	if (!d) {
-		warn("%s:%d:%d: not readable as results (%s); not compared", path, err.line,
-		     err.column, err.text);
+	if (!(r = timed_of(path, kernel)))
 		return -1;
-	}
-	k = json_string_value(json_object_get(d, "kernel"));
-	vs = json_object_get(d, "variants");
-	if (!k || strcmp(k, kernel) || !json_is_true(json_object_get(d, "timed")) ||
-	    !json_is_array(vs))
-		goto out;
 	for (pass = 0; pass < 2; pass++) /* the best median, then the ratios */
-		json_array_foreach(vs, i, v) {
-			const char *st = json_string_value(json_object_get(v, "status"));
-			struct idx key = {json_string_value(json_object_get(v, "id")), 0}, *hit;
-			double ms = json_number_value(json_object_get(v, "median_ms"));
-			if (!st || strcmp(st, "ok") || !key.id || !(ms > 0))
+		for (i = 0; i < r->n; i++) {
+			struct idx key = {r->v[i].id, 0}, *hit;
+			double ms = r->v[i].median_ms;
+			if (r->v[i].status != ST_OK || !(ms > 0))
 				continue;
 			if (!pass) {
 				best = best > 0 && best < ms ? best : ms;
@@ -143,8 +136,7 @@ static int ratios_of(const char *path, const char *kernel, const struct idx *ix,
 				rc = 0;
 			}
 		}
-out:
-	json_decref(d);
+	results_free(r);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include "predict.h"
 #include "report.h"
 #include "winner.h"
+#include "results.h"
 #include "retune.h"
 #include "search.h"
 #include "stream.h"
@@ -314,7 +315,7 @@ static void write_json(FILE *f, const struct run *t, const size_t *order)
 {
 	struct buf b = {0};
 
-	report_json(&b, f, t->c, &t->s, t->r, order, &t->ri);
+	results_write(&b, f, t->c, &t->s, t->r, order, &t->ri);
 	buf_free(&b);
 }
 
@@ -322,7 +323,7 @@ static void write_csv(FILE *f, const struct run *t, const size_t *order)
 {
 	struct buf b = {0};
 
-	report_csv(&b, f, t->c, &t->s, t->r, order);
+	results_csv(&b, f, t->c, &t->s, t->r, order);
 	buf_free(&b);
 }
 
@@ -396,9 +397,9 @@ static void copy_sources(struct run *t)
 	struct buf b = {t->cfgtext, t->cfglen, 0};
 	size_t n = strlen(t->tmpl);
 
-	write_out(t->dir, TUNE_CONFIG_COPY, &b);
+	write_out(t->dir, RESULTS_CONFIG_COPY, &b);
 	b = (struct buf){t->tmpl, n, 0};
-	write_out(t->dir, TUNE_TEMPLATE_COPY, &b);
+	write_out(t->dir, RESULTS_TEMPLATE_COPY, &b);
 	t->ri.config_hash = hash_bytes(HASH_INIT, t->cfgtext, t->cfglen);
 	t->ri.template_hash = hash_bytes(HASH_INIT, t->tmpl, n);
 	t->ri.sources_copied = 1;

@@ -1,0 +1,810 @@
+/* results: results.json and results.csv written from a run's results, and results.json read
+   back (struct results) for merge, bundle and re-tuning: the only file that reads JSON. */
+#include "results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "winner.h"
+#include "config.h"
+#include "counters.h"
+#include "report.h"
+
+/* ---- writing ---- */
+
+static void json_num(struct buf *b, double x)
+{
+	if (isfinite(x))
+		buf_printf(b, "%.6g", x);
+	else
+		buf_puts(b, "null");
+}
+
+/* ', "key": x' */
+static void json_kv(struct buf *b, const char *key, double x)
+{
+	buf_printf(b, ", \"%s\": ", key);
+	json_num(b, x);
+}
+
+/* the present accesses of st as a JSON list */
+static void json_bank(struct buf *b, const struct config *c, const struct bank_stats *st)
+{
+	size_t i, n = 0;
+
+	buf_puts(b, "[");
+	for (i = 0; i < c->naccesses; i++) {
+		const struct bank_stats *a = &st[i];
+		if (!a->present)
+			continue;
+		buf_puts(b, n++ ? ", {\"name\": " : "{\"name\": ");
+		buf_json_str(b, c->accesses[i].name);
+		buf_printf(b, ", \"requests\": %lld, \"wavefronts\": %lld, \"ideal\": %lld, "
+		           "\"mean\": ", (long long)a->requests, (long long)a->wavefronts,
+		           (long long)a->ideal);
+		json_num(b, bank_mean(a));
+		json_kv(b, "ideal_mean", bank_mean_ideal(a));
+		buf_printf(b, ", \"max\": %d, \"degree\": %d}", a->max, a->degree);
+	}
+	buf_puts(b, "]");
+}
+
+/* ", \"measured\": {...}": the counters beside the prediction, per kind of request */
+static void json_counted(struct buf *b, const struct config *c, const struct variant *v,
+                         const struct result *x)
+{
+	static const char *const ops[2] = {"loads", "stores"};
+	int op, n = 0;
+
+	if (x->status == ST_OK && result_run(x)->nprobe < 0) {
+		buf_puts(b, ", \"counters_error\": ");
+		buf_json_str(b, result_run(x)->probe_why);
+	}
+	if (x->status != ST_OK || result_run(x)->nprobe < CNT_BASE)
+		return;
+	buf_puts(b, ", \"measured\": {");
+	for (op = 0; op < 2; op++) {
+		const double *m = result_run(x)->probe;
+		struct bank_check k;
+		int got = report_bank_check(c, v, x, op, &k);
+		buf_printf(b, "%s\"%s\": {\"requests\": %.17g, \"pipeline_wavefronts\": %.17g, "
+		           "\"pipeline_conflicts\": %.17g", n++ ? ", " : "", ops[op],
+		           m[CNT_SLOT(op, CNT_REQUESTS)], m[CNT_SLOT(op, CNT_WAVEFRONTS)],
+		           m[CNT_SLOT(op, CNT_CONFLICTS)]);
+		if (result_run(x)->nprobe > CNT_SASS(op))
+			buf_printf(b, ", \"wavefronts\": %.17g", result_run(x)->probe[CNT_SASS(op)]);
+		if (got < 0)
+			buf_puts(b, ", \"incomplete\": true");
+		if (got > 0) {
+			json_kv(b, "per_request", k.meas);
+			json_kv(b, "pipeline_per_request", k.meas_pipe);
+			json_kv(b, "predicted_per_request", k.pred);
+			json_kv(b, "ideal_per_request", k.meas_ideal);
+			json_kv(b, "predicted_ideal_per_request", k.pred_ideal);
+			json_kv(b, "requests_per_block", k.meas_requests);
+			json_kv(b, "predicted_requests_per_block", k.pred_requests);
+			buf_printf(b, ", \"match\": %s", k.match ? "true" : "false");
+		}
+		buf_puts(b, "}");
+	}
+	json_kv(b, "ratio", report_meas_ratio(x));
+	buf_puts(b, "}");
+}
+
+/* results.json's extra verification sizes: an object of every size per entry */
+static void json_verify_sizes(struct buf *b, const struct config *c)
+{
+	size_t i, k;
+
+	for (k = 0; k < c->nverify; k++) {
+		buf_puts(b, k ? ", {" : "{");
+		for (i = 0; i < c->nsizes; i++) {
+			buf_puts(b, i ? ", " : "");
+			buf_json_str(b, c->sizes[i].name);
+			buf_printf(b, ": %lld", (long long)c->verify[k].vals[i]);
+		}
+		buf_puts(b, "}");
+	}
+}
+
+/* results.json's ties and the winner's edges of the space */
+static void json_winner(struct buf *b, const struct config *c, const struct space *s,
+                        const struct result *r, const size_t *order)
+{
+	struct buf e = {0};
+	size_t k, nt = 0;
+	char *p, *q;
+
+	for (k = 0; k < s->n; k++)
+		nt += r[k].tie;
+	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"tie_within\": %g,\n"
+	           "  \"edge\": [", nt, WINNER_TIE_RULE, c->tie);
+	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, &s->v[order[0]]))
+		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
+			*q = '\0';
+			buf_puts(b, k ? ", " : "");
+			buf_json_str(b, p);
+		}
+	buf_puts(b, "],\n");
+	buf_free(&e);
+}
+
+/* with out: write what b holds to out once it is large, or at the end (flush) */
+#define spill(b, out) buf_spill(b, out, 1 << 16, "the results")
+
+void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
+                   const struct result *r, const size_t *order, const struct runinfo *ri)
+{
+	size_t k, i;
+	int first;
+
+	buf_puts(b, "{\n  \"kernel\": ");
+	buf_json_str(b, c->name);
+	buf_puts(b, ",\n  \"config\": ");
+	buf_json_str(b, c->path);
+	if (ri->sources_copied) {
+		buf_printf(b, ",\n  \"sources\": {\"config\": {\"copy\": \"%s\", \"fnv1a64\": "
+		           "\"%016llx\"}, \"template\": {\"path\": ", RESULTS_CONFIG_COPY,
+		           (unsigned long long)ri->config_hash);
+		buf_json_str(b, c->kernel.source);
+		buf_printf(b, ", \"copy\": \"%s\", \"fnv1a64\": \"%016llx\"}}", RESULTS_TEMPLATE_COPY,
+		           (unsigned long long)ri->template_hash);
+	}
+	buf_printf(b, ",\n  \"arch\": \"%s\",\n  \"nvrtc\": \"%s\",\n  \"date\": \"%s\",\n", ri->arch,
+	           ri->nvrtc, ri->date);
+	buf_printf(b, "  \"timed\": %s,\n", ri->timed ? "true" : "false");
+	if (ri->timed) {
+		buf_puts(b, "  \"gpu\": ");
+		buf_json_str(b, ri->gpu.name);
+		buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"sms\": %d,\n"
+		           "  \"driver\": %d,\n", ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.sms,
+		           ri->gpu.driver_version);
+		buf_puts(b, "  \"copy_gbs\": ");
+		json_num(b, ri->copy_gbs);
+		buf_puts(b, ",\n  \"read_gbs\": ");
+		json_num(b, ri->read_gbs);
+		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+		json_winner(b, c, s, r, order);
+		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
+		if (ri->tie_key)
+			buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", winner_tie_keys[ri->tie_key]);
+		if (ri->kept_winner)
+			buf_puts(b, "  \"winner_kept\": true,\n");
+		if (ri->playoff)
+			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
+			           "%g, \"earlier_winner\": %s},\n", ri->playoff, ri->playoff_rounds,
+			           ri->playoff_net, ri->playoff_earlier ? "true" : "false");
+		if (ri->retune_json.len) {
+			buf_puts(b, "  \"retune\": ");
+			buf_puts(b, ri->retune_json.s);
+			buf_puts(b, ",\n");
+		}
+		if (ri->counters > 0) {
+			int set = ri->counters - 1, j, n = counters_set_len(set);
+			buf_puts(b, "  \"counters\": {\"metrics\": [");
+			for (j = 0; j < n; j++)
+				buf_printf(b, "%s\"%s\"", j ? ", " : "", counters_smem[set][j]);
+			buf_printf(b, "], \"passes\": %d, \"tolerance\": %g},\n", ri->counter_passes,
+			           REPORT_BANK_TOL);
+		}
+		else if (ri->counters < 0) {
+			buf_puts(b, "  \"counters_error\": ");
+			buf_json_str(b, ri->counters_why);
+			buf_puts(b, ",\n");
+		}
+	} else {
+		buf_puts(b, "  \"why_untimed\": ");
+		buf_json_str(b, ri->why_untimed);
+		buf_puts(b, ",\n");
+	}
+	buf_puts(b, "  \"sizes\": {");
+	for (i = 0; i < c->nsizes; i++) {
+		buf_printf(b, "%s", i ? ", " : "");
+		buf_json_str(b, c->sizes[i].name);
+		buf_printf(b, ": %lld", (long long)c->sizes[i].val);
+	}
+	buf_puts(b, "},\n  \"verify_sizes\": [");
+	json_verify_sizes(b, c);
+	buf_printf(b, "],\n  \"limits\": {\"max_threads\": %d, \"smem_block\": %lld, "
+	           "\"smem_optin\": %lld, \"sms\": %lld},\n", ri->lim.max_threads,
+	           (long long)ri->lim.smem_default, (long long)ri->lim.smem_optin,
+	           (long long)ri->sms);
+	buf_puts(b, "  \"tolerance\": {\"rel\": "); /* max_rel_err: where |ref| > abs */
+	json_num(b, c->rtol);
+	buf_puts(b, ", \"abs\": ");
+	json_num(b, c->atol);
+	buf_puts(b, "},\n");
+	if (ri->shard_n)
+		buf_printf(b, "  \"shard\": [%d, %d],\n", ri->shard_k, ri->shard_n);
+	buf_printf(b, "  \"search\": {\"strategy\": \"%s\", \"budget\": %zu, \"seed\": %llu, "
+	           "\"timed\": %zu, \"skipped\": %zu", ri->strategy ? ri->strategy : "exhaustive",
+	           ri->budget, (unsigned long long)ri->seed, ri->ntimed, ri->nskipped);
+	if (ri->first_timed_s > 0)
+		buf_printf(b, ", \"first_timed_s\": %.3f", ri->first_timed_s);
+	buf_printf(b, ", \"wall_s\": %.3f},\n", ri->compile_s);
+	buf_puts(b, "  \"variants\": [");
+	for (k = 0, first = 1; k < s->n; k++) {
+		const struct variant *v = &s->v[order[k]];
+		const struct result *x = &r[order[k]];
+
+		if (x->status == ST_SKIPPED) /* counted above; a budget may leave millions */
+			continue;
+		buf_puts(b, first ? "\n" : ",\n");
+		first = 0;
+		spill(b, out);
+		buf_printf(b, "    {\"id\": \"%s\", \"params\": {", v->id);
+		for (i = 0; i < c->nparams; i++) {
+			buf_printf(b, "%s", i ? ", " : "");
+			buf_json_str(b, c->params[i].name);
+			buf_printf(b, ": %lld", (long long)v->vals[i]);
+		}
+		buf_printf(b, "}, \"status\": \"%s\"", result_status(x->status));
+		if (x->status == ST_DROPPED) {
+			buf_puts(b, ", \"reason\": ");
+			buf_json_str(b, v->drop);
+			buf_puts(b, "}");
+			continue;
+		}
+		if (x->reason) {
+			buf_puts(b, ", \"reason\": ");
+			buf_json_str(b, x->reason);
+		}
+		if (x->twin >= 0)
+			buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
+		if (x->resumed)
+			buf_puts(b, ", \"resumed\": true");
+		if (x->tie)
+			buf_puts(b, ", \"tie\": true");
+		buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
+		           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+		           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);
+		buf_printf(b, ", \"shared_dynamic\": %lld, \"bank_bytes\": %d, \"bytes\": %lld",
+		           (long long)v->shared, v->bank_bytes, (long long)v->bytes);
+		if (x->co.ok)
+			buf_printf(b, ", \"registers\": %d, \"spill_stores\": %d, \"spill_loads\": %d, "
+			           "\"stack\": %d, \"shared_static\": %d, \"cache_hit\": %s",
+			           x->co.regs, x->co.spill_stores, x->co.spill_loads, x->co.stack,
+			           x->co.smem_static, x->cache_hit ? "true" : "false");
+		if (x->status == ST_OK || x->status == ST_MISMATCH ||
+		    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
+			json_kv(b, "max_abs_err", result_run(x)->max_abs_err);
+			json_kv(b, "max_rel_err", result_run(x)->max_rel_err);
+			if (x->run && x->run->device >= 0 && !x->resumed)
+				buf_printf(b, ", \"device\": %d", x->run->device);
+		}
+		if (x->status == ST_OK) {
+			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", result_run(x)->t.n);
+			json_num(b, result_run(x)->t.median_ms);
+			json_kv(b, "min_ms", result_run(x)->t.min_ms);
+			json_kv(b, "max_ms", result_run(x)->t.max_ms);
+			json_kv(b, "mean_ms", result_run(x)->t.mean_ms);
+			json_kv(b, "spread", result_run(x)->t.spread);
+			json_kv(b, "gbs", x->gbs);
+			json_kv(b, "pct_copy", x->pct_copy);
+			json_kv(b, "pct_read", x->pct_read);
+			if (result_run(x)->resident > 0)
+				buf_printf(b, ", \"resident_blocks\": %d", result_run(x)->resident);
+			if (x->po_n) {
+				buf_printf(b, ", \"playoff\": {\"rounds\": %d", x->po_n);
+				json_kv(b, "median_ms", x->po_ms);
+				json_kv(b, "se_ms", x->po_se);
+				buf_puts(b, "}");
+			}
+		}
+		if (x->bank) {
+			buf_puts(b, ", \"bank\": {\"rules\": ");
+			buf_json_str(b, x->bank_rules->name);
+			buf_puts(b, ", \"predicted\": true, \"ratio\": ");
+			json_num(b, report_bank_ratio(x->bank, c->naccesses));
+			buf_puts(b, ", \"accesses\": ");
+			json_bank(b, c, x->bank);
+			buf_puts(b, ", \"kepler8\": ");
+			json_bank(b, c, x->bank8);
+			json_counted(b, c, v, x);
+			buf_puts(b, "}");
+		}
+		if (x->status == ST_COMPILE_ERROR) {
+			buf_puts(b, ", \"log\": ");
+			buf_json_str(b, x->co.log ? x->co.log : "");
+		}
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "\n  ]\n}\n");
+	buf_spill(b, out, 0, "the results");
+}
+
+static void csv_str(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	for (; s && *s; s++) {
+		if (*s == '"')
+			buf_puts(b, "\"");
+		buf_add(b, *s == '\n' ? " " : s, 1);
+	}
+	buf_puts(b, "\"");
+}
+
+void results_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
+                 const struct result *r, const size_t *order)
+{
+	size_t k, i;
+
+	buf_puts(b, "id");
+	for (i = 0; i < c->nparams; i++)
+		buf_printf(b, ",%s", c->params[i].name);
+	buf_puts(b, ",status,median_ms,min_ms,spread,gbs,pct_copy,pct_read,max_abs_err,registers,"
+	            "spill_bytes,shared_bytes,bank_predicted,bank_counted,twin_of,reason\n");
+	for (k = 0; k < s->n; k++) {
+		const struct variant *v = &s->v[order[k]];
+		const struct result *x = &r[order[k]];
+
+		if (x->status == ST_SKIPPED)
+			continue;
+		spill(b, out);
+		buf_puts(b, v->id);
+		for (i = 0; i < c->nparams; i++)
+			buf_printf(b, ",%lld", (long long)v->vals[i]);
+		buf_printf(b, ",%s", result_status(x->status));
+		if (x->status == ST_OK)
+			buf_printf(b, ",%.6g,%.6g,%.4g,%.2f,%.2f,%.2f,%.3g", result_run(x)->t.median_ms,
+			           result_run(x)->t.min_ms, result_run(x)->t.spread, x->gbs, x->pct_copy, x->pct_read,
+			           result_run(x)->max_abs_err);
+		else
+			buf_puts(b, ",,,,,,,");
+		if (x->co.ok)
+			buf_printf(b, ",%d,%d,%lld", x->co.regs, x->co.spill_stores + x->co.spill_loads,
+			           (long long)(x->co.smem_static + v->shared));
+		else
+			buf_puts(b, ",,,");
+		if (x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
+			buf_printf(b, ",%.4g", report_bank_ratio(x->bank, c->naccesses));
+		else
+			buf_puts(b, ",");
+		if (report_meas_ratio(x) > 0)
+			buf_printf(b, ",%.4g", report_meas_ratio(x));
+		else
+			buf_puts(b, ",");
+		buf_printf(b, ",%s,", x->twin >= 0 ? s->v[x->twin].id : "");
+		csv_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
+		buf_puts(b, "\n");
+	}
+	buf_spill(b, out, 0, "the results");
+}
+
+/* ---- reading ---- */
+
+/* what results_load returns: the results, and the names of parameters and sizes they point to */
+struct loaded {
+	struct results r;
+	char **names;
+	size_t nnames;
+};
+
+/* whether a key must be there: never, in complete results, or always */
+enum need { OPTIONAL, COMPLETE, ALWAYS };
+
+struct rd {
+	struct loaded *l;
+	struct results_error *why;
+	int complete;
+	int bad;                  /* why holds the first error: nothing more is read */
+};
+
+static void bad(struct rd *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void bad(struct rd *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->bad)
+		return;
+	d->bad = 1;
+	va_start(ap, fmt);
+	vsnprintf(d->why->text, sizeof d->why->text, fmt, ap);
+	va_end(ap);
+}
+
+static const char *type_name(json_type t)
+{
+	switch (t) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "true or false";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/* member key of object o as type t (JSON_REAL: a number or null, JSON_TRUE: true or false);
+   NULL when it is absent and not needed, or after an error. where names o in the message
+   ("variants[3]"; "": the top). */
+static json_t *get(struct rd *d, const char *where, json_t *o, const char *key, json_type t,
+                   enum need need)
+{
+	json_t *v;
+	int ok;
+
+	if (d->bad)
+		return NULL;
+	if (!(v = json_object_get(o, key))) {
+		if (need == ALWAYS || (need == COMPLETE && d->complete))
+			bad(d, "%s%sno '%s'", where, *where ? ": " : "", key);
+		return NULL;
+	}
+	ok = t == JSON_REAL ? json_is_number(v) || json_is_null(v)
+	     : t == JSON_TRUE ? json_is_boolean(v) : json_typeof(v) == t;
+	if (!ok) {
+		bad(d, "%s%s'%s' is not %s", where, *where ? ": " : "", key, type_name(t));
+		return NULL;
+	}
+	return v;
+}
+
+/* the string key of o (malloc'd), NULL when absent */
+static char *str(struct rd *d, const char *where, json_t *o, const char *key, enum need need)
+{
+	json_t *v = get(d, where, o, key, JSON_STRING, need);
+
+	return v ? xstrdup(json_string_value(v)) : NULL;
+}
+
+/* the number key of o: NaN for null, 0 when absent */
+static double num(struct rd *d, const char *where, json_t *o, const char *key)
+{
+	json_t *v = get(d, where, o, key, JSON_REAL, OPTIONAL);
+
+	return !v ? 0 : json_is_null(v) ? NAN : json_number_value(v);
+}
+
+/* the integer key of o, absent when it is not there */
+static int64_t integer(struct rd *d, const char *where, json_t *o, const char *key,
+                       int64_t absent)
+{
+	json_t *v = get(d, where, o, key, JSON_INTEGER, OPTIONAL);
+
+	return v ? (int64_t)json_integer_value(v) : absent;
+}
+
+static int flag(struct rd *d, const char *where, json_t *o, const char *key, enum need need)
+{
+	return json_is_true(get(d, where, o, key, JSON_TRUE, need));
+}
+
+/* name as the results keep it: prev (a name already kept, or NULL) if equal, else a copy */
+static const char *keep_name(struct loaded *l, const char *prev, const char *name)
+{
+	if (prev && !strcmp(prev, name))
+		return prev;
+	l->names = xreallocarray(l->names, l->nnames + 1, sizeof *l->names);
+	return l->names[l->nnames++] = xstrdup(name);
+}
+
+/* the members of object o, integers all, into *vals and *n; prev (np of them) are the names
+   of the entry before, which the members' names most likely repeat */
+static void read_vals(struct rd *d, const char *where, json_t *o, struct results_val **vals,
+                      size_t *n, const struct results_val *prev, size_t np)
+{
+	const char *key;
+	json_t *v;
+	size_t i = 0;
+
+	*n = 0;
+	*vals = NULL;
+	if (!o || d->bad)
+		return;
+	*vals = xcalloc(json_object_size(o) + 1, sizeof **vals);
+	json_object_foreach(o, key, v) {
+		if (!json_is_integer(v)) {
+			bad(d, "%s: '%s' is not an integer", where, key);
+			return;
+		}
+		(*vals)[i].name = keep_name(d->l, i < np ? prev[i].name : NULL, key);
+		(*vals)[i++].val = (int64_t)json_integer_value(v);
+		*n = i;
+	}
+}
+
+/* the status a word names, or -1 */
+static int status_of(const char *word)
+{
+	int k;
+
+	for (k = 0; k <= ST_SKIPPED; k++)
+		if (!strcmp(result_status((enum status)k), word))
+			return k;
+	return -1;
+}
+
+/* variant i of the list, o; prev the one before (NULL: none) */
+static void read_variant(struct rd *d, struct results_variant *x, size_t i, json_t *o,
+                         const struct results_variant *prev)
+{
+	char where[48], pw[64];
+	json_t *st;
+	int k = -1;
+
+	snprintf(where, sizeof where, "variants[%zu]", i);
+	x->device = -1;
+	if (!json_is_object(o)) {
+		bad(d, "%s is not an object", where);
+		return;
+	}
+	x->id = str(d, where, o, "id", ALWAYS);
+	if ((st = get(d, where, o, "status", JSON_STRING, ALWAYS)) &&
+	    (k = status_of(json_string_value(st))) < 0)
+		x->unknown = xstrdup(json_string_value(st));
+	x->status = st && k >= 0 ? (enum status)k : ST_NOTRUN;
+	snprintf(pw, sizeof pw, "%s: params", where);
+	read_vals(d, pw, get(d, where, o, "params", JSON_OBJECT, COMPLETE), &x->params,
+	          &x->nparams, prev ? prev->params : NULL, prev ? prev->nparams : 0);
+	x->twin_of = str(d, where, o, "twin_of", OPTIONAL);
+	x->timed = get(d, where, o, "median_ms", JSON_REAL, x->status == ST_OK ? COMPLETE
+	                                                                         : OPTIONAL) != NULL;
+	x->median_ms = num(d, where, o, "median_ms");
+	x->gbs = num(d, where, o, "gbs");
+	x->pct_copy = num(d, where, o, "pct_copy");
+	x->pct_read = num(d, where, o, "pct_read");
+	x->min_ms = num(d, where, o, "min_ms");
+	x->max_ms = num(d, where, o, "max_ms");
+	x->mean_ms = num(d, where, o, "mean_ms");
+	x->spread = num(d, where, o, "spread");
+	x->samples = (int)integer(d, where, o, "samples", 0);
+	x->resident = integer(d, where, o, "resident_blocks", 0);
+	x->reason = str(d, where, o, "reason", OPTIONAL);
+	x->log = str(d, where, o, "log", OPTIONAL);
+	x->resumed = flag(d, where, o, "resumed", OPTIONAL);
+	x->tie = flag(d, where, o, "tie", OPTIONAL);
+	x->cache_hit = flag(d, where, o, "cache_hit", OPTIONAL);
+	x->compiled = get(d, where, o, "registers", JSON_INTEGER, OPTIONAL) != NULL;
+	x->regs = (int)integer(d, where, o, "registers", -1);
+	x->spill_stores = (int)integer(d, where, o, "spill_stores", 0);
+	x->spill_loads = (int)integer(d, where, o, "spill_loads", 0);
+	x->stack = (int)integer(d, where, o, "stack", 0);
+	x->smem_static = (int)integer(d, where, o, "shared_static", 0);
+	x->checked = get(d, where, o, "max_abs_err", JSON_REAL, OPTIONAL) != NULL;
+	x->max_abs_err = num(d, where, o, "max_abs_err");
+	x->max_rel_err = num(d, where, o, "max_rel_err");
+	x->device = (int)integer(d, where, o, "device", -1);
+}
+
+/* sources.<what>: the copy of the config or the template */
+static void read_copy(struct rd *d, json_t *sources, const char *what, struct results_copy *c)
+{
+	char where[64];
+	json_t *o;
+
+	snprintf(where, sizeof where, "sources.%s", what);
+	if (!(o = get(d, "sources", sources, what, JSON_OBJECT, COMPLETE)))
+		return;
+	c->copy = str(d, where, o, "copy", COMPLETE);
+	c->fnv1a64 = str(d, where, o, "fnv1a64", COMPLETE);
+}
+
+/* the run's facts beside the variants: the GPU, the sources, the limits, the search */
+static void read_run(struct rd *d, json_t *doc, struct results *r)
+{
+	json_t *v, *src, *o;
+	const char *cc;
+	char extra;
+
+	r->why_untimed = str(d, "", doc, "why_untimed", OPTIONAL);
+	r->gpu = str(d, "", doc, "gpu", r->timed ? COMPLETE : OPTIONAL);
+	if ((v = get(d, "", doc, "compute_capability", JSON_STRING, r->timed ? COMPLETE
+	                                                                       : OPTIONAL))) {
+		cc = json_string_value(v);
+		if (sscanf(cc, "%d.%d%c", &r->cc_major, &r->cc_minor, &extra) != 2 ||
+		    r->cc_major < 1 || r->cc_minor < 0 || r->cc_minor > 9)
+			bad(d, "compute_capability '%s' is not MAJOR.MINOR", cc);
+	}
+	r->sms = (int)integer(d, "", doc, "sms", 0);
+	r->driver = (int)integer(d, "", doc, "driver", 0);
+	r->copy_gbs = num(d, "", doc, "copy_gbs");
+	r->read_gbs = num(d, "", doc, "read_gbs");
+	r->bank_ignored = flag(d, "", doc, "bank_mode_ignored", OPTIONAL);
+	r->arch = str(d, "", doc, "arch", OPTIONAL);
+	r->nvrtc = str(d, "", doc, "nvrtc", OPTIONAL);
+	r->date = str(d, "", doc, "date", OPTIONAL);
+	if ((src = get(d, "", doc, "sources", JSON_OBJECT, OPTIONAL))) {
+		r->copies = 1;
+		read_copy(d, src, "config", &r->cfg);
+		read_copy(d, src, "template", &r->tmpl);
+		r->tmpl.path = str(d, "sources.template", json_object_get(src, "template"), "path",
+		                   COMPLETE);
+	}
+	if ((o = get(d, "", doc, "limits", JSON_OBJECT, OPTIONAL))) {
+		r->limits = 1;
+		r->max_threads = (int)integer(d, "limits", o, "max_threads", 0);
+		r->smem_block = integer(d, "limits", o, "smem_block", 0);
+		r->smem_optin = integer(d, "limits", o, "smem_optin", 0);
+		r->lim_sms = integer(d, "limits", o, "sms", 0);
+	}
+	if ((v = get(d, "", doc, "shard", JSON_ARRAY, OPTIONAL))) {
+		if (json_array_size(v) != 2 || !json_is_integer(json_array_get(v, 0)) ||
+		    !json_is_integer(json_array_get(v, 1)))
+			bad(d, "'shard' is not [K, N]");
+		r->shard_k = (int)json_integer_value(json_array_get(v, 0));
+		r->shard_n = (int)json_integer_value(json_array_get(v, 1));
+	}
+	if ((o = get(d, "", doc, "search", JSON_OBJECT, OPTIONAL))) {
+		r->strategy = str(d, "search", o, "strategy", OPTIONAL);
+		r->budget = integer(d, "search", o, "budget", 0);
+		r->seed = integer(d, "search", o, "seed", 0);
+		r->ntimed = integer(d, "search", o, "timed", 0);
+		r->first_timed_s = num(d, "search", o, "first_timed_s");
+		r->wall_s = num(d, "search", o, "wall_s");
+	}
+}
+
+/* the document into d->l->r */
+static void read_doc(struct rd *d, json_t *doc)
+{
+	struct results *r = &d->l->r;
+	json_t *list;
+	size_t i;
+
+	if (!json_is_object(doc)) {
+		bad(d, "not a results.json: the top is not an object");
+		return;
+	}
+	r->kernel = str(d, "", doc, "kernel", COMPLETE);
+	r->timed = flag(d, "", doc, "timed", COMPLETE);
+	r->config = str(d, "", doc, "config", COMPLETE);
+	read_vals(d, "sizes", get(d, "", doc, "sizes", JSON_OBJECT, COMPLETE), &r->sizes,
+	          &r->nsizes, NULL, 0);
+	if ((list = get(d, "", doc, "variants", JSON_ARRAY, COMPLETE))) {
+		r->v = xcalloc(json_array_size(list) + 1, sizeof *r->v);
+		for (i = 0; i < json_array_size(list) && !d->bad; i++, r->n++)
+			read_variant(d, &r->v[i], i, json_array_get(list, i), i ? &r->v[i - 1] : NULL);
+	}
+	read_run(d, doc, r);
+}
+
+/* the file being read: at most RESULTS_MAX bytes of it */
+struct src {
+	int fd;
+	int err;                  /* errno of a read that failed, EFBIG past RESULTS_MAX */
+	size_t total;
+};
+
+static size_t src_read(void *buf, size_t len, void *data)
+{
+	struct src *s = data;
+	ssize_t n;
+
+	do
+		n = read(s->fd, buf, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		s->err = errno;
+	else if ((s->total += (size_t)n) > RESULTS_MAX)
+		s->err = EFBIG;
+	return s->err ? 0 : (size_t)n; /* 0: the end, as far as jansson reads */
+}
+
+struct results *results_load(const char *path, int complete, struct results_error *why)
+{
+	struct src s = {-1, 0, 0};
+	const char *no = NULL;
+	struct loaded *l;
+	struct rd d;
+	struct stat st;
+	json_error_t e;
+	json_t *doc;
+
+	memset(why, 0, sizeof *why);
+	if ((s.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+		why->line = why->column = -1; /* as jansson said it */
+		snprintf(why->text, sizeof why->text, "unable to open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(s.fd, &st) < 0)
+		no = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		no = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
+	if (no) {
+		snprintf(why->text, sizeof why->text, "%s", no);
+		close(s.fd);
+		return NULL;
+	}
+	doc = json_load_callback(src_read, &s, JSON_REJECT_DUPLICATES, &e);
+	close(s.fd);
+	if (s.err) {
+		json_decref(doc);
+		if (s.err == EFBIG)
+			snprintf(why->text, sizeof why->text, "more than %zu bytes: too large for results",
+			         RESULTS_MAX);
+		else
+			snprintf(why->text, sizeof why->text, "cannot read: %s", strerror(s.err));
+		return NULL;
+	}
+	if (!doc) {
+		why->line = e.line;
+		why->column = e.column;
+		snprintf(why->text, sizeof why->text, "%s", e.text);
+		return NULL;
+	}
+	l = xcalloc(1, sizeof *l);
+	d = (struct rd){l, why, complete, 0};
+	read_doc(&d, doc);
+	json_decref(doc);
+	if (d.bad) {
+		results_free(&l->r);
+		return NULL;
+	}
+	return &l->r;
+}
+
+static void copy_free(struct results_copy *c)
+{
+	free(c->copy);
+	free(c->fnv1a64);
+	free(c->path);
+}
+
+void results_free(struct results *r)
+{
+	struct loaded *l = (struct loaded *)r;
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct results_variant *x = &r->v[i];
+		free(x->id);
+		free(x->unknown);
+		free(x->params);
+		free(x->reason);
+		free(x->twin_of);
+		free(x->log);
+	}
+	free(r->v);
+	free(r->sizes);
+	free(r->kernel);
+	free(r->config);
+	free(r->why_untimed);
+	free(r->gpu);
+	free(r->arch);
+	free(r->nvrtc);
+	free(r->date);
+	free(r->strategy);
+	copy_free(&r->cfg);
+	copy_free(&r->tmpl);
+	for (i = 0; i < l->nnames; i++)
+		free(l->names[i]);
+	free(l->names);
+	free(l);
+}
+
+const struct results_val *results_find(const struct results_val *v, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+int results_same_sizes(const struct results *a, const struct results *b)
+{
+	const struct results_val *x;
+	size_t i;
+
+	if (a->nsizes != b->nsizes)
+		return 0;
+	for (i = 0; i < a->nsizes; i++)
+		if (!(x = results_find(b->sizes, b->nsizes, a->sizes[i].name)) ||
+		    x->val != a->sizes[i].val)
+			return 0;
+	return 1;
+}

@@ -1,0 +1,275 @@
+/* tuned: the GPUs one kernel was tuned on, read from their results directories and checked
+   against each other (tuner bundle's input). */
+#include "tuned.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "results.h"
+#include "util.h"
+
+/* the text of file (NULL, errno set, when it cannot be read) */
+static char *slurp(const char *path, size_t *len)
+{
+	return file_read_max(path, 16 << 20, len);
+}
+
+/* read the copy (config or template) sources.<what> names into *text; check its hash */
+static void read_copy(struct tuned *g, const char *what, const struct results_copy *c,
+                      char **file, char **text, size_t *len)
+{
+	char got[20];
+
+	if (!*c->copy || strchr(c->copy, '/') || !strcmp(c->copy, ".") || !strcmp(c->copy, ".."))
+		fatal("%s: sources.%s: copy '%s' is not a file name in its directory", g->json, what,
+		      c->copy);
+	*file = xasprintf("%s/%s", g->dir, c->copy);
+	if (!(*text = slurp(*file, len)))
+		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
+		      what, g->name, what);
+	snprintf(got, sizeof got, "%016llx",
+	         (unsigned long long)hash_bytes(HASH_INIT, *text, *len));
+	if (strcmp(got, c->fnv1a64))
+		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
+		      "there, or restore it", *file, g->name, c->fnv1a64, g->json, got);
+}
+
+/* the config and template g was tuned with: the copies beside its results, or where the results
+   were written by a tuner that kept none, the recorded config and its template as they are now */
+static void read_sources(struct tuned *g)
+{
+	struct config *c;
+	size_t errlen, n;
+	char *err;
+
+	if (g->res->copies) {
+		read_copy(g, "config", &g->res->cfg, &g->cfgfile, &g->cfgtext, &g->cfglen);
+		read_copy(g, "template", &g->res->tmpl, &g->tmplfile, &g->tmpl, &n);
+		g->tmplpath = g->res->tmpl.path;
+		return;
+	}
+	g->legacy = 1;
+	g->cfgfile = xstrdup(g->config);
+	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
+		      g->config);
+	errlen = strlen(g->cfgfile) + 512;
+	err = xmalloc(errlen);
+	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
+		fatal("%s", err);
+	free(err);
+	g->tmplfile = xstrdup(c->kernel.source);
+	cfg_free(c);
+	if (!(g->tmpl = slurp(g->tmplfile, &n)))
+		fatal("%s: cannot read the template of %s:", g->tmplfile, g->cfgfile);
+	warn("%s: written by an older tuner, without a copy of its config and template: "
+	     "regenerating from '%s' as it is now (a change since tuning goes unnoticed)", g->json,
+	     g->config);
+}
+
+/* exit 2 unless the verified variant i of g has a positive median, and numbers for its GB/s
+   and % of copy (a null there says they were not finite) */
+static void check_timing(const struct tuned *g, size_t i)
+{
+	const struct results_variant *r = &g->rows[i];
+
+	if (r->status != ST_OK)
+		return;
+	if (isnan(r->median_ms))
+		fatal("%s: variants[%zu]: 'median_ms' is not a number", g->json, i);
+	if (!(r->median_ms > 0))
+		fatal("%s: variants[%zu]: median_ms %g is not a positive time", g->json, i,
+		      r->median_ms);
+	if (isnan(r->gbs) || isnan(r->pct_copy))
+		fatal("%s: variants[%zu]: '%s' is not a number", g->json, i,
+		      isnan(r->gbs) ? "gbs" : "pct_copy");
+}
+
+/* read dir/results.json; 0 when it holds timed results of *kernel (NULL: the first results
+   name it), -1 (said) when untimed */
+static int read_gpu(struct tuned *g, char **kernel)
+{
+	struct results_error e;
+	struct results *r;
+	size_t i;
+
+	if (!(r = g->res = results_load(g->json, 1, &e)) && e.line)
+		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
+	if (!r)
+		fatal("%s: %s", g->json, e.text);
+	if (!*kernel)
+		*kernel = xstrdup(r->kernel);
+	if (strcmp(r->kernel, *kernel))
+		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
+		      g->json, r->kernel, *kernel, g->dir);
+	g->config = r->config;
+	g->rows = r->v;
+	g->nrows = r->n;
+	for (i = 0; i < g->nrows; i++)
+		check_timing(g, i);
+	if (!r->timed) {
+		note(1, "tuner: %s: skipped: compile-only results (nothing timed there)\n", g->dir);
+		return -1;
+	}
+	g->name = r->gpu;
+	g->cc_major = r->cc_major;
+	g->cc_minor = r->cc_minor;
+	g->sms = r->sms;
+	read_sources(g);
+	return 0;
+}
+
+static void gpu_free(struct tuned *g)
+{
+	results_free(g->res);
+	free(g->dir);
+	free(g->slug);
+	free(g->json);
+	free(g->cfgfile);
+	free(g->cfgtext);
+	free(g->tmplfile);
+	free(g->tmpl);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int by_gpu(const void *a, const void *b)
+{
+	const struct tuned *x = a, *y = b;
+	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor;
+
+	return cx != cy ? cy - cx : strcmp(x->name, y->name);
+}
+
+/* every subdirectory of dir with a results.json: the timed ones, sorted, *ng of them */
+static struct tuned *scan(const char *dir, char **kernel, size_t *ng)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct tuned *gs;
+	char **names = NULL;
+	size_t n = 0, i, found = 0;
+
+	if (!d)
+		fatal("%s: cannot open the results directory:", dir);
+	while ((de = readdir(d))) {
+		char *j;
+		if (de->d_name[0] == '.')
+			continue;
+		j = xasprintf("%s/%s/results.json", dir, de->d_name);
+		if (access(j, F_OK) == 0) {
+			names = xreallocarray(names, n + 1, sizeof *names);
+			names[n++] = xstrdup(de->d_name);
+		}
+		free(j);
+	}
+	closedir(d);
+	if (!n)
+		fatal("%s: no results: no subdirectory holds a results.json (tune first: tuner "
+		      "CONFIG writes OUT/<kernel>/<gpu>/results.json)", dir);
+	qsort(names, n, sizeof *names, by_name);
+	gs = xcalloc(n, sizeof *gs);
+	*ng = 0;
+	for (i = 0; i < n; i++) {
+		struct tuned *g = &gs[*ng];
+		memset(g, 0, sizeof *g);
+		g->dir = xasprintf("%s/%s", dir, names[i]);
+		g->slug = names[i];
+		g->json = xasprintf("%s/results.json", g->dir);
+		found++;
+		if (read_gpu(g, kernel) == 0) {
+			++*ng;
+			continue;
+		}
+		gpu_free(g);
+	}
+	free(names);
+	if (!*ng)
+		fatal("%s: nothing timed: its %zu result director%s hold%s compile-only results "
+		      "(made without a GPU); tune on a GPU first", dir, found,
+		      found == 1 ? "y" : "ies", found == 1 ? "s" : "");
+	qsort(gs, *ng, sizeof *gs, by_gpu);
+	return gs;
+}
+
+/* the recorded file path, as it is here, against the copy g was tuned with */
+static void check_current(struct buf *flags, const struct tuned *g, const char *path,
+                          const char *copy, const char *text, size_t len)
+{
+	size_t n;
+	char *now;
+
+	if (!path || g->legacy)
+		return;
+	if (!(now = slurp(path, &n))) {
+		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", path, copy,
+		     g->name);
+		return;
+	}
+	if (n != len || memcmp(now, text, n)) {
+		warn("%s changed since %s was tuned (%s is what was tuned): the bundle holds the "
+		     "tuned copy; re-tune for the change", path, g->name, copy);
+		buf_printf(flags, " * CHANGED since %s was tuned: %s (the bundle holds %s)\n",
+		           g->name, path, copy);
+	}
+	free(now);
+}
+
+/* the texts every GPU was tuned with are the same; say where the files have changed since */
+static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
+{
+	size_t i, j;
+
+	for (i = 0; i < ng; i++) {
+		struct tuned *g = &gs[i], *f = &gs[0];
+		for (j = 0; j < i; j++)
+			if (!strcmp(gs[j].name, g->name))
+				fatal("%s: results for %s again (also in %s): one directory per GPU",
+				      g->json, g->name, gs[j].dir);
+		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
+			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
+			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
+			      f->name);
+		if (strcmp(g->tmpl, f->tmpl))
+			fatal("%s differs from %s: %s and %s were tuned with different templates; "
+			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
+			      g->name, f->name);
+		if (!results_same_sizes(g->res, f->res)) {
+			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
+			buf_printf(flags, " * %s was tuned with other sizes than %s\n", g->name,
+			           f->name);
+		}
+		check_current(flags, g, g->config, g->cfgfile, g->cfgtext, g->cfglen);
+		check_current(flags, g, g->tmplpath, g->tmplfile, g->tmpl, strlen(g->tmpl));
+		if (g->legacy)
+			buf_printf(flags, " * %s: results without copies of the config and template "
+			           "(an older tuner): regenerated from %s as it was at bundling\n",
+			           g->name, g->config);
+	}
+}
+
+struct tuned *tuned_read(const char *dir, char **kernel, struct buf *flags, size_t *n)
+{
+	struct tuned *g = scan(dir, kernel, n);
+
+	check_sources(g, *n, flags);
+	return g;
+}
+
+void tuned_free(struct tuned *g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		gpu_free(&g[i]);
+	free(g);
+}

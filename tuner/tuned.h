@@ -1,0 +1,39 @@
+/* tuned: the GPUs one kernel was tuned on, read from their results directories and checked
+   against each other (tuner bundle's input). */
+#ifndef TUNER_TUNED_H
+#define TUNER_TUNED_H
+
+#include <stddef.h>
+
+struct buf;
+struct results;
+struct results_variant;
+
+/* one GPU directory's timed results */
+struct tuned {
+	char *dir, *slug, *json;  /* the directory, its name, its results.json */
+	struct results *res;
+	const char *name;         /* the GPU */
+	int cc_major, cc_minor, sms;
+	const char *config;       /* the config's path as the tuning run was given it */
+	const char *tmplpath;     /* the template's path then; NULL in older results */
+	char *cfgfile, *cfgtext;  /* the config regenerated from: the copy, or (older results)
+	                             the recorded path */
+	size_t cfglen;
+	char *tmplfile, *tmpl;
+	int legacy;               /* no copies recorded: regenerated from the files as they are */
+	const struct results_variant *rows; /* the variants, as results.json lists them */
+	size_t nrows;
+};
+
+/* the timed results in every subdirectory of dir that holds a results.json, all of kernel
+   *kernel (NULL: the one the first results name, then set), every verified variant's median
+   positive, and every GPU tuned with the same config and template texts; *n of them, ordered
+   by compute capability (newest first), then name. What a bundle's header must say of them
+   (files changed since, other sizes, results of an older tuner) is appended to flags. Bad
+   input exits 2 with its file named. */
+struct tuned *tuned_read(const char *dir, char **kernel, struct buf *flags, size_t *n);
+/* free what tuned_read returned, n GPUs */
+void tuned_free(struct tuned *g, size_t n);
+
+#endif
