@@ -12,7 +12,7 @@ outdir=${2:-out/same}
 mkdir -p "$outdir"
 . tests/gpu/lib.sh
 gpu_build
-(cd "$old" && TUNER_JANSSON_PREFIX= gpu_build) # an older tree may not need jansson
+(cd "$old" && gpu_build)
 gpu_header name,driver_version
 status=0
 for cfg in configs/*.yaml; do
