@@ -377,11 +377,18 @@ TEST(results_load_refuses)
 	CHECK_STR(e.text, "not a results.json: the top is not an object");
 	CHECK(load_text(dir, "{\"kernel\": 3}", 0, &e) == NULL);
 	CHECK_STR(e.text, "'kernel' is not a string");
-	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v\", \"status\": \"ok\", \"gbs\": \"1\"}]}",
+	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1\", \"status\": \"ok\", \"gbs\": \"1\"}]}",
 	                0, &e) == NULL);
 	CHECK_STR(e.text, "variants[0]: 'gbs' is not a number");
-	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v\"}]}", 0, &e) == NULL);
+	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1\"}]}", 0, &e) == NULL);
 	CHECK_STR(e.text, "variants[0]: no 'status'");
+	/* an id that would leave a comment, a label or a name in generated code */
+	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1*/ int x; /*\", \"status\": \"ok\"}]}",
+	                0, &e) == NULL);
+	CHECK_STR(e.text, "variants[0]: 'id' is not a variant id (v, hex digits, and -N)");
+	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1\", \"status\": \"twin\", "
+	                "\"twin_of\": \"v2\\n#include\"}]}", 0, &e) == NULL);
+	CHECK_STR(e.text, "variants[0]: 'twin_of' is not a variant id (v, hex digits, and -N)");
 	CHECK(load_text(dir, "{\"sizes\": {\"n\": 1.5}}", 0, &e) == NULL);
 	CHECK_STR(e.text, "sizes: 'n' is not an integer");
 	CHECK(load_text(dir, "{\"gpu\": \"G\", \"compute_capability\": \"9\"}", 0, &e) == NULL);

@@ -307,32 +307,6 @@ void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
 
 /* ---- writing ---- */
 
-/* s in a C comment */
-static void put_comment(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if ((*s == '/' && s[1] == '*') || (*s == '*' && s[1] == '/'))
-			buf_printf(b, "%c ", *s);
-		else
-			buf_add(b, *s == '\n' ? " " : s, 1);
-	}
-}
-
-/* s as a C string literal */
-static void put_cstr(struct buf *b, const char *s)
-{
-	buf_puts(b, "\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_printf(b, "\\%c", *s);
-		else if ((unsigned char)*s < 32 || *s == 127 || *s == '?')
-			buf_printf(b, "\\%03o", (unsigned char)*s);
-		else
-			buf_add(b, s, 1);
-	}
-	buf_puts(b, "\"");
-}
-
 /* the architectures the bundle holds, newest first ("sm_90"...), each once */
 static void gencode(const struct bundle *b, struct buf *out)
 {
@@ -361,13 +335,13 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	              "side by side, and the\n * selection of the entry for the GPU an application "
 	              "runs on. Emitted by tuner %s on %s\n * from ", b->kernel, b->ng,
 	           b->ng == 1 ? "" : "s", TUNER_VERSION, date);
-	put_comment(o, b->dir);
+	emit_comment(o, b->dir);
 	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
 	            " * config: ");
-	put_comment(o, f->config);
+	emit_comment(o, f->config);
 	buf_printf(o, " (fnv1a64 %016llx), template: ",
 	           (unsigned long long)hash_bytes(HASH_INIT, f->cfgtext, f->cfglen));
-	put_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
+	emit_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
 	buf_printf(o, " (fnv1a64 %016llx)\n *\n",
 	           (unsigned long long)hash_bytes(HASH_INIT, f->tmpl, strlen(f->tmpl)));
 	buf_puts(o, " * entry  GPU, compute capability, multiprocessors: variant (parameters), "
@@ -376,7 +350,7 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 		const struct tuned *g = &b->g[i];
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_printf(o, " * %5zu  ", i);
-		put_comment(o, g->name);
+		emit_comment(o, g->name);
 		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
 		           g->cc_minor, g->sms, r->id, b->k[b->kof[i]].params, r->median_ms, r->gbs,
 		           r->pct_copy);
@@ -555,7 +529,7 @@ static void header(struct buf *o, const struct bundle *b)
 		const struct tuned *g = &b->g[i];
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_puts(o, "\t{");
-		put_cstr(o, g->name);
+		emit_cstr(o, g->name);
 		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
 		           g->cc_minor, g->sms, b->kof[i], r->id, b->k[b->kof[i]].params,
 		           r->median_ms, r->gbs, r->pct_copy);
@@ -686,7 +660,7 @@ static void source(struct buf *o, const struct bundle *b)
 		for (i = j = 0; i < b->ng; i++)
 			if (b->kof[i] == k) {
 				buf_puts(o, j++ ? ", " : "the winner on ");
-				put_comment(o, b->g[i].name);
+				emit_comment(o, b->g[i].name);
 			}
 		if (k == b->kportable)
 			buf_puts(o, j ? "; the portable default" : "the portable default");

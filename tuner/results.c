@@ -411,6 +411,22 @@ static void bad(struct rd *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* 1 if s has the form of a variant id (space.c makes v and 8 or 16 hex digits, the latter
+   with an optional -N): ids reach generated code (comments, labels, names), so nothing else
+   is read as one */
+static int is_variant_id(const char *s)
+{
+	size_t n = strspn(s + 1, "0123456789abcdef"), k;
+
+	if (s[0] != 'v' || n < 1 || n > 16)
+		return 0;
+	s += 1 + n;
+	if (!*s)
+		return 1;
+	k = strspn(s + 1, "0123456789");
+	return *s == '-' && k >= 1 && k <= 9 && !s[1 + k];
+}
+
 static const char *type_name(json_type t)
 {
 	switch (t) {
@@ -540,6 +556,8 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 		return;
 	}
 	x->id = str(d, where, o, "id", ALWAYS);
+	if (x->id && !is_variant_id(x->id))
+		bad(d, "%s: 'id' is not a variant id (v, hex digits, and -N)", where);
 	if ((st = get(d, where, o, "status", JSON_STRING, ALWAYS)) &&
 	    (k = status_of(json_string_value(st))) < 0)
 		x->unknown = xstrdup(json_string_value(st));
@@ -548,6 +566,8 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	read_vals(d, pw, get(d, where, o, "params", JSON_OBJECT, COMPLETE), &x->params,
 	          &x->nparams, prev ? prev->params : NULL, prev ? prev->nparams : 0);
 	x->twin_of = str(d, where, o, "twin_of", OPTIONAL);
+	if (x->twin_of && !is_variant_id(x->twin_of))
+		bad(d, "%s: 'twin_of' is not a variant id (v, hex digits, and -N)", where);
 	x->timed = get(d, where, o, "median_ms", JSON_REAL, x->status == ST_OK ? COMPLETE
 	                                                                         : OPTIONAL) != NULL;
 	x->median_ms = num(d, where, o, "median_ms");
