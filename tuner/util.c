@@ -224,12 +224,40 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* s as a JSON string literal; with html, < > & and DEL escaped too */
+/* 1 if c is a UTF-8 continuation byte (10xxxxxx) */
+static int cont(unsigned char c)
+{
+	return c >= 0x80 && c <= 0xbf;
+}
+
+int utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char c = u[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) /* C0 and C1: overlong forms of ASCII */
+		return cont(u[1]) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) /* E0 80..9F: overlong; ED A0..BF: surrogates */
+		return u[1] >= (c == 0xe0 ? 0xa0 : 0x80) && u[1] <= (c == 0xed ? 0x9f : 0xbf) &&
+		       cont(u[2]) ? 3 : 0;
+	if (c >= 0xf0 && c <= 0xf4) /* F0 80..8F: overlong; F4 90..BF: above U+10FFFF */
+		return u[1] >= (c == 0xf0 ? 0x90 : 0x80) && u[1] <= (c == 0xf4 ? 0x8f : 0xbf) &&
+		       cont(u[2]) && cont(u[3]) ? 4 : 0;
+	return 0;
+}
+
+/* s as a JSON string literal in valid UTF-8 (a byte that starts no valid sequence: \ufffd);
+   with html, < > & and DEL escaped too */
 static void json_str(struct buf *b, const char *s, int html)
 {
+	int n;
+
 	buf_puts(b, "\"");
-	for (; s && *s; s++) {
+	for (; s && *s; s += n) {
 		unsigned char c = (unsigned char)*s;
+		n = 1;
 		if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
 		else if (c == '\n')
@@ -238,8 +266,14 @@ static void json_str(struct buf *b, const char *s, int html)
 			buf_puts(b, "\\t");
 		else if (c < 0x20 || (html && (c == 0x7f || c == '<' || c == '>' || c == '&')))
 			buf_printf(b, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			buf_add(b, &c, 1);
+		else if ((n = utf8_len(s)) > 0)
+			buf_add(b, s, (size_t)n);
+		else {
+			buf_puts(b, "\\ufffd");
+			n = 1;
+		}
 	}
 	buf_puts(b, "\"");
 }

@@ -53,7 +53,12 @@ void buf_add(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 /* append formatted text */
 void buf_printf(struct buf *b, const char *fmt, ...);
-/* append a string as a JSON string literal (with quotes) */
+/* the length of the valid UTF-8 sequence at s (1 to 4; 1 for an ASCII byte), 0 where s
+   starts none (a stray continuation byte, a truncated sequence, an overlong form, a
+   surrogate, a code point above U+10FFFF); reads no further than a NUL */
+int utf8_len(const char *s);
+/* append a string as a JSON string literal (with quotes): valid UTF-8 always, each byte that
+   starts no valid sequence written as \ufffd (U+FFFD, the replacement character) */
 void buf_json_str(struct buf *b, const char *s);
 /* as buf_json_str, with < > & and DEL escaped too: safe inside an HTML <script> element */
 void buf_json_str_html(struct buf *b, const char *s);
