@@ -1,8 +1,47 @@
-/* Tests for util: the JSON escaper's UTF-8. */
+/* Tests for util: the JSON escaper's UTF-8, the one way to read a file. */
 #include "test.h"
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+	char *d = xasprintf("%s/tuner-util-XXXXXX", t && *t ? t : "/tmp");
+
+	if (!mkdtemp(d))
+		die("mkdtemp");
+	return d;
+}
+
+/* remove dir and what it holds, then free it and the other strings given, up to a NULL */
+static void cleanup(char *dir, ...)
+{
+	char *cmd = xasprintf("rm -rf '%s'", dir), *p;
+	va_list ap;
+
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	free(cmd);
+	free(dir);
+	va_start(ap, dir);
+	while ((p = va_arg(ap, char *)))
+		free(p);
+	va_end(ap);
+}
+
+static void put_text(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(s, f) < 0 || fclose(f) != 0)
+		die("cannot write %s", path);
+}
 
 static char *json(const char *s, int html)
 {
@@ -87,4 +126,60 @@ TEST(utf8_len_by_definition)
 						CHECK_EQ(utf8_len((const char *)s), ref_len(s));
 				}
 	CHECK_EQ(bad, 0);
+}
+
+TEST(file_read_regular_only_bounded)
+{
+	char *dir = tmpdir(), *fifo = xasprintf("%s/fifo", dir), *big = xasprintf("%s/big", dir);
+	char *link = xasprintf("%s/link", dir), *small = xasprintf("%s/small", dir), *s;
+	size_t len = 0;
+	int fd;
+
+	put_text(small, "hello\n");
+	CHECK_EQ(symlink(small, link), 0);
+	CHECK_EQ(mkfifo(fifo, 0600), 0);
+	/* a FIFO: refused at once, not waited for */
+	errno = 0;
+	CHECK(file_read(fifo, &len) == NULL);
+	CHECK_EQ(errno, ENOTREG);
+	CHECK(file_read_nolink(fifo, 0, &len) == NULL);
+	CHECK(file_read_max(fifo, 100, &len) == NULL);
+	/* a device */
+	errno = 0;
+	CHECK(file_read_max("/dev/zero", 100, &len) == NULL);
+	CHECK_EQ(errno, ENOTREG);
+	CHECK(file_read("/dev/null", &len) == NULL);
+	/* a sparse file of 8 GiB: file_read and file_read_nolink stop at their bound (EFBIG);
+	   file_read_max reads max + 1 bytes, saying that it is larger */
+	fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)8 << 30) == 0);
+	if (fd >= 0)
+		close(fd);
+	errno = 0;
+	CHECK(file_read(big, &len) == NULL);
+	CHECK_EQ(errno, EFBIG);
+	errno = 0;
+	CHECK(file_read_nolink(big, 1000, &len) == NULL);
+	CHECK_EQ(errno, EFBIG);
+	s = file_read_max(big, 1000, &len);
+	CHECK(s != NULL);
+	CHECK_EQ(len, 1001);
+	free(s);
+	/* links: followed by file_read and file_read_max, refused by file_read_nolink */
+	s = file_read(link, &len);
+	CHECK_STR(s, "hello\n");
+	CHECK_EQ(len, 6);
+	free(s);
+	errno = 0;
+	CHECK(file_read_nolink(link, 0, &len) == NULL);
+	CHECK_EQ(errno, ELOOP);
+	s = file_read_nolink(small, 6, &len);
+	CHECK_STR(s, "hello\n");
+	free(s);
+	errno = 0;
+	CHECK(file_read_nolink(small, 5, &len) == NULL);
+	CHECK_EQ(errno, EFBIG);
+	/* the message of fatal and warn */
+	CHECK_STR(util_strerror(ENOTREG), "not a regular file");
+	cleanup(dir, fifo, big, link, small, NULL);
 }

@@ -590,8 +590,15 @@ void measure_begin(struct measure *m)
 	if (mkdirs(t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	m->journal = xasprintf("%s/journal", t->dir);
-	if (!t->o.fresh)
-		m->nrec = journal_load(m->journal, &m->recs);
+	/* read also with --fresh, which takes none of its records: a journal that cannot be
+	   appended to (a link, a FIFO) is an error before the run, not one per record */
+	if (journal_load(m->journal, &m->recs, &m->nrec) < 0)
+		fatal("%s: cannot read the journal:", m->journal);
+	if (t->o.fresh) {
+		free(m->recs);
+		m->recs = NULL;
+		m->nrec = 0;
+	}
 	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);

@@ -70,8 +70,13 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "%s: %s", argv0, prefix);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(err));
+		fprintf(stderr, " %s", util_strerror(err));
 	fputc('\n', stderr);
+}
+
+const char *util_strerror(int e)
+{
+	return e == ENOTREG ? "not a regular file" : strerror(e);
 }
 
 noreturn void fatal(const char *fmt, ...)
@@ -304,12 +309,9 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
-char *file_read(const char *path, size_t *len)
-{
-	return file_read_max(path, SIZE_MAX, len);
-}
-
-char *file_read_max(const char *path, size_t max, size_t *len)
+/* read path, the one way (util.h): links followed unless nofollow; at most max + 1 bytes
+   (max below SIZE_MAX) */
+static char *read_file(const char *path, size_t max, int nofollow, size_t *len)
 {
 	struct buf b = {0};
 	struct stat st;
@@ -317,17 +319,23 @@ char *file_read_max(const char *path, size_t max, size_t *len)
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return NULL;
-	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? ENOTREG : 0;
 	if (e) {
 		close(fd);
 		errno = e;
 		return NULL;
 	}
-	buf_add(&b, "", 0);
-	while (b.len <= max && (n = read(fd, tmp, sizeof tmp)) != 0) {
+	/* room for what it holds now, within the bound (it may still grow or shrink) */
+	buf_grow(&b, st.st_size > 0 && (uintmax_t)st.st_size < max ? (size_t)st.st_size + 1 : 0);
+	b.s[0] = '\0';
+	while (b.len <= max) {
+		size_t want = max - b.len + 1 < sizeof tmp ? max - b.len + 1 : sizeof tmp;
+		n = read(fd, tmp, want);
+		if (n == 0)
+			break;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -343,6 +351,37 @@ char *file_read_max(const char *path, size_t max, size_t *len)
 	if (len)
 		*len = b.len;
 	return b.s;
+}
+
+/* read_file, where more than max bytes fail with EFBIG */
+static char *read_bounded(const char *path, size_t max, int nofollow, size_t *len)
+{
+	size_t n;
+	char *s = read_file(path, max, nofollow, &n);
+
+	if (s && n > max) {
+		free(s);
+		errno = EFBIG;
+		return NULL;
+	}
+	if (s && len)
+		*len = n;
+	return s;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	return read_bounded(path, FILE_READ_MAX, 0, len);
+}
+
+char *file_read_max(const char *path, size_t max, size_t *len)
+{
+	return read_file(path, max < SIZE_MAX - 1 ? max : SIZE_MAX - 2, 0, len);
+}
+
+char *file_read_nolink(const char *path, size_t max, size_t *len)
+{
+	return read_bounded(path, max ? max : FILE_READ_MAX, 1, len);
 }
 
 int file_write_atomic(const char *path, const void *data, size_t len)

@@ -68,11 +68,30 @@ void buf_spill(struct buf *b, FILE *f, size_t at, const char *what);
 /* release the buffer's memory and reset it */
 void buf_free(struct buf *b);
 
-/* read a whole file; NULL with errno set on failure; *len gets the size */
+/* errno of a file that is there but is neither a regular file nor a directory (a FIFO, a
+   device, a socket) where a regular file is wanted; fatal, warn and util_strerror say "not a
+   regular file" */
+#define ENOTREG 4100
+/* strerror(e), ENOTREG included */
+const char *util_strerror(int e);
+
+/* Reading a file, the one way: it is opened with O_NONBLOCK (a FIFO cannot block the open),
+   must be a regular file (EISDIR for a directory, ENOTREG for a FIFO, a device or a socket)
+   and is read up to a bound, so that neither a FIFO nor /dev/zero nor a sparse file of many
+   GiB holds the tuner up or fills its memory. NULL with errno set on failure; *len (if not
+   NULL) gets the size; the text is NUL-terminated. */
+/* the bound of file_read and file_read_nolink(.., 0, ..) */
+#define FILE_READ_MAX ((size_t)256 << 20)
+/* a file the user names (a config, a template): links are followed; more than FILE_READ_MAX
+   bytes fail with EFBIG */
 char *file_read(const char *path, size_t *len);
-/* as file_read, but stop once more than max bytes are read (a pipe or /dev/zero ends): *len >
-   max says the file is larger than max */
+/* as file_read, but bounded by max: a larger file ends after max + 1 bytes, and *len > max
+   says that it is larger than max */
 char *file_read_max(const char *path, size_t max, size_t *len);
+/* a file inside a directory that another user may write (an out, cache or results
+   directory): as file_read, but a symbolic link is refused (ELOOP) and the bound is max (0:
+   FILE_READ_MAX): more fails with EFBIG */
+char *file_read_nolink(const char *path, size_t max, size_t *len);
 /* format a reason into why (size whylen; nothing if why is NULL or whylen 0) */
 void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* write all n bytes of p to fd (retrying after signals); 0 or -1 with errno */
