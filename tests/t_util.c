@@ -1,7 +1,9 @@
-/* Tests for util: the JSON escaper's UTF-8, the one way to read a file. */
+/* Tests for util: the JSON escaper's UTF-8, the one way to read a file and the one way to
+   write one (exclusive temporaries, sets replaced together), directories below a root. */
 #include "test.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -35,6 +37,20 @@ static void cleanup(char *dir, ...)
 	va_end(ap);
 }
 
+/* how many names in dir hold ".tmp." */
+static int ntemps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strstr(e->d_name, ".tmp.") != NULL;
+	if (d)
+		closedir(d);
+	return n;
+}
+
 static void put_text(const char *path, const char *s)
 {
 	FILE *f = fopen(path, "w");
@@ -42,6 +58,13 @@ static void put_text(const char *path, const char *s)
 	if (!f || fputs(s, f) < 0 || fclose(f) != 0)
 		die("cannot write %s", path);
 }
+
+/* path holds the text want */
+#define CHECK_TEXT(path, want) do {                                             \
+		char *t_ = file_read(path, NULL);                               \
+		CHECK_STR(t_, want);                                            \
+		free(t_);                                                       \
+	} while (0)
 
 static char *json(const char *s, int html)
 {
@@ -182,4 +205,158 @@ TEST(file_read_regular_only_bounded)
 	/* the message of fatal and warn */
 	CHECK_STR(util_strerror(ENOTREG), "not a regular file");
 	cleanup(dir, fifo, big, link, small, NULL);
+}
+
+TEST(file_open_own_no_links)
+{
+	char *dir = tmpdir(), *out = xasprintf("%s/outside", dir), *sub = xasprintf("%s/d", dir);
+	char *j = xasprintf("%s/d/journal", dir), *l = xasprintf("%s/d/.lock", dir);
+	char *created = xasprintf("%s/created", dir);
+	int fd;
+
+	CHECK_EQ(mkdir(sub, 0777), 0);
+	put_text(out, "precious\n");
+	/* a link planted as the journal: refused, the file it names untouched */
+	CHECK_EQ(symlink(out, j), 0);
+	errno = 0;
+	CHECK_EQ(file_open_own(j, 1), -1);
+	CHECK_EQ(errno, ELOOP);
+	unlink(j);
+	/* a dangling link: nothing created where it points */
+	CHECK_EQ(symlink(created, l), 0);
+	CHECK_EQ(file_open_own(l, 0), -1);
+	CHECK(access(created, F_OK) < 0);
+	unlink(l);
+	/* a hard link to a file outside, as a journal to append to */
+	if (link(out, j) == 0) {
+		errno = 0;
+		CHECK_EQ(file_open_own(j, 1), -1);
+		CHECK_EQ(errno, EMLINK);
+		unlink(j);
+	}
+	/* a FIFO: refused without waiting for a writer */
+	CHECK_EQ(mkfifo(j, 0600), 0);
+	errno = 0;
+	CHECK_EQ(file_open_own(j, 1), -1);
+	CHECK_EQ(errno, ENOTREG);
+	unlink(j);
+	/* nothing there: created */
+	fd = file_open_own(j, 1);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK_TEXT(out, "precious\n");
+	cleanup(dir, out, sub, j, l, created, NULL);
+}
+
+TEST(file_write_atomic_replaces_links)
+{
+	char *dir = tmpdir(), *out = xasprintf("%s/outside", dir), *p = xasprintf("%s/f", dir);
+	struct stat st;
+
+	put_text(out, "precious\n");
+	CHECK_EQ(symlink(out, p), 0);
+	CHECK_EQ(file_write_atomic(p, "new\n", 4), 0);
+	CHECK_TEXT(out, "precious\n"); /* the link is replaced, not written through */
+	CHECK(lstat(p, &st) == 0 && S_ISREG(st.st_mode));
+	CHECK_TEXT(p, "new\n");
+	CHECK_EQ(ntemps(dir), 0);
+	/* a directory where the file should be: an error, no temporary left */
+	unlink(p);
+	CHECK_EQ(mkdir(p, 0777), 0);
+	CHECK_EQ(file_write_atomic(p, "x", 1), -1);
+	CHECK_EQ(ntemps(dir), 0);
+	cleanup(dir, out, p, NULL);
+}
+
+TEST(fileset_all_or_none)
+{
+	char *dir = tmpdir(), *a = xasprintf("%s/a", dir), *b = xasprintf("%s/b", dir);
+	char *c = xasprintf("%s/c", dir);
+	struct fileset set = {0};
+	FILE *f;
+
+	/* the run before: a and b */
+	put_text(a, "old a\n");
+	put_text(b, "old b\n");
+	/* all of them */
+	f = fileset_open(&set, a);
+	CHECK(f != NULL);
+	if (f)
+		fputs("new a\n", f);
+	CHECK_EQ(fileset_put(&set, c, "new c\n", 6), 0);
+	CHECK_EQ(ntemps(dir), 2);
+	CHECK_EQ(fileset_commit(&set), 0);
+	fileset_free(&set);
+	CHECK_TEXT(a, "new a\n");
+	CHECK_TEXT(c, "new c\n");
+	CHECK_EQ(ntemps(dir), 0);
+	/* a, then c where a directory is: c's rename fails, a is put back and c stays a
+	   directory, no temporary is left */
+	unlink(c);
+	CHECK_EQ(mkdir(c, 0777), 0);
+	CHECK_EQ(fileset_put(&set, a, "newer a\n", 8), 0);
+	CHECK_EQ(fileset_put(&set, b, "newer b\n", 8), 0);
+	CHECK_EQ(fileset_put(&set, c, "newer c\n", 8), 0);
+	errno = 0;
+	CHECK_EQ(fileset_commit(&set), -1);
+	CHECK_EQ(errno, EISDIR);
+	CHECK_STR(set.failed, c);
+	fileset_free(&set);
+	CHECK_TEXT(a, "new a\n");
+	CHECK_TEXT(b, "old b\n");
+	CHECK_EQ(ntemps(dir), 0);
+	/* a set never committed leaves nothing */
+	CHECK_EQ(fileset_put(&set, a, "x", 1), 0);
+	fileset_free(&set);
+	CHECK_TEXT(a, "new a\n");
+	CHECK_EQ(ntemps(dir), 0);
+	cleanup(dir, a, b, c, NULL);
+}
+
+/* a set of two, then fatal while writing: the exit removes the temporaries */
+static void die_mid_set(const void *arg)
+{
+	const char *dir = arg;
+	struct fileset set = {0};
+	char *a = xasprintf("%s/a", dir), *b = xasprintf("%s/b", dir);
+
+	fileset_put(&set, a, "a", 1);
+	fileset_open(&set, b);
+	fatal("stop");
+}
+
+TEST(fileset_exit_removes_temporaries)
+{
+	char *dir = tmpdir(), *a = xasprintf("%s/a", dir), err[256];
+
+	CHECK_EQ(test_in_child(die_mid_set, dir, err, sizeof err), 2);
+	CHECK_STR(err, "tuner: stop\n");
+	CHECK_EQ(ntemps(dir), 0);
+	CHECK(access(a, F_OK) < 0);
+	cleanup(dir, a, NULL);
+}
+
+TEST(mkdirs_under_no_links)
+{
+	char *dir = tmpdir(), *root = xasprintf("%s/out", dir), *else_ = xasprintf("%s/else", dir);
+	char *k = xasprintf("%s/out/k", dir), *deep = xasprintf("%s/out/k/gpu", dir);
+	char *gpu = xasprintf("%s/gpu", else_), *kx = xasprintf("%s/x", k);
+	char *yz = xasprintf("%s/y/z", dir);
+	struct stat st;
+
+	CHECK_EQ(mkdirs_under(root, deep), 0);
+	CHECK(stat(deep, &st) == 0 && S_ISDIR(st.st_mode));
+	/* k replaced by a link to a directory elsewhere: refused, nothing made there */
+	CHECK(rmdir(deep) == 0 && rmdir(k) == 0);
+	CHECK_EQ(mkdir(else_, 0777), 0);
+	CHECK_EQ(symlink(else_, k), 0);
+	errno = 0;
+	CHECK_EQ(mkdirs_under(root, deep), -1);
+	CHECK_EQ(errno, ELOOP);
+	CHECK(access(gpu, F_OK) < 0);
+	/* the root itself may be a link (the user names it), and a path outside it is made */
+	CHECK_EQ(mkdirs_under(k, kx), 0);
+	CHECK_EQ(mkdirs_under("/nonexistent-root", yz), 0);
+	cleanup(dir, root, else_, k, deep, gpu, kx, yz, NULL);
 }

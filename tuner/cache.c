@@ -177,6 +177,8 @@ int cache_sweep(const char *dir)
 			continue;
 		errno = 0;
 		pid = strtol(t + 9, &end, 10);
+		if (*end == '.') /* PID.RANDOM (util.c: tmp_name) */
+			end += 1 + strspn(end + 1, "0123456789abcdef");
 		if (errno || *end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue; /* not ours to judge, or its writer is alive */
 		path = xasprintf("%s/%s", dir, e->d_name);

@@ -15,7 +15,7 @@ enum { CACHE_CORRUPT = -1, CACHE_MISS, CACHE_HIT };
 int cache_get(const char *dir, const struct buf *key, struct compile_out *out);
 /* store out under key in dir (atomically); 0, or -1 with errno */
 int cache_put(const char *dir, const struct buf *key, const struct compile_out *out);
-/* remove the temporaries (<entry>.bin.tmp.<pid>) that writers killed mid-write left in dir:
+/* remove the temporaries (<entry>.bin.tmp.<pid>[.<random>]) that writers killed mid-write left in dir:
    those whose process is gone, untouched for a minute; returns how many */
 int cache_sweep(const char *dir);
 /* the default cache directory (malloc'd): $TUNER_CACHE, else $XDG_CACHE_HOME/tuner (an

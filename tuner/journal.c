@@ -253,7 +253,7 @@ int journal_append(const char *path, const struct jrec *r)
 	char last;
 	ssize_t w;
 
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_own(path, 1);
 	if (fd < 0)
 		return -1;
 	/* after a torn last line (a run killed while appending), start on a fresh line */

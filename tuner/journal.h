@@ -36,7 +36,9 @@ uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s
    regular file (ENOTREG, EISDIR), larger than JOURNAL_MAX (EFBIG) */
 int journal_load(const char *path, struct jrec **out, size_t *n);
 /* append one record with a single write to an O_APPEND file, on a line of its own (after a
-   newline when the file ends in a torn line); 0 or -1 with errno */
+   newline when the file ends in a torn line), created if absent: a symbolic link, a file
+   that is not a regular one or has other names (hard links) is refused (file_open_own); 0 or
+   -1 with errno */
 int journal_append(const char *path, const struct jrec *r);
 /* replace path's contents with recs[0..n) atomically; 0 or -1 with errno */
 int journal_rewrite(const char *path, const struct jrec *recs, size_t n);

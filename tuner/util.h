@@ -63,7 +63,8 @@ void buf_json_str(struct buf *b, const char *s);
 /* as buf_json_str, with < > & and DEL escaped too: safe inside an HTML <script> element */
 void buf_json_str_html(struct buf *b, const char *s);
 /* write what b holds to f once it holds at least `at` bytes (nothing when f is NULL), emptying
-   b; on an error fatal("cannot write WHAT:") */
+   b; on an error fatal("cannot write 'PATH':") where f is a fileset's, else fatal("cannot
+   write WHAT:") */
 void buf_spill(struct buf *b, FILE *f, size_t at, const char *what);
 /* release the buffer's memory and reset it */
 void buf_free(struct buf *b);
@@ -92,16 +93,49 @@ char *file_read_max(const char *path, size_t max, size_t *len);
    directory): as file_read, but a symbolic link is refused (ELOOP) and the bound is max (0:
    FILE_READ_MAX): more fails with EFBIG */
 char *file_read_nolink(const char *path, size_t max, size_t *len);
+/* open path, a file inside a directory that another user may write (a lock, a journal), for
+   reading and writing, created (0644) if absent: a symbolic link is refused (ELOOP), a FIFO
+   cannot block the open, and only a regular file is taken (EISDIR, ENOTREG); with append
+   (O_APPEND), a file with other names (hard links) is refused too (EMLINK), as one that is
+   appended to; fd, or -1 with errno */
+int file_open_own(const char *path, int append);
 /* format a reason into why (size whylen; nothing if why is NULL or whylen 0) */
 void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* write all n bytes of p to fd (retrying after signals); 0 or -1 with errno */
 int write_all(int fd, const void *p, size_t n);
 /* read exactly n bytes from fd into p; 0, or -1 on an error or an early end of file */
 int read_all(int fd, void *p, size_t n);
-/* write data to path atomically (temporary in the same directory + rename); 0 or -1 with errno */
+/* Writing a file, the one way: into a temporary beside it, "PATH.tmp.PID.RANDOM", created
+   with O_CREAT|O_EXCL|O_NOFOLLOW (mode 0644 less the umask; another name where one is taken)
+   so that nothing planted there (a link, a FIFO, a file) is opened, then renamed over PATH (a
+   link at PATH is replaced, not followed). Until then an exit (fatal) removes it. */
+/* write data to path (a set of one: fileset); 0 or -1 with errno */
 int file_write_atomic(const char *path, const void *data, size_t len);
+/* several files replaced together: each written to its temporary (fileset_open, fileset_put),
+   then all renamed (fileset_commit); should one fail, none is replaced */
+struct fileset {
+	struct fsfile *f;
+	size_t n;
+	char *failed;             /* after a failure: the path it concerns */
+};
+/* a stream for path's new contents (its temporary); NULL with errno (s->failed: path) */
+FILE *fileset_open(struct fileset *s, const char *path);
+/* path's new contents: data; 0 or -1 with errno (s->failed: path) */
+int fileset_put(struct fileset *s, const char *path, const void *data, size_t len);
+/* flush, sync and close every temporary, then rename each over its path; 0, or -1 with
+   errno and s->failed set, when a write, a sync or a rename fails: then every temporary is
+   removed and the files already replaced are put back (from a hard link to each, made before
+   the first rename; where the file system has none, such a file stays replaced) */
+int fileset_commit(struct fileset *s);
+/* remove the temporaries not committed, and free the set */
+void fileset_free(struct fileset *s);
 /* mkdir -p; 0 or -1 with errno */
 int mkdirs(const char *path);
+/* mkdir -p path, where path is root/REST: root as mkdirs makes it (links followed: the user
+   names it), each directory of REST one of its own (a symbolic link there is refused:
+   ELOOP; another file: ENOTDIR), as another user who may write root could plant one; a path
+   that root does not begin is made as mkdirs makes it; 0 or -1 with errno */
+int mkdirs_under(const char *root, const char *path);
 /* directory part of path ("." if none), malloc'd */
 char *path_dir(const char *path);
 /* join dir and rel unless rel is absolute, malloc'd */
