@@ -170,7 +170,10 @@ if run gen_random "$limit" "$g/random.yaml"; then
 	fi
 fi
 run gen_dev_zero "$limit" /dev/zero &&
-	want gen_dev_zero "tuner: /dev/zero: more than 1048576 bytes: too large for a config"
+	want gen_dev_zero "tuner: /dev/zero: cannot read config: not a regular file"
+truncate -s 8G "$g/sparse.yaml"
+run gen_sparse_8g "$limit" "$g/sparse.yaml" &&
+	want gen_sparse_8g "tuner: $g/sparse.yaml: more than 1048576 bytes: too large for a config"
 run gen_directory "$limit" tests/bad &&
 	want gen_directory "tuner: tests/bad: cannot read config: Is a directory"
 run gen_missing "$limit" "$g/nonexistent.yaml" &&

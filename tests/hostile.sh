@@ -1,7 +1,8 @@
 #!/bin/sh
 # Hostile runs through the real binary: interrupts while compiling, a corrupt cache, no home
 # for the cache, blank option values, concurrent writers of one output directory, colliding
-# variant ids. usage: tests/hostile.sh [TUNER]  (default: $TUNER_BINDIR/tuner, else
+# variant ids; links, FIFOs and huge files planted in out and cache directories, a write that
+# fails midway, bytes that are not UTF-8, a newline in a template's path. usage: tests/hostile.sh [TUNER]  (default: $TUNER_BINDIR/tuner, else
 # out/bin/tuner). Ends with "hostile: N passed, N failed"; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -165,5 +166,160 @@ $T -q -j 2 --arch sm_90 --out "$tmp/u" tests/kernels/scale.yaml >/dev/null 2>"$t
 	[ "$(grep -c "parameter 'B' changes no variant's cubin or launch" "$tmp/u.err")" -eq 1 ] &&
 	! grep -q "changes no variant" "$tmp/u2.err" && ok "unused_parameter_warned" ||
 	bad "unused_parameter_warned" "$(cat "$tmp/u.err" "$tmp/u2.err")"
+
+# ---- an out, cache or config directory that another user can write (a shared scratch): no
+# link planted there is followed, no FIFO waited for, no huge file read, nothing outside
+# written or created; every such failure is an exit 2 naming the file, in bounded time
+fake=$(dirname "$(dirname "$T")")/fakecuda
+side=$tmp/outside
+mkdir -p "$side"
+echo precious >"$side/victim"
+intact() { [ "$(cat "$side/victim")" = precious ] && [ ! -e "$side/made" ]; }
+# fake GPU, its exit status in $rc, stderr in $tmp/f.err
+ftune() { LD_LIBRARY_PATH="$fake" timeout 60 "$T" -q -j 2 "$@" >/dev/null 2>"$tmp/f.err"; rc=$?; }
+
+# the temporaries: links planted at NAME.tmp.PID for every output (the PID is the tuner's, as
+# exec keeps it) to a file outside, are not written through
+lo=$tmp/ln
+$T -q -j 2 --arch sm_90 --out "$lo" tests/kernels/scale.yaml >/dev/null 2>&1
+d=$lo/scale/untimed-sm_90
+sh -c 'for f in results.json results.csv report.html config.yaml template.cu; do
+	ln -s "$2" "$1/$f.tmp.$$"; done; exec "$3" -q -j 2 --arch sm_90 --out "$4" tests/kernels/scale.yaml' \
+	- "$d" "$side/victim" "$T" "$lo" >/dev/null 2>"$tmp/ln.err"
+rc=$?
+[ $rc -eq 0 ] && intact && [ -f "$d/results.json" ] && [ ! -L "$d/results.json" ] && [ ! -L "$d/report.html" ] &&
+	ok "planted_temporaries_not_followed" ||
+	bad "planted_temporaries_not_followed" "exit $rc, outside: $(cat "$side/victim" | head -c 200); $(ls -l "$d"; cat "$tmp/ln.err")"
+# .lock a link to a file outside that is not there: refused, nothing created there
+rm -f "$d/.lock" && ln -s "$side/made" "$d/.lock"
+$T -q -j 2 --arch sm_90 --out "$lo" tests/kernels/scale.yaml >/dev/null 2>"$tmp/ln.err"
+rc=$?
+[ $rc -eq 2 ] && intact && grep -q "cannot open '$d/.lock': Too many levels of symbolic links" "$tmp/ln.err" &&
+	ok "planted_lock_link_refused" || bad "planted_lock_link_refused" "exit $rc: $(cat "$tmp/ln.err"; ls "$side")"
+rm -f "$d/.lock" "$side/made"
+# the kernel's directory a link to one elsewhere: refused, nothing written there
+mkdir -p "$side/k"
+rm -rf "$lo/scale" && ln -s "$side/k" "$lo/scale"
+$T -q -j 2 --arch sm_90 --out "$lo" tests/kernels/scale.yaml >/dev/null 2>"$tmp/ln.err"
+rc=$?
+[ $rc -eq 2 ] && [ -z "$(ls -A "$side/k")" ] && grep -q "cannot create '$lo/scale/untimed-sm_90'" "$tmp/ln.err" &&
+	ok "planted_directory_link_refused" || bad "planted_directory_link_refused" "exit $rc: $(cat "$tmp/ln.err"; find "$side/k")"
+
+# the journal (a run on the fake GPU): a link to a file outside, a FIFO, a sparse file of 8 GiB
+fo=$tmp/fj
+ftune --out "$fo" tests/fakecuda/pairs.yaml
+j=$fo/fake_pairs/fake-gpu-sm90/journal
+[ $rc -eq 0 ] && [ -s "$j" ] && ok "fake_gpu_journal_written" || bad "fake_gpu_journal_written" "exit $rc: $(cat "$tmp/f.err")"
+for fresh in "" --fresh; do
+	rm -f "$j" && ln -s "$side/victim" "$j"
+	ftune $fresh --out "$fo" tests/fakecuda/pairs.yaml
+	[ $rc -eq 2 ] && intact && grep -q "$j: cannot read the journal: Too many levels of symbolic links" "$tmp/f.err" &&
+		ok "journal_link_refused$fresh" || bad "journal_link_refused$fresh" "exit $rc: $(cat "$tmp/f.err"; head -c 300 "$side/victim")"
+done
+rm -f "$j" && mkfifo "$j"
+ftune --out "$fo" tests/fakecuda/pairs.yaml
+[ $rc -eq 2 ] && grep -q "$j: cannot read the journal: not a regular file" "$tmp/f.err" &&
+	ok "journal_fifo_refused_at_once" || bad "journal_fifo_refused_at_once" "exit $rc (124: it waited): $(cat "$tmp/f.err")"
+rm -f "$j" && truncate -s 8G "$j"
+ftune --out "$fo" tests/fakecuda/pairs.yaml
+[ $rc -eq 2 ] && grep -q "$j: cannot read the journal: File too large" "$tmp/f.err" &&
+	ok "journal_huge_refused" || bad "journal_huge_refused" "exit $rc: $(cat "$tmp/f.err")"
+rm -f "$j"
+# a copy of the template that is a FIFO: bundle says so at once
+t=$fo/fake_pairs/fake-gpu-sm90/template.cu
+ftune --out "$fo" tests/fakecuda/pairs.yaml
+rm -f "$t" && mkfifo "$t"
+timeout 60 $T bundle --out "$tmp/fb" "$fo/fake_pairs" >/dev/null 2>"$tmp/f.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "$t: cannot read the template .*: not a regular file" "$tmp/f.err" &&
+	ok "bundle_fifo_copy_refused" || bad "bundle_fifo_copy_refused" "exit $rc (124: it waited): $(cat "$tmp/f.err")"
+
+# cache entries: a FIFO and a link to /dev/zero are corrupt entries, compiled again and replaced
+c=$tmp/fc
+$T -q -j 2 --arch sm_90 --cache "$c" --out "$tmp/fco" tests/kernels/scale.yaml >/dev/null 2>&1
+set -- $(find "$c" -name '*.bin' | sort)
+rm -f "$1" "$2" && mkfifo "$1" && ln -s /dev/zero "$2"
+timeout 60 $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/fco" tests/kernels/scale.yaml >/dev/null 2>"$tmp/c.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "corrupt entr" "$tmp/c.err" && [ -f "$1" ] && [ ! -L "$2" ] && [ -f "$2" ] &&
+	ok "cache_fifo_and_link_replaced" || bad "cache_fifo_and_link_replaced" "exit $rc (124: it waited): $(cat "$tmp/c.err"; ls -l "$1" "$2")"
+
+# the config itself a FIFO, or a link to /dev/zero (links the user names are followed)
+mkfifo "$tmp/fifo.yaml" && ln -s /dev/zero "$tmp/zero.yaml"
+for f in fifo zero; do
+	timeout 60 $T --dry-run "$tmp/$f.yaml" >/dev/null 2>"$tmp/z.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "$tmp/$f.yaml: cannot read config: not a regular file" "$tmp/z.err" &&
+		ok "config_${f}_refused" || bad "config_${f}_refused" "exit $rc (124: it waited): $(cat "$tmp/z.err")"
+done
+
+# a write that fails midway (a file-size limit: report.html is over it; a directory where
+# report.html goes): the run before's files stay as they were, no temporary is left
+wo=$tmp/wf
+$T -q -j 2 --no-cache --arch sm_90 --out "$wo" tests/kernels/scale.yaml >/dev/null 2>&1
+d=$wo/scale/untimed-sm_90
+cp -r "$d" "$tmp/wf.before"
+sh -c 'trap "" XFSZ; ulimit -f 8; exec "$@"' - $T -q -j 2 --no-cache --arch sm_90 --size n=5000 --out "$wo" \
+	tests/kernels/scale.yaml >/dev/null 2>"$tmp/w.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "cannot write '$d/report.html': File too large" "$tmp/w.err" &&
+	diff -r "$tmp/wf.before" "$d" >/dev/null && [ -z "$(find "$wo" -name '*.tmp.*')" ] &&
+	ok "full_disk_keeps_earlier_results" ||
+	bad "full_disk_keeps_earlier_results" "exit $rc: $(cat "$tmp/w.err"; diff -r "$tmp/wf.before" "$d" | head -5; find "$wo" -name '*.tmp.*')"
+rm "$d/report.html" "$tmp/wf.before/report.html" && mkdir "$d/report.html"
+$T -q -j 2 --no-cache --arch sm_90 --size n=5000 --out "$wo" tests/kernels/scale.yaml >/dev/null 2>"$tmp/w.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "cannot write '$d/report.html': Is a directory" "$tmp/w.err" &&
+	diff -r -x report.html "$tmp/wf.before" "$d" >/dev/null && [ -z "$(find "$wo" -name '*.tmp.*')" ] &&
+	ok "failed_rename_puts_back_earlier_results" ||
+	bad "failed_rename_puts_back_earlier_results" "exit $rc: $(cat "$tmp/w.err"; diff -r -x report.html "$tmp/wf.before" "$d" | head -5; find "$wo" -name '*.tmp.*')"
+
+# bytes that are not UTF-8 in the config's path, and so in NVRTC's messages (which name the
+# template), give valid JSON (U+FFFD for each bad byte), and merge takes the shards such a run
+# writes
+u=$(printf '%s/u\377\376' "$tmp")
+mkdir -p "$u"
+cp tests/kernels/scale.yaml tests/kernels/scale_ref.cu "$u/"
+{ cat tests/kernels/scale.cu; printf '#if BLOCK == 128\n#error "BLOCK 128 fails here"\n#endif\n'; } >"$u/scale.cu"
+$T -q -j 2 --arch sm_90 --out "$tmp/uo" "$u/scale.yaml" >/dev/null 2>"$tmp/u8.err"
+rc=$?
+for k in 1 2; do
+	$T -q -j 2 --arch sm_90 --shard $k/2 --out "$tmp/us" "$u/scale.yaml" >/dev/null 2>>"$tmp/u8.err"
+done
+$T merge -q "$tmp/us/scale/untimed-sm_90" >/dev/null 2>>"$tmp/u8.err"
+mrc=$?
+if [ $rc -eq 0 ] && [ $mrc -eq 0 ] && python3 -c '
+import json, sys
+for p in sys.argv[1:]:
+    d = json.load(open(p, encoding="utf-8"))
+    assert d["config"].endswith("/u\ufffd\ufffd/scale.yaml"), d["config"]
+    rs = [v.get("reason", "") for v in d["variants"]]
+    assert any("/u\ufffd\ufffd/scale.cu(" in r and "BLOCK 128 fails here" in r for r in rs), rs
+' "$tmp/uo/scale/untimed-sm_90/results.json" "$tmp/us/scale/untimed-sm_90/results.json" 2>"$tmp/py"; then
+	ok "non_utf8_valid_json"
+else
+	bad "non_utf8_valid_json" "exit $rc, merge $mrc: $(cat "$tmp/py" "$tmp/u8.err")"
+fi
+
+# a template path holding a newline cannot put a line of its own into the source NVRTC
+# compiles (here: an #include of a file outside, whose text the errors would show)
+echo "SECRET_LINE_42" >"$side/secret"
+nd=$tmp/nl
+mkdir -p "$nd"
+python3 -c '
+import os, sys
+nd, secret = sys.argv[1], sys.argv[2]
+sub = "t\n#include <%s>\n//" % secret
+os.makedirs(os.path.join(nd, sub), exist_ok=True)
+open(os.path.join(nd, sub, "scale.cu"), "w").write(open("tests/kernels/scale.cu").read())
+open(os.path.join(nd, "scale_ref.cu"), "w").write(open("tests/kernels/scale_ref.cu").read())
+cfg = open("tests/kernels/scale.yaml").read().replace("template: scale.cu",
+    "template: " + __import__("json").dumps(sub + "/scale.cu"))
+open(os.path.join(nd, "scale.yaml"), "w").write(cfg)
+' "$nd" "$side/secret"
+$T -j 2 --no-cache --arch sm_90 --out "$nd/o" "$nd/scale.yaml" >"$tmp/nl.out" 2>"$tmp/nl.err"
+rc=$?
+[ $rc -eq 0 ] && ! grep -rq SECRET_LINE_42 "$tmp/nl.out" "$tmp/nl.err" "$nd/o" &&
+	ok "newline_template_path_escaped" || bad "newline_template_path_escaped" "exit $rc: $(cat "$tmp/nl.err")"
 
 finish hostile

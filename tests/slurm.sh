@@ -208,6 +208,13 @@ uerr tune_missing_config "nope.yaml: no such config" $st --tuner "$T" "$tmp/nope
 uerr tune_no_config "usage:" $st --tuner "$T"
 uerr tune_no_tuner "no tuner there" $st --tuner "$tmp/none" "$cfg"
 uerr tune_own_out "slurm-tune sets --shard and --out" $st --tuner "$T" "$cfg" --out x
+# a path with a newline would end the job script's comment line naming it, and run the rest
+nl="$tmp/a
+touch $tmp/pwned
+#"
+mkdir -p "$nl" && cp "$cfg" "$nl/c.yaml"
+uerr tune_newline_config "the config's path: a control character" $st --tuner "$T" "$nl/c.yaml"
+uerr tune_newline_out "the output directory: a control character" $st --tuner "$T" --out "$nl/o" "$cfg"
 [ -z "$(squeue -h -o %i)" ] && ok "usage_errors_submit_nothing" || bad usage_errors_submit_nothing "$(squeue)"
 
 export TUNER_SLURM_POLL=1 # --wait polls every second at most

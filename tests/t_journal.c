@@ -46,7 +46,7 @@ TEST(journal_roundtrip)
 	b.status = ST_TIMEOUT;
 	CHECK_EQ(journal_append(path, &a), 0);
 	CHECK_EQ(journal_append(path, &b), 0);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 2);
 	if (n == 2) {
 		CHECK(got[0].key == a.key);
@@ -68,7 +68,7 @@ TEST(journal_roundtrip)
 	}
 	free(got);
 	CHECK_EQ(journal_rewrite(path, &b, 1), 0);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 1);
 	free(got);
 	unlink(path);
@@ -96,7 +96,7 @@ TEST(journal_torn_and_corrupt)
 	CHECK(write(fd, text, len) == (ssize_t)len);
 	CHECK(write(fd, text, len / 4) == (ssize_t)(len / 4));
 	close(fd);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 1);
 	if (n == 1)
 		CHECK(got[0].key == 7);
@@ -104,7 +104,8 @@ TEST(journal_torn_and_corrupt)
 	free(text);
 	unlink(path);
 	free(path);
-	CHECK_EQ(journal_load("/nonexistent/journal", &got), 0);
+	CHECK_EQ(journal_load("/nonexistent/journal", &got, &n), 0);
+	CHECK_EQ(n, 0);
 }
 
 /* a run killed while appending leaves a torn last line: the next record still reads */
@@ -127,7 +128,7 @@ TEST(journal_torn_then_append)
 	close(fd);
 	a.key = 2;
 	CHECK_EQ(journal_append(path, &a), 0);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 2);
 	if (n == 2) {
 		CHECK(got[0].key == 1);
@@ -145,7 +146,7 @@ TEST(journal_torn_then_append)
 	CHECK(write(fd, one, len / 2) == (ssize_t)(len / 2));
 	CHECK(write(fd, one, len) == (ssize_t)len);
 	close(fd);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 1);
 	if (n == 1)
 		CHECK(got[0].key == 1);
@@ -215,7 +216,7 @@ TEST(journal_out_of_range)
 	for (i = 0; i < LEN(bad); i++)
 		CHECK_EQ(journal_append(path, &bad[i]), 0);
 	CHECK_EQ(journal_append(path, &good), 0);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 1);
 	if (n == 1) {
 		CHECK(got[0].key == 1);
@@ -235,7 +236,7 @@ TEST(journal_out_of_range)
 		free(one);
 	}
 	close(fd);
-	n = journal_load(path, &got);
+	CHECK_EQ(journal_load(path, &got, &n), 0);
 	CHECK_EQ(n, 1); /* the last edit leaves the record as it was */
 	if (n == 1)
 		CHECK_EQ(got[0].status, ST_MISMATCH);

@@ -27,6 +27,7 @@
 
 static const char magic[8] = {'T', 'U', 'N', 'R', 'C', 'A', 'C', '2'};
 #define HEAD (sizeof magic + 8) /* magic and checksum */
+#define CACHE_ENTRY_MAX ((size_t)256 << 20) /* a larger file is no entry */
 
 /* one key field: "<tag> <length>\n<bytes>\n" */
 static void key_field(struct buf *key, const char *tag, const char *s)
@@ -74,10 +75,11 @@ int cache_get(const char *dir, const struct buf *key, struct compile_out *out)
 	if (!dir || !*dir)
 		return CACHE_MISS;
 	path = entry_path(dir, key);
-	data = file_read(path, &len);
+	data = file_read_nolink(path, CACHE_ENTRY_MAX, &len);
 	free(path);
-	if (!data)
-		return CACHE_MISS;
+	if (!data) /* a link, a FIFO, a device or a huge file is no entry the tuner wrote */
+		return errno == ELOOP || errno == ENOTREG || errno == EFBIG
+		       ? CACHE_CORRUPT : CACHE_MISS;
 	if (len < sizeof magic || memcmp(data, magic, sizeof magic) != 0) {
 		rc = CACHE_MISS;
 		goto out;
@@ -175,6 +177,8 @@ int cache_sweep(const char *dir)
 			continue;
 		errno = 0;
 		pid = strtol(t + 9, &end, 10);
+		if (*end == '.') /* PID.RANDOM (util.c: tmp_name) */
+			end += 1 + strspn(end + 1, "0123456789abcdef");
 		if (errno || *end || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
 			continue; /* not ours to judge, or its writer is alive */
 		path = xasprintf("%s/%s", dir, e->d_name);

@@ -422,7 +422,7 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	free(ubase);
 }
 
-int emit_variant(const char *dir, const char *base, const struct config *c,
+int emit_variant(struct fileset *set, const char *dir, const char *base, const struct config *c,
                  const struct variant *v, const struct vars *vars, const struct result *r,
                  const struct runinfo *ri, const char *tmpl)
 {
@@ -436,11 +436,11 @@ int emit_variant(const char *dir, const char *base, const struct config *c,
 	provenance(&hdr, c, v, r, ri);
 	header(&hdr, base, c, v, vars);
 	path = xasprintf("%s/%s.cu", dir, base);
-	rc = file_write_atomic(path, src.s, src.len);
+	rc = fileset_put(set, path, src.s, src.len);
 	free(path);
 	if (rc == 0) {
 		path = xasprintf("%s/%s.h", dir, base);
-		rc = file_write_atomic(path, hdr.s, hdr.len);
+		rc = fileset_put(set, path, hdr.s, hdr.len);
 		free(path);
 	}
 	buf_free(&src);

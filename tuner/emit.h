@@ -7,11 +7,12 @@
 #include "report.h"
 #include "space.h"
 
-/* write DIR/BASE.cu (provenance comment, #defines, template) and DIR/BASE.h (parameters,
-   launch geometry as functions of the sizes and the multiprocessor count, every buffer's
-   element count, role and initial contents, constant values) atomically; vars: v's
-   binding (space_bind); 0 or -1 with errno */
-int emit_variant(const char *dir, const char *base, const struct config *c,
+/* DIR/BASE.cu (provenance comment, #defines, template) and DIR/BASE.h (parameters, launch
+   geometry as functions of the sizes and the multiprocessor count, every buffer's element
+   count, role and initial contents, constant values) into set (fileset_put: written when the
+   set is committed); vars: v's binding (space_bind); 0 or -1 with errno (set->failed: the
+   file) */
+int emit_variant(struct fileset *set, const char *dir, const char *base, const struct config *c,
                  const struct variant *v, const struct vars *vars, const struct result *r,
                  const struct runinfo *ri, const char *tmpl);
 

@@ -215,14 +215,15 @@ static int parse(char *line, struct jrec *r)
 	return valid(r) ? 0 : -1;
 }
 
-size_t journal_load(const char *path, struct jrec **out)
+int journal_load(const char *path, struct jrec **out, size_t *nout)
 {
-	char *text = file_read(path, NULL), *line, *nl;
+	char *text = file_read_nolink(path, JOURNAL_MAX, NULL), *line, *nl;
 	size_t n = 0, cap = 0;
 
 	*out = NULL;
+	*nout = 0;
 	if (!text)
-		return 0;
+		return errno == ENOENT ? 0 : -1;
 	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
 		struct jrec r;
 		char *p, *q;
@@ -240,7 +241,8 @@ size_t journal_load(const char *path, struct jrec **out)
 		(*out)[n++] = r;
 	}
 	free(text);
-	return n;
+	*nout = n;
+	return 0;
 }
 
 int journal_append(const char *path, const struct jrec *r)
@@ -251,7 +253,7 @@ int journal_append(const char *path, const struct jrec *r)
 	char last;
 	ssize_t w;
 
-	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = file_open_own(path, 1);
 	if (fd < 0)
 		return -1;
 	/* after a torn last line (a run killed while appending), start on a fresh line */

@@ -26,13 +26,19 @@ uint64_t journal_context(const struct config *c, const struct vars *sizes, const
    the extra verification sizes), its binding of sizes and parameters, its cubin */
 uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s,
                      const struct variant *v, const struct compile_out *co);
+/* the largest journal read: some 400 000 records */
+#define JOURNAL_MAX ((size_t)256 << 20)
 /* read every intact record of path: a torn or corrupt line is skipped, and so is a record
    whose checksum matches but whose fields are out of range (a status no GPU run records,
-   counts, times, errors); a record after a torn one on its line is read. Count, *out
-   malloc'd */
-size_t journal_load(const char *path, struct jrec **out);
+   counts, times, errors); a record after a torn one on its line is read. 0 with the count in
+   *n and *out malloc'd (none where there is no journal), or -1 with errno where it cannot be
+   read: a symbolic link (ELOOP: the journal is in a directory that others may write), not a
+   regular file (ENOTREG, EISDIR), larger than JOURNAL_MAX (EFBIG) */
+int journal_load(const char *path, struct jrec **out, size_t *n);
 /* append one record with a single write to an O_APPEND file, on a line of its own (after a
-   newline when the file ends in a torn line); 0 or -1 with errno */
+   newline when the file ends in a torn line), created if absent: a symbolic link, a file
+   that is not a regular one or has other names (hard links) is refused (file_open_own); 0 or
+   -1 with errno */
 int journal_append(const char *path, const struct jrec *r);
 /* replace path's contents with recs[0..n) atomically; 0 or -1 with errno */
 int journal_rewrite(const char *path, const struct jrec *recs, size_t n);

@@ -35,6 +35,7 @@ struct measure {
 	double best_ms;           /* the fastest verified median so far */
 	uint64_t *keys;           /* journal keys, per variant */
 	char *journal;
+	int jwarned;              /* an append to it failed: said once */
 	int have_hello;
 	int *dev, ndev;           /* --devices: one worker per ordinal */
 	int ordinal;              /* in a worker: its device */
@@ -486,6 +487,13 @@ static void take_hello(struct measure *m, const struct buf *b)
 	snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", h.counters_why);
 }
 
+/* append rec to the journal; a failure is said once */
+static void save(struct measure *m, const struct jrec *rec)
+{
+	if (journal_append(m->journal, rec) < 0 && !m->jwarned++)
+		warn("cannot append to '%s':", m->journal);
+}
+
 /* the job message of variant i */
 static void job_message(void *arg, size_t i, struct buf *b)
 {
@@ -546,9 +554,8 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 	rec.pct_copy = t->r[i].pct_copy;
 	rec.pct_read = t->r[i].pct_read;
 	/* without its counters it is counted next time, when they can be read */
-	if ((!t->o.counters || t->r[i].status != ST_OK || rec.run.nprobe >= CNT_BASE) &&
-	    journal_append(m->journal, &rec) < 0)
-		warn("cannot append to '%s':", m->journal);
+	if (!t->o.counters || t->r[i].status != ST_OK || rec.run.nprobe >= CNT_BASE)
+		save(m, &rec);
 	if (d->timed)
 		d->timed(d->arg, i);
 }
@@ -587,11 +594,18 @@ void measure_begin(struct measure *m)
 	for (i = 0; i < s->n; i++)
 		if (!s->v[i].drop && s->v[i].bytes > m->copy_bytes)
 			m->copy_bytes = s->v[i].bytes;
-	if (mkdirs(t->dir) < 0)
+	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	m->journal = xasprintf("%s/journal", t->dir);
-	if (!t->o.fresh)
-		m->nrec = journal_load(m->journal, &m->recs);
+	/* read also with --fresh, which takes none of its records: a journal that cannot be
+	   appended to (a link, a FIFO) is an error before the run, not one per record */
+	if (journal_load(m->journal, &m->recs, &m->nrec) < 0)
+		fatal("%s: cannot read the journal:", m->journal);
+	if (t->o.fresh) {
+		free(m->recs);
+		m->recs = NULL;
+		m->nrec = 0;
+	}
 	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
@@ -651,8 +665,7 @@ void measure_playoff_save(struct measure *m, size_t i)
 	rec.run.t.n = x->po_n;
 	rec.run.t.median_ms = x->po_ms;
 	rec.run.t.mean_ms = x->po_se;
-	if (journal_append(m->journal, &rec) < 0)
-		warn("cannot append to '%s':", m->journal);
+	save(m, &rec);
 }
 
 void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *arg, size_t *i),

@@ -13,13 +13,23 @@ char *source_variant(const struct config *c, const struct variant *v, const char
 {
 	struct buf b = {0};
 	const char *p;
+	int n;
 
 	source_defines(&b, c, v);
+	/* the template's path as a C string literal: a newline or a quote in it cannot end the
+	   directive and put text of its own into the source; a control character and a byte
+	   of no valid UTF-8 sequence (which NVRTC refuses there) as an octal escape */
 	buf_puts(&b, "#line 1 \"");
-	for (p = c->kernel.source; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_puts(&b, "\\");
-		buf_add(&b, p, 1);
+	for (p = c->kernel.source; *p; p += n) {
+		unsigned char u = (unsigned char)*p;
+		n = 1;
+		if (u == '"' || u == '\\')
+			buf_printf(&b, "\\%c", u);
+		else if (u < 0x20 || u == 0x7f || !(n = utf8_len(p))) {
+			buf_printf(&b, "\\%03o", u);
+			n = 1;
+		} else
+			buf_add(&b, p, (size_t)n);
 	}
 	buf_puts(&b, "\"\n");
 	buf_puts(&b, tmpl);

@@ -8,7 +8,9 @@
 
 /* append one '#define NAME VALUE' line per parameter of v */
 void source_defines(struct buf *b, const struct config *c, const struct variant *v);
-/* the text NVRTC compiles for v: the defines, a #line directive, then the template (malloc'd) */
+/* the text NVRTC compiles for v: the defines, a #line directive (the template's path as a C
+   string literal: \\ and \" escaped, control characters and bytes of no valid UTF-8 sequence
+   as octal escapes), then the template (malloc'd) */
 char *source_variant(const struct config *c, const struct variant *v, const char *tmpl);
 
 #endif

@@ -432,7 +432,7 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	                 compile_next, compiled, &st, &run_stop);
 	compile_task(k, &tasks[0], why, sizeof why);
 	if (t->m && !run_stop) {
-		if (mkdirs(t->dir) < 0)
+		if (mkdirs_under(t->o.outdir, t->dir) < 0)
 			fatal("cannot create '%s':", t->dir);
 		measure_begin(t->m);
 		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);

@@ -260,15 +260,6 @@ void tune_run(struct run *t)
 		unused_params(c, s, t->r);
 }
 
-static void write_out(const char *dir, const char *file, const struct buf *b)
-{
-	char *p = xasprintf("%s/%s", dir, file);
-
-	if (file_write_atomic(p, b->s, b->len) < 0)
-		fatal("cannot write '%s':", p);
-	free(p);
-}
-
 /* the bank model's prediction of every kept variant not skipped */
 static void predict(struct run *t)
 {
@@ -348,23 +339,16 @@ static const struct writer {
 	{"results.t4.json", write_t4, 1},    /* t4.h */
 };
 
-/* w's file into t->dir atomically (a temporary, then renamed), written as it is made */
-static void write_report(const struct run *t, const struct writer *w, const size_t *order)
+/* w's file into its temporary in set, written as it is made */
+static void write_report(const struct run *t, struct fileset *set, const struct writer *w,
+                         const size_t *order)
 {
 	char *path = xasprintf("%s/%s", t->dir, w->file);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
+	FILE *f = fileset_open(set, path);
 
 	if (!f)
-		fatal("cannot write '%s':", tmp);
-	w->write(f, t, order);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
-		errno = e;
 		fatal("cannot write '%s':", path);
-	}
-	free(tmp);
+	w->write(f, t, order);
 	free(path);
 }
 
@@ -374,7 +358,7 @@ static int lock_dir(const char *dir)
 {
 	char *p = xasprintf("%s/.lock", dir);
 	struct flock fl;
-	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = file_open_own(p, 0); /* no link followed, no FIFO waited for */
 
 	if (fd < 0)
 		fatal("cannot open '%s':", p);
@@ -391,18 +375,37 @@ static int lock_dir(const char *dir)
 	return fd;
 }
 
-/* the config and the template as tuned, beside the results, with their hashes */
-static void copy_sources(struct run *t)
+/* file of t->dir in set: data */
+static void put(const struct run *t, struct fileset *set, const char *file, const char *data,
+                size_t len)
 {
-	struct buf b = {t->cfgtext, t->cfglen, 0};
+	char *p = xasprintf("%s/%s", t->dir, file);
+
+	if (fileset_put(set, p, data, len) < 0)
+		fatal("cannot write '%s':", p);
+	free(p);
+}
+
+/* the config and the template as tuned, beside the results, with their hashes */
+static void copy_sources(struct run *t, struct fileset *set)
+{
 	size_t n = strlen(t->tmpl);
 
-	write_out(t->dir, RESULTS_CONFIG_COPY, &b);
-	b = (struct buf){t->tmpl, n, 0};
-	write_out(t->dir, RESULTS_TEMPLATE_COPY, &b);
+	put(t, set, RESULTS_CONFIG_COPY, t->cfgtext, t->cfglen);
+	put(t, set, RESULTS_TEMPLATE_COPY, t->tmpl, n);
 	t->ri.config_hash = hash_bytes(HASH_INIT, t->cfgtext, t->cfglen);
 	t->ri.template_hash = hash_bytes(HASH_INIT, t->tmpl, n);
 	t->ri.sources_copied = 1;
+}
+
+/* variant i as BASE.cu and BASE.h into set */
+static void emit(struct run *t, struct fileset *set, size_t i, const char *base)
+{
+	struct vars vars;
+
+	space_bind(t->c, &t->s, &t->s.v[i], &vars);
+	if (emit_variant(set, t->dir, base, t->c, &t->s.v[i], &vars, &t->r[i], &t->ri, t->tmpl) < 0)
+		fatal("cannot write '%s':", set->failed);
 }
 
 int tune_finish(struct run *t)
@@ -410,8 +413,9 @@ int tune_finish(struct run *t)
 	struct config *c = t->c;
 	struct space *s = &t->s;
 	struct result *r = t->r;
-	size_t *order = winner_rank(r, s->n), i, nok = 0;
-	int lock;
+	size_t *order = winner_rank(r, s->n), i, nok = 0, best = SIZE_MAX;
+	struct fileset set = {0};
+	int lock, emit_bad = 0;
 
 	if (t->ri.timed) {
 		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
@@ -433,40 +437,41 @@ int tune_finish(struct run *t)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	if (verbosity >= 1)
 		report_table(stdout, c, s, r, order, &t->ri);
-	if (mkdirs(t->dir) < 0)
+	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	lock = lock_dir(t->dir);
-	copy_sources(t);
+	/* every file to its temporary, then all renamed: a failure (a full disk) leaves the files
+	   of the run before as they were, and no temporary (an exit removes them) */
+	copy_sources(t, &set);
 	for (i = 0; i < sizeof writers / sizeof *writers; i++) {
 		if (writers[i].t4 && !t->o.t4)
 			continue;
-		write_report(t, &writers[i], order);
+		write_report(t, &set, &writers[i], order);
 		if (i == 0 && getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window
 		                                                   between files */
 			nanosleep(&(struct timespec){0, 300000000}, NULL);
 	}
-	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
-		size_t w = order[0];
-		char *p = space_params_str(c, &s->v[w]);
-		struct vars vars;
-		space_bind(c, s, &s->v[w], &vars);
-		if (emit_variant(t->dir, "best", c, &s->v[w], &vars, &r[w], &t->ri, t->tmpl) < 0)
-			fatal("cannot write '%s/best.cu':", t->dir);
-		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[w].id, p,
-		       r[w].gbs, r[w].pct_copy, t->dir);
-		free(p);
-	}
+	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK)
+		emit(t, &set, best = order[0], "best");
 	if (t->o.emit && !run_stop) {
 		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
 			;
-		struct vars vars;
-		if (r[i].status == ST_COMPILE_ERROR)
-			fatal("--emit: variant '%s' does not compile", t->o.emit);
-		space_bind(c, s, &s->v[i], &vars);
-		if (emit_variant(t->dir, t->o.emit, c, &s->v[i], &vars, &r[i], &t->ri, t->tmpl) < 0)
-			fatal("cannot write '%s/%s.cu':", t->dir, t->o.emit);
-		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
+		if (!(emit_bad = r[i].status == ST_COMPILE_ERROR)) /* an error once the rest is written */
+			emit(t, &set, i, t->o.emit);
 	}
+	if (fileset_commit(&set) < 0)
+		fatal("cannot write '%s':", set.failed);
+	fileset_free(&set);
+	if (best != SIZE_MAX) {
+		char *p = space_params_str(c, &s->v[best]);
+		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id, p,
+		       r[best].gbs, r[best].pct_copy, t->dir);
+		free(p);
+	}
+	if (emit_bad)
+		fatal("--emit: variant '%s' does not compile", t->o.emit);
+	if (t->o.emit && !run_stop)
+		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	note(1, "tuner: results in %s/results.json\n", t->dir);
 	close(lock); /* the files of the directory are one run's */
 	free(order);

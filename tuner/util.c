@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,8 +71,13 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	fprintf(stderr, "%s: %s", argv0, prefix);
 	vfprintf(stderr, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", strerror(err));
+		fprintf(stderr, " %s", util_strerror(err));
 	fputc('\n', stderr);
+}
+
+const char *util_strerror(int e)
+{
+	return e == ENOTREG ? "not a regular file" : strerror(e);
 }
 
 noreturn void fatal(const char *fmt, ...)
@@ -224,12 +230,40 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* s as a JSON string literal; with html, < > & and DEL escaped too */
+/* 1 if c is a UTF-8 continuation byte (10xxxxxx) */
+static int cont(unsigned char c)
+{
+	return c >= 0x80 && c <= 0xbf;
+}
+
+int utf8_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char c = u[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) /* C0 and C1: overlong forms of ASCII */
+		return cont(u[1]) ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) /* E0 80..9F: overlong; ED A0..BF: surrogates */
+		return u[1] >= (c == 0xe0 ? 0xa0 : 0x80) && u[1] <= (c == 0xed ? 0x9f : 0xbf) &&
+		       cont(u[2]) ? 3 : 0;
+	if (c >= 0xf0 && c <= 0xf4) /* F0 80..8F: overlong; F4 90..BF: above U+10FFFF */
+		return u[1] >= (c == 0xf0 ? 0x90 : 0x80) && u[1] <= (c == 0xf4 ? 0x8f : 0xbf) &&
+		       cont(u[2]) && cont(u[3]) ? 4 : 0;
+	return 0;
+}
+
+/* s as a JSON string literal in valid UTF-8 (a byte that starts no valid sequence: \ufffd);
+   with html, < > & and DEL escaped too */
 static void json_str(struct buf *b, const char *s, int html)
 {
+	int n;
+
 	buf_puts(b, "\"");
-	for (; s && *s; s++) {
+	for (; s && *s; s += n) {
 		unsigned char c = (unsigned char)*s;
+		n = 1;
 		if (c == '"' || c == '\\')
 			buf_printf(b, "\\%c", c);
 		else if (c == '\n')
@@ -238,8 +272,14 @@ static void json_str(struct buf *b, const char *s, int html)
 			buf_puts(b, "\\t");
 		else if (c < 0x20 || (html && (c == 0x7f || c == '<' || c == '>' || c == '&')))
 			buf_printf(b, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			buf_add(b, &c, 1);
+		else if ((n = utf8_len(s)) > 0)
+			buf_add(b, s, (size_t)n);
+		else {
+			buf_puts(b, "\\ufffd");
+			n = 1;
+		}
 	}
 	buf_puts(b, "\"");
 }
@@ -254,12 +294,63 @@ void buf_json_str_html(struct buf *b, const char *s)
 	json_str(b, s, 1);
 }
 
+/* the temporaries of this process not yet renamed or removed (file_write_atomic, fileset):
+   an exit removes them (tmp_cleanup, at exit) */
+static struct tmpfile {
+	char *name;               /* the temporary */
+	const char *path;         /* what it becomes: for messages */
+	FILE *f;                  /* its stream, where it has one */
+	pid_t pid;                /* the process that made it (a child's exit leaves it) */
+} *tmps;
+static size_t ntmps, captmps;
+
+static void tmp_cleanup(void)
+{
+	pid_t me = getpid();
+	size_t i;
+
+	for (i = 0; i < ntmps; i++)
+		if (tmps[i].pid == me)
+			unlink(tmps[i].name);
+}
+
+static void tmp_remember(char *name, const char *path)
+{
+	static int registered;
+
+	if (!registered++)
+		atexit(tmp_cleanup);
+	if (ntmps == captmps) {
+		captmps = captmps ? 2 * captmps : 8;
+		tmps = xreallocarray(tmps, captmps, sizeof *tmps);
+	}
+	tmps[ntmps++] = (struct tmpfile){name, path, NULL, getpid()};
+}
+
+/* name is no longer to be removed at exit (renamed, or removed) */
+static void tmp_forget(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ntmps; i++)
+		if (tmps[i].name == name) {
+			tmps[i] = tmps[--ntmps];
+			return;
+		}
+}
+
 void buf_spill(struct buf *b, FILE *f, size_t at, const char *what)
 {
+	size_t i;
+
 	if (!f || b->len < at)
 		return;
-	if (b->len && fwrite(b->s, 1, b->len, f) != b->len)
+	if (b->len && fwrite(b->s, 1, b->len, f) != b->len) {
+		for (i = 0; i < ntmps; i++)
+			if (tmps[i].f == f)
+				fatal("cannot write '%s':", tmps[i].path);
 		fatal("cannot write %s:", what);
+	}
 	b->len = 0;
 }
 
@@ -270,12 +361,9 @@ void buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
-char *file_read(const char *path, size_t *len)
-{
-	return file_read_max(path, SIZE_MAX, len);
-}
-
-char *file_read_max(const char *path, size_t max, size_t *len)
+/* read path, the one way (util.h): links followed unless nofollow; at most max + 1 bytes
+   (max below SIZE_MAX) */
+static char *read_file(const char *path, size_t max, int nofollow, size_t *len)
 {
 	struct buf b = {0};
 	struct stat st;
@@ -283,17 +371,23 @@ char *file_read_max(const char *path, size_t max, size_t *len)
 	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return NULL;
-	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : !S_ISREG(st.st_mode) ? ENOTREG : 0;
 	if (e) {
 		close(fd);
 		errno = e;
 		return NULL;
 	}
-	buf_add(&b, "", 0);
-	while (b.len <= max && (n = read(fd, tmp, sizeof tmp)) != 0) {
+	/* room for what it holds now, within the bound (it may still grow or shrink) */
+	buf_grow(&b, st.st_size > 0 && (uintmax_t)st.st_size < max ? (size_t)st.st_size + 1 : 0);
+	b.s[0] = '\0';
+	while (b.len <= max) {
+		size_t want = max - b.len + 1 < sizeof tmp ? max - b.len + 1 : sizeof tmp;
+		n = read(fd, tmp, want);
+		if (n == 0)
+			break;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -311,48 +405,300 @@ char *file_read_max(const char *path, size_t max, size_t *len)
 	return b.s;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len)
+/* read_file, where more than max bytes fail with EFBIG */
+static char *read_bounded(const char *path, size_t max, int nofollow, size_t *len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	const char *p = data;
+	size_t n;
+	char *s = read_file(path, max, nofollow, &n);
+
+	if (s && n > max) {
+		free(s);
+		errno = EFBIG;
+		return NULL;
+	}
+	if (s && len)
+		*len = n;
+	return s;
+}
+
+char *file_read(const char *path, size_t *len)
+{
+	return read_bounded(path, FILE_READ_MAX, 0, len);
+}
+
+char *file_read_max(const char *path, size_t max, size_t *len)
+{
+	return read_file(path, max < SIZE_MAX - 1 ? max : SIZE_MAX - 2, 0, len);
+}
+
+char *file_read_nolink(const char *path, size_t max, size_t *len)
+{
+	return read_bounded(path, max ? max : FILE_READ_MAX, 1, len);
+}
+
+int file_open_own(const char *path, int append)
+{
+	struct stat st;
 	int fd, e;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+	                (append ? O_APPEND : 0), 0644);
 	if (fd < 0)
-		goto fail;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail_close;
+		return -1;
+	e = fstat(fd, &st) < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR
+	    : !S_ISREG(st.st_mode) ? ENOTREG : append && st.st_nlink > 1 ? EMLINK : 0;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/* 32 bits nobody can guess: from the kernel, else from the time and a counter */
+static uint32_t random32(void)
+{
+	static uint64_t count;
+	uint32_t r;
+
+	if (getrandom(&r, sizeof r, GRND_NONBLOCK) == (ssize_t)sizeof r)
+		return r;
+	count++;
+	return (uint32_t)hash_bytes(hash_bytes(HASH_INIT, &count, sizeof count), &(double){now_s()},
+	                            sizeof(double));
+}
+
+/* a fresh name beside path ("PATH.tmp.PID.RANDOM"), malloc'd */
+static char *tmp_name(const char *path)
+{
+	return xasprintf("%s.tmp.%ld.%08x", path, (long)getpid(), (unsigned)random32());
+}
+
+/* create path's temporary, exclusively (another name where one is taken): fd, *name
+   (malloc'd, removed at exit until tmp_forget), or -1 with errno */
+static int tmp_create(const char *path, char **name)
+{
+	int fd, tries, e = EEXIST;
+
+	for (tries = 0; tries < 64 && e == EEXIST; tries++) {
+		*name = tmp_name(path);
+		fd = open(*name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			tmp_remember(*name, path);
+			return fd;
 		}
-		p += n;
-		len -= (size_t)n;
+		e = errno;
+		free(*name);
 	}
-	if (fsync(fd) < 0 && errno != EINVAL)
-		goto fail_close;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto fail_unlink;
-	}
-	if (rename(tmp, path) < 0)
-		goto fail_unlink;
-	free(tmp);
-	return 0;
-fail_close:
-	e = errno;
-	close(fd);
-	errno = e;
-fail_unlink:
-	e = errno;
-	unlink(tmp);
-	errno = e;
-fail:
-	e = errno;
-	free(tmp);
+	*name = NULL;
 	errno = e;
 	return -1;
+}
+
+/* one file of a set: its temporary and, while the set is renamed, a second name (a hard
+   link) of the file it replaces */
+struct fsfile {
+	char *path, *tmp, *old;
+	FILE *f;
+	int fd;
+	int had;                  /* a file was at path (old: its second name, if one was made) */
+};
+
+/* s failed at path: remember which (errno kept) */
+static void fs_fail(struct fileset *s, const char *path)
+{
+	int e = errno;
+
+	free(s->failed);
+	s->failed = xstrdup(path);
+	errno = e;
+}
+
+/* the entry of a new temporary for path in s, its descriptor in ->fd; NULL with errno */
+static struct fsfile *fs_add(struct fileset *s, const char *path)
+{
+	struct fsfile *x;
+	char *tmp;
+	int fd = tmp_create(path, &tmp);
+
+	if (fd < 0) {
+		fs_fail(s, path);
+		return NULL;
+	}
+	s->f = xreallocarray(s->f, s->n + 1, sizeof *s->f);
+	x = &s->f[s->n++];
+	*x = (struct fsfile){xstrdup(path), tmp, NULL, NULL, fd, 0};
+	tmps[ntmps - 1].path = x->path;
+	return x;
+}
+
+FILE *fileset_open(struct fileset *s, const char *path)
+{
+	struct fsfile *x = fs_add(s, path);
+	size_t i;
+
+	if (!x)
+		return NULL;
+	if (!(x->f = fdopen(x->fd, "w"))) {
+		fs_fail(s, x->path);
+		return NULL;
+	}
+	for (i = 0; i < ntmps; i++)
+		if (tmps[i].name == x->tmp)
+			tmps[i].f = x->f;
+	return x->f;
+}
+
+int fileset_put(struct fileset *s, const char *path, const void *data, size_t len)
+{
+	struct fsfile *x = fs_add(s, path);
+
+	if (!x)
+		return -1;
+	if (write_all(x->fd, data, len) < 0) {
+		fs_fail(s, x->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* remove x's temporary (and its second name of the file replaced) */
+static void fs_discard(struct fsfile *x)
+{
+	if (x->tmp) {
+		unlink(x->tmp);
+		tmp_forget(x->tmp);
+		free(x->tmp);
+		x->tmp = NULL;
+	}
+	if (x->old) {
+		unlink(x->old);
+		tmp_forget(x->old);
+		free(x->old);
+		x->old = NULL;
+	}
+}
+
+/* close x's temporary, its contents on the disk; 0 or -1 with errno */
+static int fs_close(struct fsfile *x)
+{
+	int rc = 0, e = 0;
+
+	errno = 0;
+	if (x->f) {
+		if (fflush(x->f) != 0 || ferror(x->f))
+			rc = -1, e = errno ? errno : EIO;
+		x->fd = fileno(x->f);
+	}
+	if (x->fd >= 0) {
+		if (!rc && fsync(x->fd) < 0 && errno != EINVAL)
+			rc = -1, e = errno;
+		if ((x->f ? fclose(x->f) : close(x->fd)) != 0 && !rc)
+			rc = -1, e = errno;
+	}
+	x->f = NULL;
+	x->fd = -1;
+	errno = e;
+	return rc;
+}
+
+/* a second name for the file at x->path (in x->old) while it is being replaced, or none
+   where there is no such file (x->had 0) or the file system has no hard links; 0 or -1 with
+   errno */
+static int fs_keep_old(struct fsfile *x)
+{
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		char *old = tmp_name(x->path);
+		if (linkat(AT_FDCWD, x->path, AT_FDCWD, old, 0) == 0) { /* a link itself, not followed */
+			x->old = old;
+			x->had = 1;
+			tmp_remember(old, x->path);
+			return 0;
+		}
+		free(old);
+		if (errno == ENOENT)
+			return 0;
+		x->had = 1;
+		if (errno != EEXIST) /* a directory (its rename fails), or no hard links here */
+			return errno == EPERM || errno == EOPNOTSUPP || errno == EMLINK ||
+			       errno == ENOSYS ? 0 : -1;
+	}
+	return -1;
+}
+
+int fileset_commit(struct fileset *s)
+{
+	size_t i, k;
+	int e = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (fs_close(&s->f[i]) < 0 && !e) {
+			e = errno;
+			fs_fail(s, s->f[i].path);
+		}
+	for (i = 0; i < s->n && !e; i++)
+		if (fs_keep_old(&s->f[i]) < 0) {
+			e = errno;
+			fs_fail(s, s->f[i].path);
+		}
+	for (k = 0; k < s->n && !e; k++) {
+		if (rename(s->f[k].tmp, s->f[k].path) < 0) {
+			e = errno;
+			fs_fail(s, s->f[k].path);
+			break;
+		}
+		tmp_forget(s->f[k].tmp);
+		free(s->f[k].tmp);
+		s->f[k].tmp = NULL;
+	}
+	if (e) {
+		/* put back what the files renamed so far replaced; then no temporary is left */
+		for (i = 0; i < k && i < s->n; i++) {
+			struct fsfile *x = &s->f[i];
+			if (x->old && rename(x->old, x->path) == 0) {
+				tmp_forget(x->old);
+				free(x->old);
+				x->old = NULL;
+			} else if (!x->had) {
+				unlink(x->path);
+			}
+		}
+		for (i = 0; i < s->n; i++)
+			fs_discard(&s->f[i]);
+		errno = e;
+		return -1;
+	}
+	for (i = 0; i < s->n; i++)
+		fs_discard(&s->f[i]);
+	return 0;
+}
+
+void fileset_free(struct fileset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		fs_close(&s->f[i]);
+		fs_discard(&s->f[i]);
+		free(s->f[i].path);
+	}
+	free(s->f);
+	free(s->failed);
+	s->f = NULL;
+	s->n = 0;
+	s->failed = NULL;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	struct fileset s = {0};
+	int rc = fileset_put(&s, path, data, len) < 0 ? -1 : fileset_commit(&s), e = errno;
+
+	fileset_free(&s);
+	errno = e;
+	return rc;
 }
 
 int mkdirs(const char *path)
@@ -383,6 +729,43 @@ int mkdirs(const char *path)
 		}
 	}
 	int e = errno;
+	free(p);
+	errno = e;
+	return r;
+}
+
+int mkdirs_under(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+	char *p, *s;
+	struct stat st;
+	int r = 0, e;
+
+	if (strncmp(path, root, n) || path[n] != '/')
+		return mkdirs(path);
+	if (mkdirs(root) < 0)
+		return -1;
+	p = xstrdup(path);
+	for (s = p + n + 1; r == 0; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (s[-1] != '/') { /* a directory below root: made here, or one of its own */
+			if (mkdir(p, 0777) < 0 && errno != EEXIST)
+				r = -1;
+			else if (lstat(p, &st) < 0)
+				r = -1;
+			else if (!S_ISDIR(st.st_mode)) {
+				errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR;
+				r = -1;
+			}
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	e = errno;
 	free(p);
 	errno = e;
 	return r;
