@@ -894,6 +894,15 @@ TEST(bank_eval_errors)
 	CHECK_STR(err.what, "elem");
 	CHECK_STR(err.msg, "unknown name 'tx'");
 	bank_access_clear(&a);
+	acc_init(&a, "9223372036854775807", "4", "tx", 0);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.what, "elem");
+	CHECK_STR(err.msg, "element size 9223372036854775807 is more than 1048576 bytes");
+	bank_access_clear(&a);
+	acc_init(&a, "-4", NULL, "tx", 0);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.msg, "element size -4 is not positive");
+	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "tx - 1", 0);
 	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);

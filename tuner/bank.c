@@ -488,7 +488,8 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	if (uniform(a->elem, v, "elem", err, &e.elem) < 0)
 		return -1;
 	if (e.elem <= 0 || e.elem > 1 << 20)
-		return fail(err, "elem", -1, "element size %lld is not positive", (long long)e.elem);
+		return fail(err, "elem", -1, "element size %lld is %s", (long long)e.elem,
+		            e.elem <= 0 ? "not positive" : "more than 1048576 bytes");
 	e.width = e.elem;
 	if (a->width && uniform(a->width, v, "width", err, &e.width) < 0)
 		return -1;
@@ -508,7 +509,7 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	nthreads = block[0] * block[1] * block[2];
 	if (nthreads > THREADS_MAX)
 		return fail(err, "block", -1, "%lld threads per block", (long long)nthreads);
-	if (v->n + (int)LEN(thread_names) + (int)a->nloops + (int)a->nlets > VARS_MAX)
+	if ((size_t)v->n + LEN(thread_names) + a->nloops + a->nlets > VARS_MAX)
 		return fail(err, "", -1, "more than %d names (sizes, parameters, thread names, "
 		            "loop variables and lets)", VARS_MAX);
 	e.lv = xmalloc(BANK_LANES * sizeof *e.lv);
