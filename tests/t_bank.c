@@ -2,6 +2,8 @@
    Counts marked "H100" were read with Nsight Compute on sm_90 (docs/bank-model.md). */
 #include "test.h"
 #include "bank.h"
+#include "config.h"
+#include "space.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -670,6 +672,195 @@ TEST(bank_eval_loops_and_masks)
 	bank_access_clear(&a);
 }
 
+/* the steps bank_eval takes for a (block bx x by) under v: it must succeed */
+static int64_t taken(const struct bank_access *a, int64_t bx, int64_t by, const struct vars *v,
+                     int line)
+{
+	const int64_t start = INT64_MAX / 2;
+	int64_t block[3] = {bx, by, 1}, work = start;
+	struct bank_stats s;
+	struct bank_err err;
+
+	if (bank_eval(a, block, v, &bank_volta, &s, &err, &work) < 0) {
+		char m[400];
+		snprintf(m, sizeof m, "line %d: %s: %s", line, err.what, err.msg);
+		test_fail(__FILE__, line, m);
+	}
+	return start - work;
+}
+
+/* bank_steps of a (block bx x by) under v; the iterations of a warp in iters_seen */
+static int64_t iters_seen;
+
+static int64_t steps(const struct bank_access *a, int64_t bx, int64_t by, const struct vars *v)
+{
+	int64_t block[3] = {bx, by, 1};
+
+	return bank_steps(a, block, v, &iters_seen);
+}
+
+/* the steps known from the declared loops: exact where every thread runs the same trip counts,
+   a lower bound where they differ */
+TEST(bank_steps_declared)
+{
+	struct bank_access a;
+	struct vars v;
+	int64_t n;
+
+	/* transpose: a count of the variant's names, lets, 8 warps */
+	transpose_read(&a, "row * (TILE + PAD) + col");
+	transpose_vars(&v, 32, 8, 1);
+	CHECK_EQ(steps(&a, 32, 8, &v), taken(&a, 32, 8, &v, __LINE__));
+	/* 8 warps x (start 32 + count 32 + 4 x (3 lets + index) x 32 + 4 requests x 32) */
+	CHECK_EQ(steps(&a, 32, 8, &v), 8 * (32 + 32 + 4 * 4 * 32 + 4 * 32));
+	CHECK_EQ(iters_seen, 4);
+	bank_access_clear(&a);
+
+	/* the reduction's trees: a while loop on its own variable; when leaves lanes out */
+	memset(&v, 0, sizeof v);
+	vars_set(&v, "BLOCK", 256);
+	acc_init(&a, "4", NULL, "2 * d * tid + d", 0);
+	acc_for(&a, "d", "1", "d < BLOCK", "d * 2");
+	CHECK_EQ(steps(&a, 256, 1, &v), taken(&a, 256, 1, &v, __LINE__));
+	a.when = px("2 * d * tid < BLOCK");
+	n = steps(&a, 256, 1, &v);
+	CHECK(n > 0 && n < taken(&a, 256, 1, &v, __LINE__));
+	/* 8 warps x (start + from + 9 tests + 8 x (when + next)) x 32 */
+	CHECK_EQ(n, 8 * 32 * (1 + 1 + 9 + 8 * 2));
+	CHECK_EQ(iters_seen, 8);
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid", 0);
+	acc_for(&a, "d", "BLOCK / 2", "d > 0", "d / 2");
+	CHECK_EQ(steps(&a, 256, 1, &v), taken(&a, 256, 1, &v, __LINE__));
+	bank_access_clear(&a);
+
+	/* nested counts, a partial last warp, a 2-D block, nthreads */
+	acc_init(&a, "8", NULL, "tid * 6 + i * 3 + j", 0);
+	acc_count(&a, "i", "2");
+	acc_count(&a, "j", "nthreads / 40 + 1");
+	acc_let(&a, "x", "i + j");
+	CHECK_EQ(steps(&a, 40, 1, &v), taken(&a, 40, 1, &v, __LINE__));
+	CHECK_EQ(steps(&a, 20, 3, &v), taken(&a, 20, 3, &v, __LINE__));
+	bank_access_clear(&a);
+
+	/* trip counts that differ between threads or with an outer loop: a lower bound */
+	acc_init(&a, "4", NULL, "lane + 32 * k", 0);
+	acc_for(&a, "k", "0", "k < lane", "k + 1");
+	n = steps(&a, 64, 1, &v);
+	CHECK_EQ(n, 2 * (32 + 32 + 32));
+	CHECK_EQ(iters_seen, 0);
+	CHECK(n < taken(&a, 64, 1, &v, __LINE__));
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid + 64 * (i * 8 + j)", 0);
+	acc_count(&a, "i", "4");
+	acc_count(&a, "j", "i + tx % 2");
+	n = steps(&a, 64, 1, &v);
+	CHECK_EQ(n, 2 * (32 + 32 + 4 * 32));
+	CHECK_EQ(iters_seen, 4);
+	CHECK(n < taken(&a, 64, 1, &v, __LINE__));
+	bank_access_clear(&a);
+
+	/* a loop whose trip count an outer loop's variable sets is followed iteration by
+	   iteration: a triangle, and a loop of one iteration that names a value (stencil2d) */
+	acc_init(&a, "4", NULL, "tid + 64 * (i * 8 + j)", 0);
+	acc_count(&a, "i", "4");
+	acc_count(&a, "j", "i + 1");
+	CHECK_EQ(steps(&a, 64, 1, &v), taken(&a, 64, 1, &v, __LINE__));
+	CHECK_EQ(steps(&a, 64, 1, &v), 2 * (32 + 32 + 4 * 32 + 10 * 64));
+	CHECK_EQ(iters_seen, 4 + 10);
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid * 4 + e * sa", 1);
+	acc_for(&a, "sa", "min(4, BLOCK / 64)", "sa >= 0", "-1");
+	acc_count(&a, "e", "4 / sa");
+	CHECK_EQ(steps(&a, 64, 1, &v), taken(&a, 64, 1, &v, __LINE__));
+	bank_access_clear(&a);
+
+	/* not in the variant: nothing; a loop that does not end: counted up to where bank_eval
+	   stops it */
+	acc_init(&a, "4", NULL, "tid", 0);
+	a.cond = px("BLOCK < 0");
+	CHECK_EQ(steps(&a, 256, 1, &v), 0);
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid", 0);
+	acc_for(&a, "d", "1", "d > 0", "d + 0");
+	n = steps(&a, 32, 1, &v);
+	CHECK_EQ(n, 32 + 32 + 16385 * 32 + 16384 * (2 * 32 + 32));
+	CHECK_EQ(iters_seen, BANK_ITER_MAX + 1);
+	bank_access_clear(&a);
+	/* also where a loop inside it is followed iteration by iteration, or a count is large */
+	acc_init(&a, "4", NULL, "tid", 0);
+	acc_count(&a, "i", "200");
+	acc_count(&a, "j", "i");
+	n = steps(&a, 32, 1, &v);
+	CHECK(n > 0 && iters_seen > BANK_ITER_MAX);
+	{
+		int64_t block[3] = {32, 1, 1};
+		struct bank_stats st;
+		struct bank_err err;
+		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &st, &err, NULL), -1);
+		CHECK_STR(err.msg, "more than 16384 iterations: does the loop end?");
+	}
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid", 0);
+	acc_count(&a, "i", "16385");
+	n = steps(&a, 32, 1, &v);
+	CHECK(n > 0 && iters_seen == BANK_ITER_MAX + 1);
+	bank_access_clear(&a);
+
+	/* 2^24 steps and beyond, in time that does not depend on the count; saturated where the
+	   count does not fit */
+	acc_init(&a, "4", NULL, "tid + 32 * k", 0);
+	acc_count(&a, "k", "8192");
+	CHECK_EQ(steps(&a, 1024, 1, &v), 32 * (32 + 32 + 8192 * 64));
+	CHECK(steps(&a, 1024, 1, &v) > (int64_t)1 << 24);
+	bank_access_clear(&a);
+	acc_init(&a, "4", NULL, "tid + k", 0);
+	acc_count(&a, "k", "4611686018427387904");
+	acc_count(&a, "j", "4611686018427387904");
+	CHECK_EQ(steps(&a, 1024, 1, &v), INT64_MAX);
+	bank_access_clear(&a);
+}
+
+/* the shipped configs' accesses (about 30 variants of each): what the declared loops tell is
+   never more than the steps bank_eval takes */
+TEST(bank_steps_shipped)
+{
+	static const char *const paths[] = {
+		"configs/filter21.yaml", "configs/reduction.yaml", "configs/stencil2d.yaml",
+		"configs/transpose.yaml",
+	};
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	size_t f, i, k, nexact = 0, nbelow = 0;
+
+	for (f = 0; f < LEN(paths); f++) {
+		struct config *c = cfg_load(test_path(paths[f]));
+		struct vars sizes = {0};
+		struct space s;
+
+		cfg_size_vars(c, 1, &sizes);
+		space_expand(c, &sizes, &lim, &s);
+		CHECK(c->naccesses > 0 && s.nkept > 0);
+		for (i = 0; i < s.n; i += s.n / 30 + 1) {
+			struct vars v;
+			if (s.v[i].drop)
+				continue;
+			space_bind(c, &s, &s.v[i], &v);
+			for (k = 0; k < c->naccesses; k++) {
+				const struct bank_access *a = &c->accesses[k];
+				int64_t it, n = bank_steps(a, s.v[i].block, &v, &it);
+				int64_t t = taken(a, s.v[i].block[0], s.v[i].block[1], &v, __LINE__);
+				CHECK(n <= t);
+				CHECK(it <= BANK_ITER_MAX);
+				nexact += n == t;
+				nbelow += n < t;
+			}
+		}
+		space_free(&s);
+		cfg_free(c);
+	}
+	CHECK(nexact > 0 && nbelow > 0);
+}
+
 TEST(bank_eval_errors)
 {
 	struct bank_access a;
@@ -702,6 +893,15 @@ TEST(bank_eval_errors)
 	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "elem");
 	CHECK_STR(err.msg, "unknown name 'tx'");
+	bank_access_clear(&a);
+	acc_init(&a, "9223372036854775807", "4", "tx", 0);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.what, "elem");
+	CHECK_STR(err.msg, "element size 9223372036854775807 is more than 1048576 bytes");
+	bank_access_clear(&a);
+	acc_init(&a, "-4", NULL, "tx", 0);
+	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.msg, "element size -4 is not positive");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "tx - 1", 0);

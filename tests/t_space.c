@@ -4,6 +4,7 @@
 #include "source.h"
 #include "space.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 static struct config *load(const char *rel)
@@ -101,6 +102,60 @@ TEST(space_device_limits)
 	CHECK(small > 0);
 	space_free(&s);
 	cfg_free(c);
+}
+
+/* 64-bit values in the launch and the limits: dropped with their real values, an overflow of
+   the threads per block said as such (tests/data/launch.yaml: block [B, H], B 32 and 64,
+   bank mode BB) */
+TEST(space_hostile_numbers)
+{
+	static const struct {
+		const char *h, *bb;
+		struct limits lim;
+		const char *drop[2];
+	} t[] = {
+		/* 32 x 2^62 threads wrap to 0 in 64 bits */
+		{"4611686018427387904", "4", {1024, 48 * 1024, 227 * 1024},
+		 {"block 32x4611686018427387904x1 has more than 9223372036854775807 threads, beyond "
+		  "the limit of 1024", "block 64x4611686018427387904x1 has more than "
+		  "9223372036854775807 threads, beyond the limit of 1024"}},
+		/* a bank mode of 2^32 + 8 is not 8, nor is 2^63 - 1 the -1 of a cast to int */
+		{"1", "4294967304", {1024, 48 * 1024, 227 * 1024},
+		 {"bank_bytes = 4294967304 is neither 4 nor 8",
+		  "bank_bytes = 4294967304 is neither 4 nor 8"}},
+		{"1", "9223372036854775807", {1024, 48 * 1024, 227 * 1024},
+		 {"bank_bytes = 9223372036854775807 is neither 4 nor 8",
+		  "bank_bytes = 9223372036854775807 is neither 4 nor 8"}},
+		/* the largest limits, as they are */
+		{"1073741824", "8", {INT_MAX, INT64_MAX, INT64_MAX},
+		 {"34359738368 threads per block exceed the limit of 2147483647",
+		  "68719476736 threads per block exceed the limit of 2147483647"}},
+		{"16", "8", {INT_MAX, INT64_MAX, INT64_MAX}, {NULL, NULL}},
+	};
+	size_t i, k;
+
+	for (i = 0; i < LEN(t); i++) {
+		struct config *c = load("tests/data/launch.yaml");
+		char *h = xasprintf("H=%s", t[i].h), *bb = xasprintf("BB=%s", t[i].bb);
+		struct space s;
+
+		cfg_set_size(c, h);
+		cfg_set_size(c, bb);
+		expand(c, &t[i].lim, &s);
+		CHECK_EQ(s.n, 2);
+		for (k = 0; k < 2; k++) {
+			if (t[i].drop[k])
+				CHECK_STR(s.v[k].drop, t[i].drop[k]);
+			else
+				CHECK(!s.v[k].drop);
+			/* the variant's int holds what fits it */
+			CHECK_EQ(s.v[k].bank_bytes, strlen(t[i].bb) > 1 ? -1 : atoi(t[i].bb));
+		}
+		space_free(&s);
+		cfg_free(c);
+		free(h);
+		free(bb);
+	}
 }
 
 TEST(space_arch_limits)

@@ -8,8 +8,8 @@
 #include "util.h"
 
 enum {
-	ITER_MAX = 1 << 14,   /* loop iterations per access and warp: a loop that never ends */
-	THREADS_MAX = 1 << 16 /* threads per block (CUDA allows 1024) */
+	ITER_MAX = BANK_ITER_MAX, /* loop iterations per access and warp: a loop that never ends */
+	THREADS_MAX = 1 << 16     /* threads per block (CUDA allows 1024) */
 };
 
 const struct bank_rules bank_volta = {"sm_70+", 4, 1};
@@ -302,6 +302,164 @@ static int loop(struct ev *e, size_t level, uint32_t mask)
 	}
 }
 
+/* a + b and a * b for a, b >= 0, INT64_MAX where they would overflow */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+/* 1 if x, an expression of loop `level` of a, is the same for every thread of a warp once the
+   loops around it are: it uses no thread name but nthreads, no let, and no variable of that
+   loop or those inside it (but own) */
+static int uniform_at(const struct bank_access *a, const struct expr *x, size_t level,
+                      const char *own)
+{
+	size_t i;
+
+	for (i = 0; i < LEN(thread_names); i++)
+		if (strcmp(thread_names[i], "nthreads") && expr_uses(x, thread_names[i]))
+			return 0;
+	for (i = level; i < a->nloops; i++)
+		if ((!own || strcmp(a->loops[i].var, own)) && expr_uses(x, a->loops[i].var))
+			return 0;
+	for (i = 0; i < a->nlets; i++)
+		if (expr_uses(x, a->lets[i].name))
+			return 0;
+	return 1;
+}
+
+/* 1 if a loop inside loop `level` of a uses its variable for its trip count */
+static int used_inside(const struct bank_access *a, size_t level)
+{
+	const char *var = a->loops[level].var;
+	size_t i;
+
+	for (i = level + 1; i < a->nloops; i++) {
+		const struct bank_loop *lp = &a->loops[i];
+		if (lp->count ? expr_uses(lp->count, var)
+		              : expr_uses(lp->from, var) || expr_uses(lp->cond, var) ||
+		                    expr_uses(lp->next, var))
+			return 1;
+	}
+	return 0;
+}
+
+/* what bank_steps follows: the access, the variant's names with nthreads and the variables
+   of the loops entered, and the iterations it went through one by one for a warp */
+struct bound {
+	const struct bank_access *a;
+	struct vars u;
+	int64_t iters;
+};
+
+/*
+ * The steps loop() takes at loop `level` (and inside it) for a warp of m lanes, all of them in
+ * it, as long as every lane runs the same iterations, and in *it the iterations it counts for
+ * the warp there: a loop whose expressions are the same for all of them (uniform_at) is
+ * followed, iteration by iteration where a loop inside it uses its variable (at most ITER_MAX
+ * in all, as loop() allows a warp), else as its trip count times one body; inside any other
+ * loop nothing is counted but its first test, and where a `when` may leave lanes out, neither
+ * their index nor the request.
+ */
+static int64_t level_steps(struct bound *b, size_t level, int64_t m, int64_t *it)
+{
+	const struct bank_access *a = b->a;
+	const struct bank_loop *lp;
+	int64_t n, x, c, steps, body = -1, bit = 0;
+	int inside;
+
+	*it = 0;
+	if (level == a->nloops) /* emit: the lets and when of every lane; the index and request */
+		return sat_add(sat_mul(m, (int64_t)a->nlets + 1), a->when ? 0 : BANK_LANES);
+	lp = &a->loops[level];
+	if (lp->count ? !uniform_at(a, lp->count, level, NULL)
+	              : !uniform_at(a, lp->from, level, NULL) ||
+	                    !uniform_at(a, lp->cond, level, lp->var) ||
+	                    !uniform_at(a, lp->next, level, lp->var))
+		return lp->count ? m : 2 * m; /* the count or from of every lane; a first test */
+	inside = used_inside(a, level);
+	if (lp->count) {
+		if (expr_eval(lp->count, &b->u, &n, NULL) < 0 || n <= 0)
+			return m;
+		if (!inside) {
+			body = level_steps(b, level + 1, m, &bit);
+			*it = sat_mul(n, sat_add(bit, 1));
+			return sat_add(m, sat_mul(n, body));
+		}
+		steps = m;
+		for (x = 0; x < n; x++) {
+			*it = sat_add(*it, 1);
+			if (++b->iters > ITER_MAX)
+				return steps;
+			vars_set(&b->u, lp->var, x);
+			steps = sat_add(steps, level_steps(b, level + 1, m, &bit));
+			*it = sat_add(*it, bit);
+		}
+		return steps;
+	}
+	if (expr_eval(lp->from, &b->u, &x, NULL) < 0)
+		return m;
+	steps = m; /* from */
+	for (;;) {
+		vars_set(&b->u, lp->var, x);
+		if (expr_eval(lp->cond, &b->u, &c, NULL) < 0)
+			return steps;
+		steps = sat_add(steps, m); /* the test */
+		if (!c)
+			return steps;
+		*it = sat_add(*it, 1);
+		if (++b->iters > ITER_MAX)
+			return steps;
+		if (inside || body < 0)
+			body = level_steps(b, level + 1, m, &bit);
+		*it = sat_add(*it, bit);
+		steps = sat_add(steps, sat_add(body, m)); /* the body, the next */
+		if (expr_eval(lp->next, &b->u, &x, NULL) < 0)
+			return steps;
+	}
+}
+
+int64_t bank_steps(const struct bank_access *a, const int64_t block[3], const struct vars *v,
+                   int64_t *iters)
+{
+	struct bound b;
+	int64_t x, nthreads, n, it;
+	size_t i;
+
+	*iters = 0;
+	if (a->cond && (expr_eval(a->cond, v, &x, NULL) < 0 || !x))
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (block[i] < 1 || block[i] > THREADS_MAX)
+			return 0;
+	nthreads = block[0] * block[1] * block[2];
+	if (nthreads > THREADS_MAX ||
+	    (size_t)v->n + LEN(thread_names) + a->nloops + a->nlets > VARS_MAX)
+		return 0;
+	b.a = a;
+	b.u = *v;
+	vars_set(&b.u, "nthreads", nthreads);
+	/* per warp: its start, then loop 0 for its lanes; the warps of 32 lanes alike; the
+	   iterations are the same for every warp where they are counted */
+	b.iters = 0;
+	n = sat_mul(nthreads / BANK_LANES, sat_add(BANK_LANES, level_steps(&b, 0, BANK_LANES, &it)));
+	*iters = it;
+	if (nthreads % BANK_LANES) {
+		b.iters = 0;
+		n = sat_add(n, sat_add(BANK_LANES, level_steps(&b, 0, nthreads % BANK_LANES, &it)));
+	}
+	return n;
+}
+
 int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
               const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
               int64_t *work_left)
@@ -330,7 +488,8 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	if (uniform(a->elem, v, "elem", err, &e.elem) < 0)
 		return -1;
 	if (e.elem <= 0 || e.elem > 1 << 20)
-		return fail(err, "elem", -1, "element size %lld is not positive", (long long)e.elem);
+		return fail(err, "elem", -1, "element size %lld is %s", (long long)e.elem,
+		            e.elem <= 0 ? "not positive" : "more than 1048576 bytes");
 	e.width = e.elem;
 	if (a->width && uniform(a->width, v, "width", err, &e.width) < 0)
 		return -1;
@@ -350,7 +509,7 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	nthreads = block[0] * block[1] * block[2];
 	if (nthreads > THREADS_MAX)
 		return fail(err, "block", -1, "%lld threads per block", (long long)nthreads);
-	if (v->n + (int)LEN(thread_names) + (int)a->nloops + (int)a->nlets > VARS_MAX)
+	if ((size_t)v->n + LEN(thread_names) + a->nloops + a->nlets > VARS_MAX)
 		return fail(err, "", -1, "more than %d names (sizes, parameters, thread names, "
 		            "loop variables and lets)", VARS_MAX);
 	e.lv = xmalloc(BANK_LANES * sizeof *e.lv);

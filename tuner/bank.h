@@ -113,9 +113,26 @@ struct bank_err {
 	char msg[240];
 };
 
+/* the loop iterations bank_eval lets a warp run for one access (at all levels): a loop that
+   goes on is an error */
+#define BANK_ITER_MAX 16384
+
 /* the work bank_eval may do for one variant (all its accesses, under both rule sets): steps,
    each the evaluation of one expression for one lane, or one lane of a request's cost */
 #define BANK_WORK_MAX ((int64_t)1 << 22)
+
+/* the steps bank_eval takes for a under one rule set (block and v as there) when it succeeds,
+   at least, and in *iters the loop iterations each warp runs, at least: known from the
+   declared loops before any work, in time that does not grow with their trip counts (a loop
+   is run on its variable alone for at most BANK_ITER_MAX iterations). Exact where no `when`
+   leaves lanes out and every loop's expressions are the same for all threads (the variant's
+   names, nthreads, the variables of the loops around it, a `while` loop's own); a loop whose
+   trip count a thread may change counts its first test only, and nothing inside it, nor what
+   a `when` may leave out. *iters above BANK_ITER_MAX: bank_eval fails on the first warp.
+   0 where a is not in the variant (`if`) or its `if`, block or number of names make bank_eval
+   fail; INT64_MAX where a count does not fit. */
+int64_t bank_steps(const struct bank_access *a, const int64_t block[3], const struct vars *v,
+                   int64_t *iters);
 
 /* evaluate a for every warp of a block of block[0] x block[1] x block[2] threads under the
    variant's bindings v (sizes and parameters); 0, or -1 with *err. *work is the steps left to

@@ -117,6 +117,23 @@ static size_t *memo_find(struct bank_memo *m, size_t i)
 	return &m->slot[h];
 }
 
+/* the config error of access k for variant v, whose bank_eval failed with e, into msg: at the
+   failing expression, else at the access */
+static void bank_error(const struct config *c, const struct variant *v, size_t k,
+                       const struct bank_err *e, char *msg, size_t msglen)
+{
+	const struct bank_access *a = &c->accesses[k];
+	const struct expr *x = bank_field(a, e->what);
+	struct loc l = c->access_loc[k];
+	char *p = space_params_str(c, v);
+
+	if (x)
+		cfg_expr_loc(c, x, e->col >= 0 ? e->col : 0, &l);
+	snprintf(msg, msglen, "%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col,
+	         a->name, *e->what ? ", " : "", e->what, *e->what ? "," : "", p, e->msg);
+	free(p);
+}
+
 /* evaluate variant i's accesses into r[i].bank and r[i].bank8 (allocated); 0, or -1 with the
    config error in msg */
 static int bank_one(const struct config *c, const struct space *s, struct result *r, size_t i,
@@ -134,17 +151,45 @@ static int bank_one(const struct config *c, const struct space *s, struct result
 		if (bank_eval(a, v->block, &vars, r[i].bank_rules, &r[i].bank[k], &e, &work) == 0 &&
 		    bank_eval(a, v->block, &vars, &bank_kepler8, &r[i].bank8[k], &e, &work) == 0)
 			continue;
-		const struct expr *x = bank_field(a, e.what);
-		struct loc l = c->access_loc[k];
-		char *p = space_params_str(c, v);
-		if (x)
-			cfg_expr_loc(c, x, e.col >= 0 ? e.col : 0, &l);
-		snprintf(msg, msglen, "%s:%d:%d: access '%s'%s%s%s for %s: %s", c->path, l.line, l.col,
-		         a->name, *e.what ? ", " : "", e.what, *e.what ? "," : "", p, e.msg);
-		free(p);
+		bank_error(c, v, k, &e, msg, msglen);
 		return -1;
 	}
 	return 0;
+}
+
+/* before any evaluation, what variant i's declared loops tell (bank_steps), its accesses in
+   the order bank_one evaluates them: -1 with the config error in msg when the steps they take
+   under both rule sets are more than BANK_WORK_MAX (at the access where bank_one would run
+   out); 1 when before that an access's warps run more loop iterations than bank_eval allows
+   (bank_one fails on its first warp, and says where); else 0 */
+static int bank_bound(const struct config *c, const struct space *s, size_t i, char *msg,
+                      size_t msglen)
+{
+	const struct variant *v = &s->v[i];
+	int64_t total = 0, x, it;
+	struct vars vars;
+	size_t k;
+	struct bank_err e;
+
+	space_bind(c, s, v, &vars);
+	for (k = 0; k < c->naccesses; k++) {
+		x = bank_steps(&c->accesses[k], v->block, &vars, &it);
+		if (it > BANK_ITER_MAX)
+			return 1;
+		total = x > (INT64_MAX - total) / 2 ? INT64_MAX : total + 2 * x;
+		if (total > BANK_WORK_MAX)
+			break;
+	}
+	if (k == c->naccesses)
+		return 0;
+	memset(&e, 0, sizeof e);
+	e.col = -1;
+	snprintf(e.msg, sizeof e.msg, "the declared loops take at least %lld steps of the bank "
+	         "model for this variant, more than %lld (an expression for a thread, a thread of "
+	         "a request): declare fewer loop iterations", (long long)total,
+	         (long long)BANK_WORK_MAX);
+	bank_error(c, v, k, &e, msg, msglen);
+	return -1;
 }
 
 static void wire_stats(struct buf *b, const struct bank_stats *st, size_t n)
@@ -264,9 +309,24 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		}
 		cls[i] = *slot - 1;
 	}
+	/* the first variant whose declared loops alone take too much work is an error before any
+	   is evaluated, or evaluated here first when its loops go on (it fails on its first warp);
+	   only the variants before it may fail first */
+	f.seen = xcalloc(s->n + 1, 1);
+	for (i = 0; i < nrep; i++) {
+		int b = bank_bound(c, s, rep[i], e, sizeof e);
+		if (b == 0)
+			continue;
+		if (b > 0 && bank_one(c, s, r, rep[i], e, sizeof e) == 0) {
+			f.seen[rep[i]] = 1;
+			continue;
+		}
+		fan_error(&f, rep[i], e);
+		break;
+	}
+	nrep = i;
 	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
 	   there is enough of it; what no process answered for is evaluated here */
-	f.seen = xcalloc(s->n + 1, 1);
 	if (workers > 1 && nrep >= 8) {
 		struct pool_ops ops = {NULL, NULL, NULL, fan_run, &f, "bank model process"};
 		struct pool_limits lim = {0, 0};
@@ -277,7 +337,7 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 			note(2, "tuner: evaluating the bank model here: %s\n", e);
 		pool_end(p);
 	}
-	for (i = 0; i < nrep && !run_stop; i++)
+	for (i = 0; i < nrep && !run_stop && rep[i] < f.err; i++) /* later ones are not reported */
 		if (!f.seen[rep[i]] && bank_one(c, s, r, rep[i], e, sizeof e) < 0)
 			fan_error(&f, rep[i], e);
 	if (f.err != (size_t)-1)

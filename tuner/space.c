@@ -1,6 +1,7 @@
 /* space: the variants of a config (cartesian product, constraints, device limits). */
 #include "space.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,8 +160,8 @@ static void reference_check(const struct config *c, const struct vars *sizes,
 		threads *= x;
 		if (threads > lim->max_threads)
 			fail_expr(c, L->block[d], 0, NULL, at, "reference block", "%lld threads per "
-			          "block exceed the limit of %d", (long long)threads,
-			          lim->max_threads);
+			          "block exceed the limit of %lld", (long long)threads,
+			          (long long)lim->max_threads);
 		x = eval_at(c, L->grid[d], sizes, NULL, at, "reference grid");
 		if (x < 1 || x > gmax[d])
 			fail_expr(c, L->grid[d], 0, NULL, at, "reference grid", "%lld is %s",
@@ -233,9 +234,10 @@ static void space_ids(const struct config *c, struct space *s)
 }
 
 /* v's launch geometry, bank mode and bytes under vars (at: the extra verification size they
-   are of, or NULL) into v; exit 2 on an expression that cannot be evaluated */
+   are of, or NULL) into v, the bank mode as evaluated into *bank_bytes (v's is -1 where that
+   does not fit an int); exit 2 on an expression that cannot be evaluated */
 static void geometry(const struct config *c, struct variant *v, const struct vars *vars,
-                     const struct vsize *at)
+                     const struct vsize *at, int64_t *bank_bytes)
 {
 	const struct launch *L = &c->kernel.launch;
 	int d;
@@ -245,8 +247,8 @@ static void geometry(const struct config *c, struct variant *v, const struct var
 		v->grid[d] = eval_at(c, L->grid[d], vars, v, at, "grid");
 	}
 	v->shared = L->shared ? eval_at(c, L->shared, vars, v, at, "shared") : 0;
-	v->bank_bytes = L->bank_bytes ? (int)eval_at(c, L->bank_bytes, vars, v, at, "bank_bytes")
-	                              : 0;
+	*bank_bytes = L->bank_bytes ? eval_at(c, L->bank_bytes, vars, v, at, "bank_bytes") : 0;
+	v->bank_bytes = *bank_bytes >= INT_MIN && *bank_bytes <= INT_MAX ? (int)*bank_bytes : -1;
 	v->bytes = eval_at(c, c->bytes, vars, v, at, "bytes");
 }
 
@@ -255,7 +257,7 @@ static void geometry(const struct config *c, struct variant *v, const struct var
 static char *check(const struct config *c, struct variant *v, const struct vars *vars,
                    const struct limits *lim, const struct vsize *at)
 {
-	int64_t threads = 1;
+	int64_t threads = 1, bank_bytes;
 	size_t i;
 	int d;
 
@@ -263,19 +265,23 @@ static char *check(const struct config *c, struct variant *v, const struct vars 
 		if (!eval_at(c, c->constraints[i].e, vars, v, at, "constraint"))
 			return xasprintf("constraint '%s'", expr_src(c->constraints[i].e));
 	}
-	geometry(c, v, vars, at);
+	geometry(c, v, vars, at, &bank_bytes);
 	for (d = 0; d < 3; d++) {
 		if (v->block[d] < 1)
 			return xasprintf("block[%d] = %lld is not positive", d, (long long)v->block[d]);
 		if (v->grid[d] < 1)
 			return xasprintf("grid[%d] = %lld is not positive", d, (long long)v->grid[d]);
-		threads *= v->block[d];
+		if (__builtin_mul_overflow(threads, v->block[d], &threads))
+			return xasprintf("block %lldx%lldx%lld has more than %lld threads, beyond the "
+			                 "limit of %lld", (long long)v->block[0], (long long)v->block[1],
+			                 (long long)v->block[2], (long long)INT64_MAX,
+			                 (long long)lim->max_threads);
 		if (threads > lim->max_threads)
 			break;
 	}
 	if (v->block[2] > 64 || v->block[1] > 1024 || v->block[0] > 1024 || threads > lim->max_threads)
-		return xasprintf("%lld threads per block exceed the limit of %d", (long long)threads,
-		                 lim->max_threads);
+		return xasprintf("%lld threads per block exceed the limit of %lld", (long long)threads,
+		                 (long long)lim->max_threads);
 	if (v->grid[0] > 2147483647LL || v->grid[1] > 65535 || v->grid[2] > 65535)
 		return xasprintf("grid %lldx%lldx%lld exceeds the limit", (long long)v->grid[0],
 		                 (long long)v->grid[1], (long long)v->grid[2]);
@@ -284,8 +290,8 @@ static char *check(const struct config *c, struct variant *v, const struct vars 
 	if (v->shared > lim->smem_optin)
 		return xasprintf("%lld bytes of shared memory exceed the limit of %lld",
 		                 (long long)v->shared, (long long)lim->smem_optin);
-	if (v->bank_bytes && v->bank_bytes != 4 && v->bank_bytes != 8)
-		return xasprintf("bank_bytes = %d is neither 4 nor 8", v->bank_bytes);
+	if (bank_bytes && bank_bytes != 4 && bank_bytes != 8)
+		return xasprintf("bank_bytes = %lld is neither 4 nor 8", (long long)bank_bytes);
 	if (v->bytes <= 0)
 		return xasprintf("bytes = %lld is not positive", (long long)v->bytes);
 	args_check(c, &c->kernel, "argument", vars, v, at);
@@ -338,9 +344,10 @@ uint64_t space_verify_hash(const struct config *c, const struct space *s,
 	for (k = 0; k < c->nverify; k++) {
 		struct variant at = *v;
 		struct vars vk;
+		int64_t bank_bytes;
 
 		space_sizes_at(c, &vars, k, &vk);
-		geometry(c, &at, &vk, &c->verify[k]);
+		geometry(c, &at, &vk, &c->verify[k], &bank_bytes);
 		h = hash_bytes(h, at.block, sizeof at.block);
 		h = hash_bytes(h, at.grid, sizeof at.grid);
 		h = hash_bytes(h, &at.shared, sizeof at.shared);

@@ -19,7 +19,8 @@ struct variant {
 	char *drop;               /* NULL if kept, else why it was dropped (malloc'd) */
 	int64_t block[3], grid[3];
 	int64_t shared;           /* dynamic shared memory bytes */
-	int bank_bytes;           /* 0 when the config sets no bank mode */
+	int bank_bytes;           /* 0 when the config sets no bank mode; -1 when its value does not
+	                             fit an int (the variant is dropped, its reason says the value) */
 	int64_t bytes;            /* bytes moved per launch */
 };
 
