@@ -300,6 +300,17 @@ for p in sys.argv[1:]:
 else
 	bad "non_utf8_valid_json" "exit $rc, merge $mrc: $(cat "$tmp/py" "$tmp/u8.err")"
 fi
+# and results.csv and report.html of that run are UTF-8 too
+if python3 -c '
+import sys
+for p in sys.argv[1:]:
+    t = open(p, encoding="utf-8").read()
+    assert "/u\ufffd\ufffd/scale." in t, p
+' "$tmp/uo/scale/untimed-sm_90/results.csv" "$tmp/uo/scale/untimed-sm_90/report.html" 2>"$tmp/py"; then
+	ok "non_utf8_valid_csv_html"
+else
+	bad "non_utf8_valid_csv_html" "$(cat "$tmp/py")"
+fi
 
 # a template path holding a newline cannot put a line of its own into the source NVRTC
 # compiles (here: an #include of a file outside, whose text the errors would show)

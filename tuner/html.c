@@ -19,14 +19,14 @@ extern const char html_css[], html_js[];
 
 void html_text(struct buf *b, const char *s)
 {
-	for (; s && *s; s++)
+	while (s && *s)
 		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		case '\'': buf_puts(b, "&#39;"); break;
-		default: buf_add(b, s, 1);
+		case '&': buf_puts(b, "&amp;"); s++; break;
+		case '<': buf_puts(b, "&lt;"); s++; break;
+		case '>': buf_puts(b, "&gt;"); s++; break;
+		case '"': buf_puts(b, "&quot;"); s++; break;
+		case '\'': buf_puts(b, "&#39;"); s++; break;
+		default: s += buf_utf8_char(b, s);
 		}
 }
 

@@ -75,7 +75,7 @@ static struct shard *find_shards(const char *dir, int *nout)
 /* the text of file in shard dir (malloc'd), or exit 2 */
 static char *shard_file(const char *dir, const char *file, size_t *len)
 {
-	char *p = xasprintf("%s/%s", dir, file), *text = file_read(p, len);
+	char *p = xasprintf("%s/%s", dir, file), *text = file_read_nolink(p, 0, len);
 
 	if (!text)
 		fatal("%s: cannot read:", p);

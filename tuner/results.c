@@ -323,10 +323,15 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 static void csv_str(struct buf *b, const char *s)
 {
 	buf_puts(b, "\"");
-	for (; s && *s; s++) {
+	while (s && *s) {
 		if (*s == '"')
 			buf_puts(b, "\"");
-		buf_add(b, *s == '\n' ? " " : s, 1);
+		if (*s == '\n' || *s == '\r') {
+			buf_puts(b, " ");
+			s++;
+		} else {
+			s += buf_utf8_char(b, s);
+		}
 	}
 	buf_puts(b, "\"");
 }
@@ -722,7 +727,7 @@ struct results *results_load(const char *path, int complete, struct results_erro
 	json_t *doc;
 
 	memset(why, 0, sizeof *why);
-	if ((s.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+	if ((s.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
 		why->line = why->column = -1; /* as jansson said it */
 		snprintf(why->text, sizeof why->text, "unable to open %s: %s", path, strerror(errno));
 		return NULL;

@@ -13,10 +13,10 @@
 #include "results.h"
 #include "util.h"
 
-/* the text of file (NULL, errno set, when it cannot be read) */
+/* the text of file (NULL, errno set, when it cannot be read, is a link or passes 16 MiB) */
 static char *slurp(const char *path, size_t *len)
 {
-	return file_read_max(path, 16 << 20, len);
+	return file_read_nolink(path, 16 << 20, len);
 }
 
 /* read the copy (config or template) sources.<what> names into *text; check its hash */

@@ -254,6 +254,18 @@ int utf8_len(const char *s)
 	return 0;
 }
 
+size_t buf_utf8_char(struct buf *b, const char *s)
+{
+	int n = utf8_len(s);
+
+	if (n > 0) {
+		buf_add(b, s, (size_t)n);
+		return (size_t)n;
+	}
+	buf_puts(b, "\xef\xbf\xbd");
+	return 1;
+}
+
 /* s as a JSON string literal in valid UTF-8 (a byte that starts no valid sequence: \ufffd);
    with html, < > & and DEL escaped too */
 static void json_str(struct buf *b, const char *s, int html)

@@ -57,6 +57,9 @@ void buf_printf(struct buf *b, const char *fmt, ...);
    starts none (a stray continuation byte, a truncated sequence, an overlong form, a
    surrogate, a code point above U+10FFFF); reads no further than a NUL */
 int utf8_len(const char *s);
+/* append the character at s (not NUL): its valid UTF-8 sequence, or U+FFFD for a byte that
+   starts none; returns how many bytes of s it took */
+size_t buf_utf8_char(struct buf *b, const char *s);
 /* append a string as a JSON string literal (with quotes): valid UTF-8 always, each byte that
    starts no valid sequence written as \ufffd (U+FFFD, the replacement character) */
 void buf_json_str(struct buf *b, const char *s);
