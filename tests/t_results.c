@@ -393,6 +393,15 @@ TEST(results_load_refuses)
 	CHECK_STR(e.text, "sizes: 'n' is not an integer");
 	CHECK(load_text(dir, "{\"gpu\": \"G\", \"compute_capability\": \"9\"}", 0, &e) == NULL);
 	CHECK_STR(e.text, "compute_capability '9' is not MAJOR.MINOR");
+	/* hostile numbers: refused, not wrapped when narrowed or multiplied */
+	CHECK(load_text(dir, "{\"gpu\": \"G\", \"compute_capability\": \"2147483647.9\"}", 0,
+	                &e) == NULL);
+	CHECK_STR(e.text, "compute_capability '2147483647.9' is not MAJOR.MINOR");
+	CHECK(load_text(dir, "{\"limits\": {\"max_threads\": 9223372036854775807}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "limits: 'max_threads' is out of range: 9223372036854775807");
+	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1\", \"status\": \"ok\", "
+	                "\"registers\": -5}]}", 0, &e) == NULL);
+	CHECK_STR(e.text, "variants[0]: 'registers' is out of range: -5");
 	CHECK(load_text(dir, "{\"shard\": [1]}", 0, &e) == NULL);
 	CHECK_STR(e.text, "'shard' is not [K, N]");
 	/* a minimal file: enough where a missing key reads as absent, not for complete results */

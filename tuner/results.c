@@ -496,6 +496,19 @@ static int64_t integer(struct rd *d, const char *where, json_t *o, const char *k
 	return v ? (int64_t)json_integer_value(v) : absent;
 }
 
+/* integer() for a count or an index kept as an int: between -1 and 2^30, else refused (a
+   hostile number must not wrap when it is narrowed or multiplied) */
+static int small(struct rd *d, const char *where, json_t *o, const char *key, int absent)
+{
+	int64_t v = integer(d, where, o, key, absent);
+
+	if (v < -1 || v > (int64_t)1 << 30) {
+		bad(d, "%s%s'%s' is out of range: %lld", where, *where ? ": " : "", key, (long long)v);
+		return absent;
+	}
+	return (int)v;
+}
+
 static int flag(struct rd *d, const char *where, json_t *o, const char *key, enum need need)
 {
 	return json_is_true(get(d, where, o, key, JSON_TRUE, need));
@@ -583,7 +596,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	x->max_ms = num(d, where, o, "max_ms");
 	x->mean_ms = num(d, where, o, "mean_ms");
 	x->spread = num(d, where, o, "spread");
-	x->samples = (int)integer(d, where, o, "samples", 0);
+	x->samples = small(d, where, o, "samples", 0);
 	x->resident = integer(d, where, o, "resident_blocks", 0);
 	x->reason = str(d, where, o, "reason", OPTIONAL);
 	x->log = str(d, where, o, "log", OPTIONAL);
@@ -591,15 +604,15 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	x->tie = flag(d, where, o, "tie", OPTIONAL);
 	x->cache_hit = flag(d, where, o, "cache_hit", OPTIONAL);
 	x->compiled = get(d, where, o, "registers", JSON_INTEGER, OPTIONAL) != NULL;
-	x->regs = (int)integer(d, where, o, "registers", -1);
-	x->spill_stores = (int)integer(d, where, o, "spill_stores", 0);
-	x->spill_loads = (int)integer(d, where, o, "spill_loads", 0);
-	x->stack = (int)integer(d, where, o, "stack", 0);
-	x->smem_static = (int)integer(d, where, o, "shared_static", 0);
+	x->regs = small(d, where, o, "registers", -1);
+	x->spill_stores = small(d, where, o, "spill_stores", 0);
+	x->spill_loads = small(d, where, o, "spill_loads", 0);
+	x->stack = small(d, where, o, "stack", 0);
+	x->smem_static = small(d, where, o, "shared_static", 0);
 	x->checked = get(d, where, o, "max_abs_err", JSON_REAL, OPTIONAL) != NULL;
 	x->max_abs_err = num(d, where, o, "max_abs_err");
 	x->max_rel_err = num(d, where, o, "max_rel_err");
-	x->device = (int)integer(d, where, o, "device", -1);
+	x->device = small(d, where, o, "device", -1);
 }
 
 /* sources.<what>: the copy of the config or the template */
@@ -627,12 +640,12 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 	if ((v = get(d, "", doc, "compute_capability", JSON_STRING, r->timed ? COMPLETE
 	                                                                       : OPTIONAL))) {
 		cc = json_string_value(v);
-		if (sscanf(cc, "%d.%d%c", &r->cc_major, &r->cc_minor, &extra) != 2 ||
-		    r->cc_major < 1 || r->cc_minor < 0 || r->cc_minor > 9)
+		if (strlen(cc) > 5 || sscanf(cc, "%d.%d%c", &r->cc_major, &r->cc_minor, &extra) != 2 ||
+		    r->cc_major < 1 || r->cc_major > 99 || r->cc_minor < 0 || r->cc_minor > 9)
 			bad(d, "compute_capability '%s' is not MAJOR.MINOR", cc);
 	}
-	r->sms = (int)integer(d, "", doc, "sms", 0);
-	r->driver = (int)integer(d, "", doc, "driver", 0);
+	r->sms = small(d, "", doc, "sms", 0);
+	r->driver = small(d, "", doc, "driver", 0);
 	r->copy_gbs = num(d, "", doc, "copy_gbs");
 	r->read_gbs = num(d, "", doc, "read_gbs");
 	r->bank_ignored = flag(d, "", doc, "bank_mode_ignored", OPTIONAL);
@@ -648,7 +661,7 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 	}
 	if ((o = get(d, "", doc, "limits", JSON_OBJECT, OPTIONAL))) {
 		r->limits = 1;
-		r->max_threads = (int)integer(d, "limits", o, "max_threads", 0);
+		r->max_threads = small(d, "limits", o, "max_threads", 0);
 		r->smem_block = integer(d, "limits", o, "smem_block", 0);
 		r->smem_optin = integer(d, "limits", o, "smem_optin", 0);
 		r->lim_sms = integer(d, "limits", o, "sms", 0);
