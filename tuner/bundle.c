@@ -134,24 +134,44 @@ static int64_t *row_vals(const struct bundle *b, const struct tuned *g,
 	return vals;
 }
 
-/* row of id in g, or NULL */
-static const struct results_variant *find_row(const struct tuned *g, const char *id)
+static int row_cmp(const void *a, const void *b)
 {
+	return strcmp((*(const struct results_variant *const *)a)->id,
+	              (*(const struct results_variant *const *)b)->id);
+}
+
+/* g's rows ordered by id, for find_row (malloc'd): a lookup in log time, not a scan */
+static const struct results_variant **rows_by_id(const struct tuned *g)
+{
+	const struct results_variant **by = xcalloc(g->nrows + 1, sizeof *by);
 	size_t i;
 
 	for (i = 0; i < g->nrows; i++)
-		if (!strcmp(g->rows[i].id, id))
-			return &g->rows[i];
-	return NULL;
+		by[i] = &g->rows[i];
+	qsort(by, g->nrows, sizeof *by, row_cmp);
+	return by;
 }
 
-/* id's median on g: its own, or that of the variant timed for it (0: not timed) */
-static double median_of(const struct tuned *g, const char *id)
+/* the row of id among n rows ordered by id, or NULL */
+static const struct results_variant *find_row(const struct results_variant **by, size_t n,
+                                              const char *id)
 {
-	const struct results_variant *r = find_row(g, id);
+	struct results_variant key = {0};
+	const struct results_variant *k = &key, **r;
+
+	key.id = (char *)id;
+	r = bsearch(&k, by, n, sizeof *by, row_cmp);
+	return r ? *r : NULL;
+}
+
+/* id's median among n rows ordered by id: its own, or that of the variant timed for it (0:
+   not timed) */
+static double median_of(const struct results_variant **by, size_t n, const char *id)
+{
+	const struct results_variant *r = find_row(by, n, id);
 
 	if (r && r->twin_of && (r->status == ST_TWIN || r->status == ST_COLLAPSED))
-		r = find_row(g, r->twin_of);
+		r = find_row(by, n, r->twin_of);
 	return r && r->status == ST_OK ? r->median_ms : 0;
 }
 
@@ -227,9 +247,12 @@ static void choose(struct bundle *b)
 		best[i] = g->rows[f].median_ms;
 		b->kof[i] = add_kvar(b, g, &g->rows[w]);
 	}
-	for (i = 0; i < b->ng; i++)
+	for (i = 0; i < b->ng; i++) {
+		const struct results_variant **by = rows_by_id(&b->g[i]);
 		for (v = 0; v < g0->nrows; v++)
-			med[i * g0->nrows + v] = median_of(&b->g[i], g0->rows[v].id);
+			med[i * g0->nrows + v] = median_of(by, b->g[i].nrows, g0->rows[v].id);
+		free(by);
+	}
 	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
 	if (p >= 0) {
 		b->kportable = add_kvar(b, g0, &g0->rows[p]);
