@@ -776,6 +776,7 @@ void bundle_make(const char *dir, const char *out)
 {
 	struct bundle b = {0};
 	struct buf h = {0}, s = {0};
+	struct fileset set = {0};
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
 	char date[32], *odir, *hp, *sp;
@@ -798,14 +799,10 @@ void bundle_make(const char *dir, const char *out)
 	sp = xasprintf("%s/%s_bundle.cu", odir, b.kernel);
 	if (mkdirs(odir) < 0)
 		fatal("cannot create '%s':", odir);
-	if (file_write_atomic(hp, h.s, h.len) < 0)
-		fatal("cannot write '%s':", hp);
-	if (file_write_atomic(sp, s.s, s.len) < 0) {
-		int e = errno;
-		unlink(hp);
-		errno = e;
-		fatal("cannot write '%s':", sp);
-	}
+	if (fileset_put(&set, hp, h.s, h.len) < 0 || fileset_put(&set, sp, s.s, s.len) < 0 ||
+	    fileset_commit(&set) < 0) /* the two replaced together, or neither */
+		fatal("cannot write '%s':", set.failed);
+	fileset_free(&set);
 	note(1, "tuner: %s: %zu GPU%s, %zu kernel%s; portable default %s -> %s and %s\n", b.kernel,
 	     b.ng, b.ng == 1 ? "" : "s", b.nk, b.nk == 1 ? "" : "s", b.k[b.kportable].id, sp, hp);
 	for (i = 0; i < b.nk; i++) {
