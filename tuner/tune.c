@@ -333,7 +333,7 @@ static const struct writer {
 	void (*write)(FILE *f, const struct run *t, const size_t *order);
 	int t4;                   /* only with --t4 */
 } writers[] = {
-	{"results.json", write_json, 0},     /* report.h */
+	{"results.json", write_json, 0},     /* results.h */
 	{"results.csv", write_csv, 0},
 	{"report.html", write_html, 0},      /* html.h */
 	{"results.t4.json", write_t4, 1},    /* t4.h */
