@@ -47,6 +47,7 @@ struct run {
 	struct runinfo ri;
 	struct result *r;         /* one per variant */
 	char *tmpl, *refsrc, *dir;
+	char *cachedir;           /* the compile cache (NULL: none), while tune_run runs */
 	char *cfgtext;            /* the config file's text, for its copy */
 	size_t cfglen;
 	struct compile_out ref, copy;  /* copy: the helper kernels (copy, read, flush, fill, compare) */

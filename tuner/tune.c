@@ -191,7 +191,6 @@ void tune_run(struct run *t)
 	struct config *c = t->c;
 	struct space *s = &t->s;
 	struct stream_sum sum;
-	char *cachedir = NULL;
 	size_t *cand, ncand, i;
 	double t0;
 
@@ -199,8 +198,8 @@ void tune_run(struct run *t)
 		t->r[i].twin = -1;
 		t->r[i].status = s->v[i].drop ? ST_DROPPED : ST_SKIPPED;
 	}
-	if (!t->o.no_cache && !(cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
-	                                                 : cache_default_dir()))
+	if (!t->o.no_cache && !(t->cachedir = t->o.cachedir ? xstrdup(t->o.cachedir)
+	                                                    : cache_default_dir()))
 		warn("no compile cache: neither TUNER_CACHE, XDG_CACHE_HOME nor an existing home "
 		     "directory names one (--cache DIR does); compiling everything");
 	t->ri.lim = t->lim;
@@ -210,18 +209,18 @@ void tune_run(struct run *t)
 	t->ri.seed = t->o.seed;
 	t->ri.shard_k = t->o.shard_k;
 	t->ri.shard_n = t->o.shard_n;
-	cand = candidates(t, &ncand);
 	if (t->m)
 		earlier_winner(t);
 	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
 	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
 	     t->m ? ", timing as they come" : "");
+	t0 = now_s();
+	compile_fixed(t, t->cachedir); /* before cand: a failure there leaves nothing behind */
+	cand = candidates(t, &ncand);
 	if (t->o.shard_n)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
 		     t->o.shard_n, ncand, s->nkept);
-	t0 = now_s();
-	compile_fixed(t, cachedir);
-	stream_run(t, cand, ncand, cachedir, t0, &sum);
+	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
 	for (i = 0; i < ncand && run_stop && !t->o.budget; i++) { /* never reached */
 		struct result *x = &t->r[cand[i]];
 		if (x->status == ST_SKIPPED) {
@@ -246,7 +245,8 @@ void tune_run(struct run *t)
 		predict(t);
 	stream_summary(t, &sum, ncand);
 	run_phase(t, "compiled and run");
-	free(cachedir);
+	free(t->cachedir);
+	t->cachedir = NULL;
 	free(cand);
 	if (!run_stop && sum.nok == 0 && sum.nbad) {
 		char hint[512];
@@ -505,6 +505,7 @@ void tune_free(struct run *t)
 	free(t->refsrc);
 	free(t->cfgtext);
 	free(t->dir);
+	free(t->cachedir);
 	free(t->o.sizes);
 	space_free(&t->s);
 	cfg_free(t->c);
