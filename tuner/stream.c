@@ -2,7 +2,6 @@
    then the play-off. */
 #include "stream.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
