@@ -199,18 +199,97 @@ long bundle_portable(const double *med, const double *best, size_t ngpu, size_t 
 	return pick;
 }
 
+/* "n=4099 m=7" (malloc'd): the sizes g was tuned with */
+static char *sizes_str(const struct bundle *b, const struct tuned *g)
+{
+	struct buf o = {0};
+	struct vars v;
+	size_t i;
+
+	gpu_sizes(b, g, &v);
+	for (i = 0; i < b->c->nsizes; i++) {
+		int64_t x = 0;
+		vars_get(&v, b->c->sizes[i].name, &x);
+		buf_printf(&o, "%s%s=%lld", i ? " " : "", b->c->sizes[i].name, (long long)x);
+	}
+	return o.s ? o.s : xstrdup("no sizes");
+}
+
+/* 0 if row r of g (its values vals) runs at the sizes g records, within the limits it
+   records, with the launch geometry it records; else -1 with why: results whose sizes were
+   changed are not bundled as if they held */
+static int row_geometry(const struct bundle *b, const struct tuned *g,
+                        const struct results_variant *r, const int64_t *vals, char *why,
+                        size_t whylen)
+{
+	const struct results *res = g->res;
+	struct limits lim = {1024, 48 << 10, (int64_t)1 << 30};
+	struct variant v = {0};
+	struct vars vars;
+	char *bad, *at;
+	size_t i;
+	int rc = 0;
+
+	if (res->limits) {
+		lim.max_threads = res->max_threads;
+		lim.smem_default = res->smem_block;
+		lim.smem_optin = res->smem_optin > res->smem_block ? res->smem_optin : res->smem_block;
+	}
+	gpu_sizes(b, g, &vars);
+	/* SMS as the run's expressions saw it */
+	vars_set(&vars, CFG_SMS, res->limits && res->lim_sms > 0 ? res->lim_sms
+	                         : res->sms > 0 ? res->sms : 1);
+	for (i = 0; i < b->c->nparams; i++)
+		vars_set(&vars, b->c->params[i].name, vals[i]);
+	v.vals = (int64_t *)vals;
+	bad = space_check(b->c, &v, &vars, &lim);
+	at = sizes_str(b, g);
+	if (bad) {
+		snprintf(why, whylen, "%s: variant %s cannot run at the sizes the results record (%s): "
+		         "%s; results and config %s disagree: retune", g->json, r->id, at, bad,
+		         g->cfgfile);
+		rc = -1;
+	} else if (r->geometry && (memcmp(r->block, v.block, sizeof v.block) ||
+	                           memcmp(r->grid, v.grid, sizeof v.grid) ||
+	                           r->shared != v.shared || r->bytes != v.bytes)) {
+		snprintf(why, whylen, "%s: variant %s records block [%lld, %lld, %lld], grid [%lld, "
+		         "%lld, %lld], %lld bytes of shared memory and %lld bytes moved; the config %s "
+		         "gives block [%lld, %lld, %lld], grid [%lld, %lld, %lld], %lld and %lld at the "
+		         "sizes recorded (%s): results and config disagree: retune", g->json, r->id,
+		         (long long)r->block[0], (long long)r->block[1], (long long)r->block[2],
+		         (long long)r->grid[0], (long long)r->grid[1], (long long)r->grid[2],
+		         (long long)r->shared, (long long)r->bytes, g->cfgfile, (long long)v.block[0],
+		         (long long)v.block[1], (long long)v.block[2], (long long)v.grid[0],
+		         (long long)v.grid[1], (long long)v.grid[2], (long long)v.shared,
+		         (long long)v.bytes, at);
+		rc = -1;
+	}
+	free(bad);
+	free(at);
+	return rc;
+}
+
 /* index in b->k of the variant id (added with the values of row r of g when new) */
 static size_t add_kvar(struct bundle *b, const struct tuned *g, const struct results_variant *r)
 {
 	size_t i;
 	struct variant v = {0};
+	int64_t *vals = row_vals(b, g, r);
 
+	char why[2048];
+
+	if (row_geometry(b, g, r, vals, why, sizeof why) < 0) { /* every GPU's row */
+		free(vals);
+		fatal("%s", why);
+	}
 	for (i = 0; i < b->nk; i++)
-		if (!strcmp(b->k[i].id, r->id))
+		if (!strcmp(b->k[i].id, r->id)) {
+			free(vals);
 			return i;
+		}
 	b->k = xreallocarray(b->k, b->nk + 1, sizeof *b->k);
 	b->k[b->nk].id = r->id;
-	b->k[b->nk].vals = row_vals(b, g, r);
+	b->k[b->nk].vals = vals;
 	v.vals = b->k[b->nk].vals;
 	b->k[b->nk].params = space_params_str(b->c, &v);
 	return b->nk++;

@@ -559,6 +559,28 @@ static int status_of(const char *word)
 	return -1;
 }
 
+/* o's key, an array of three integers, into x; 1 if it is given */
+static int triple(struct rd *d, const char *where, json_t *o, const char *key, int64_t x[3])
+{
+	json_t *a = get(d, where, o, key, JSON_ARRAY, OPTIONAL);
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (json_array_size(a) != 3) {
+		bad(d, "%s: '%s' is not an array of 3 integers", where, key);
+		return 0;
+	}
+	for (i = 0; i < 3; i++) {
+		if (!json_is_integer(json_array_get(a, i))) {
+			bad(d, "%s: '%s' is not an array of 3 integers", where, key);
+			return 0;
+		}
+		x[i] = (int64_t)json_integer_value(json_array_get(a, i));
+	}
+	return 1;
+}
+
 /* variant i of the list, o; prev the one before (NULL: none) */
 static void read_variant(struct rd *d, struct results_variant *x, size_t i, json_t *o,
                          const struct results_variant *prev)
@@ -613,6 +635,11 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	x->max_abs_err = num(d, where, o, "max_abs_err");
 	x->max_rel_err = num(d, where, o, "max_rel_err");
 	x->device = small(d, where, o, "device", -1);
+	x->geometry = triple(d, where, o, "block", x->block) & triple(d, where, o, "grid", x->grid) &
+	              (get(d, where, o, "shared_dynamic", JSON_INTEGER, OPTIONAL) != NULL) &
+	              (get(d, where, o, "bytes", JSON_INTEGER, OPTIONAL) != NULL);
+	x->shared = integer(d, where, o, "shared_dynamic", 0);
+	x->bytes = integer(d, where, o, "bytes", 0);
 }
 
 /* sources.<what>: the copy of the config or the template */

@@ -55,6 +55,8 @@ struct results_variant {
 	int samples;
 	double median_ms, min_ms, max_ms, mean_ms, spread, gbs, pct_copy, pct_read;
 	int64_t resident;         /* resident_blocks */
+	int geometry;             /* block, grid, shared_dynamic and bytes are given */
+	int64_t block[3], grid[3], shared, bytes;
 };
 
 /* the copy of the config or the template a run kept beside its results */

@@ -298,6 +298,12 @@ static char *check(const struct config *c, struct variant *v, const struct vars 
 	return NULL;
 }
 
+char *space_check(const struct config *c, struct variant *v, const struct vars *vars,
+                  const struct limits *lim)
+{
+	return check(c, v, vars, lim, NULL);
+}
+
 /* the first reason v (bound in vars) cannot run at one of c's extra verification sizes, as
    "at LABEL: why", or NULL */
 static char *check_verify(const struct config *c, const struct variant *v,

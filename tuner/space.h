@@ -41,6 +41,11 @@ struct space {
    constraints and launch hold at every one of them (the drop reason names the size). */
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
                   struct space *s);
+/* the first reason v (its values set; bound with the sizes in vars) cannot run within lim,
+   malloc'd, or NULL: its constraints, launch geometry (evaluated into v) and arguments, as
+   space_expand checks them; an expression that cannot be evaluated exits 2 naming c */
+char *space_check(const struct config *c, struct variant *v, const struct vars *vars,
+                  const struct limits *lim);
 /* the sizes and v's parameter values bound, into out (not kept per variant: a binding is
    about a kilobyte) */
 void space_bind(const struct config *c, const struct space *s, const struct variant *v,

@@ -174,6 +174,24 @@ refuse bad_mixed_templates "$x" "tuner: $x/nvidia-h200-sm90/template.cu differs 
 case_dir "$x"
 sed 's/"BLOCK"/"BLOCKS"/g' "$tmp/scale/nvidia-h200-sm90/results.json" >"$x/nvidia-h200-sm90/results.json"
 refuse bad_other_params "$x" "tuner: $x/nvidia-h200-sm90/results.json: variant $(sed -n 's/^nvidia-h200-sm90 //p' "$tmp/scale.ids"): no integer parameter 'BLOCK' (the config $x/nvidia-h200-sm90/config.yaml has it): results of another config"
+# results whose sizes were changed after the run: n = 0 (the winner cannot run there), a size
+# the winner runs at with another grid than the one recorded, and a grid changed
+h200win=$(sed -n 's/^nvidia-h200-sm90 //p' "$tmp/scale.ids")
+# edit JSON PYTHON: run PYTHON on j, the results of JSON, and write them back
+edit() { python3 -c "import json, sys
+j = json.load(open(sys.argv[1]))
+$2
+json.dump(j, open(sys.argv[1], 'w'))" "$1"; }
+case_dir "$x"
+edit "$x/nvidia-h200-sm90/results.json" 'j["sizes"]["n"] = 0'
+refuse_like bad_sizes_zero "$x" "^tuner: $x/nvidia-h200-sm90/results.json: variant $h200win cannot run at the sizes the results record \(n=0\): grid\[0\] = 0 is not positive; results and config .* disagree: retune$"
+case_dir "$x"
+edit "$x/nvidia-h200-sm90/results.json" 'j["sizes"]["n"] = 81980'
+refuse_like bad_sizes_changed "$x" "^tuner: $x/nvidia-h200-sm90/results.json: variant $h200win records block .* at the sizes recorded \(n=81980\): results and config disagree: retune$"
+case_dir "$x"
+edit "$x/nvidia-h200-sm90/results.json" 'for v in j["variants"]:
+    if "grid" in v: v["grid"][0] += 1'
+refuse_like bad_grid_changed "$x" "^tuner: $x/nvidia-h200-sm90/results.json: variant $h200win records block .*: results and config disagree: retune$"
 # bounded work: three GPUs of 40 000 variants each are read and chosen from in seconds (a
 # scan per lookup took 25 s here)
 fake "$tmp/big/scale" "$U/scale/untimed-sm_90"
