@@ -13,7 +13,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.abspath(__file__))
 # the texts compiled into the binary, by their extension under tuner/: the helper kernels
 # (helpers.cu), report.html's style sheet and script (html.css, html.js)
-EMBEDDED = ("cu", "css", "js")
+EMBEDDED = ("cu", "css", "js", "inc")
 WARN = "-Wall -Wextra -Wshadow -Wmissing-prototypes -Wpedantic -Wno-unused-parameter"
 
 

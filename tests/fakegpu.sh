@@ -338,4 +338,68 @@ tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" test
 has models_no_device_said "no CUDA device 7" "$tmp/stderr"
 unset FAKECUDA_DEVICES
 
+# several problem sizes (points): a run each into its own directory, the points side by side in
+# the GPU directory's results.json, and best.cu/best.h choosing by size. BLOCK 32 is slow in 64
+# blocks or more, BLOCK 64 always: 32 wins at n = 1024 (16 blocks), 64 at the larger points.
+p=$tmp/pts
+FAKECUDA_SLOW="32/64:2,64:1.5" tune points_run 0 "$tmp/pts.log" --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
+g=$p/fake_pairs/fake-gpu-sm90
+check points_json "$g/results.json" '
+assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096", "n=65536"], d["points"]
+assert [x["dir"] for x in d["points"]] == ["n=1024", "n=4096", "n=65536"]
+w = [x["winner"] for x in d["points"]]
+assert w[0] != w[1] and w[1] == w[2], w
+m = d["winners_at_points"]["pct"]
+assert [m[i][i] for i in range(3)] == [100, 100, 100], m
+assert abs(m[0][1] - 100 / 1.5) < 0.01 and abs(m[1][0] - 75) < 0.01, m
+assert d["single"]["id"] == w[0] and d["single"]["ties_every_winner"] is False, d["single"]
+assert d["emitted"] == "by size"
+assert abs(d["single"]["gain_pct"] - 100 * ((4 / 3) ** (2 / 3) - 1)) < 0.01, d["single"]'
+for x in n=1024 n=4096 n=65536; do
+	if [ -s "$g/$x/results.json" ] && [ -s "$g/$x/best.cu" ]; then ok "points_dir_$x"; else bad "points_dir_$x" "$(ls -R "$g")"; fi
+done
+has points_table "^n=1024 *100.0 *66.7 *66.7$" "$tmp/stdout"
+has points_single_said "the best single variant, v[0-9a-f]*, runs at 100.0 %, 75.0 %, 75.0 %; choosing by size gains 21.1 %" "$tmp/stdout"
+# the selection by size, compiled with the host's C compiler: the nearest point by bytes moved
+# on a log scale, the nearest end beyond the range
+cat >"$tmp/sel.c" <<'EOF'
+#include "best.h"
+int main(void)
+{
+	long long n[] = {1, 1024, 2047, 2049, 4096, 16383, 16385, 65536, 1LL << 40};
+	int i;
+	for (i = 0; i < 9; i++)
+		printf("%lld %d\n", n[i], fake_pairs_bundle_at_size(0, n[i], 4));
+	printf("portable %d\n", fake_pairs_bundle_at_size(FAKE_PAIRS_BUNDLE_PORTABLE, 1, 4));
+	return 0;
+}
+EOF
+if cc -I"$g" -o "$tmp/sel" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel" >"$tmp/sel.out" &&
+	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 0 2049 1 4096 1 16383 1 16385 2 65536 2 1099511627776 2 portable 3 " ]; then
+	ok points_select_by_size; else bad points_select_by_size "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+has points_header_entries "^ \*     2  Fake GPU, 9.0, 4 at n=65536: " "$g/best.h"
+# a config listing its points does the same; one variant the fastest everywhere: emitted alone
+python3 - tests/fakecuda/pairs.yaml "$tmp/pts.yaml" "$PWD/tests/fakecuda" <<'EOF'
+import sys
+t = open(sys.argv[1]).read()
+t = t.replace("sizes:\n  n: 4096\n", "sizes:\n  - {n: 1024}\n  - {n: 4096}\n")
+t = t.replace("template: pairs.cu", "template: %s/pairs.cu" % sys.argv[3])
+t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
+open(sys.argv[2], "w").write(t)
+EOF
+tune points_config 0 "$tmp/pts2.log" --out "$p/2" "$tmp/pts.yaml"
+check points_single "$p/2/fake_pairs/fake-gpu-sm90/results.json" '
+assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096"], d["points"]
+assert d["emitted"] == "single" and d["single"]["ties_every_winner"] is True, d'
+if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep -q "^ \* parameters: " "$p/2/fake_pairs/fake-gpu-sm90/best.h"; then
+	bad points_single_emitted "$(head -20 "$p/2/fake_pairs/fake-gpu-sm90/best.h")"; else ok points_single_emitted; fi
+# tuner bundle reads a GPU tuned at several points as an entry per point (GPU x size)
+expect points_bundle 0 "$T" bundle --out "$p/b" "$p/fake_pairs"
+has points_bundle_entries "^ \*     1  Fake GPU, 9.0, 4 at n=4096: " "$p/b/fake_pairs_bundle.h"
+# what several points cannot do together
+tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
+has points_no_shard_said "shard one point at a time" "$tmp/stderr"
+tune points_too_many 2 "$tmp/pts4.log" --out "$p/4" --size n=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 tests/fakecuda/pairs.yaml
+has points_too_many_said "more than 16 points to tune at" "$tmp/stderr"
+
 finish fakegpu

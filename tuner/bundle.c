@@ -38,6 +38,9 @@ struct bundle {
 	size_t *win;              /* per GPU: its winner's index in its rows */
 	size_t *kof;              /* per GPU: its winner's index in k */
 	size_t kportable;
+	double *work;             /* per GPU: the bytes its winner moves at the sizes tuned at */
+	int sized;                /* a GPU was tuned at several points */
+	const char *base;         /* the files' name: "<kernel>_bundle", or "best" */
 	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
 	                             timed on every GPU) */
 	struct buf flags;         /* what the header comment must say: changed files, ... */
@@ -306,6 +309,7 @@ static void choose(struct bundle *b)
 
 	b->win = xcalloc(b->ng, sizeof *b->win);
 	b->kof = xcalloc(b->ng, sizeof *b->kof);
+	b->work = xcalloc(b->ng, sizeof *b->work);
 	for (i = 0; i < b->ng; i++) {
 		struct tuned *g = &b->g[i];
 		size_t w = SIZE_MAX, f = SIZE_MAX;
@@ -323,6 +327,8 @@ static void choose(struct bundle *b)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
 			      "directory aside to bundle the others)", g->json, g->name);
 		b->win[i] = w;
+		b->work[i] = g->rows[w].geometry ? (double)g->rows[w].bytes : 0;
+		b->sized |= i > 0 && !strcmp(b->g[i - 1].name, g->name);
 		best[i] = g->rows[f].median_ms;
 		b->kof[i] = add_kvar(b, g, &g->rows[w]);
 	}
@@ -430,13 +436,18 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	const struct tuned *f = &b->g[0];
 	const struct tuned *old = &b->g[b->ng - 1];
 	struct buf gc = {0};
-	size_t i;
+	size_t i, ngpu;
 
 	gencode(b, &gc);
-	buf_printf(o, "/*\n * %s bundle: the winners of %zu tuned GPU%s and a portable default, "
-	              "side by side, and the\n * selection of the entry for the GPU an application "
-	              "runs on. Emitted by tuner %s on %s\n * from ", b->kernel, b->ng,
-	           b->ng == 1 ? "" : "s", TUNER_VERSION, date);
+	for (i = ngpu = 0; i < b->ng; i++)
+		ngpu += i == 0 || strcmp(b->g[i - 1].name, b->g[i].name);
+	buf_printf(o, "/*\n * %s bundle: the winners of %zu tuned GPU%s", b->kernel, ngpu,
+	           ngpu == 1 ? "" : "s");
+	if (b->sized)
+		buf_printf(o, " (%zu GPU and size points)", b->ng);
+	buf_printf(o, " and a portable default, side by side, and the\n * selection of the entry for "
+	              "the GPU an application runs on. Emitted by tuner %s on %s\n * from ",
+	           TUNER_VERSION, date);
 	emit_comment(o, b->dir);
 	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
 	            " * config: ");
@@ -453,9 +464,14 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_printf(o, " * %5zu  ", i);
 		emit_comment(o, g->name);
-		buf_printf(o, ", %d.%d, %d: %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", g->cc_major,
-		           g->cc_minor, g->sms, r->id, b->k[b->kof[i]].params, r->median_ms, r->gbs,
-		           r->pct_copy);
+		buf_printf(o, ", %d.%d, %d", g->cc_major, g->cc_minor, g->sms);
+		if (b->sized) {
+			char *at = sizes_str(b, g);
+			buf_printf(o, " at %s", at);
+			free(at);
+		}
+		buf_printf(o, ": %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", r->id, b->k[b->kof[i]].params,
+		           r->median_ms, r->gbs, r->pct_copy);
 	}
 	buf_printf(o, " * %5zu  portable default: %s (%s), ", b->ng, b->k[b->kportable].id,
 	           b->k[b->kportable].params);
@@ -463,16 +479,20 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 		buf_printf(o, "at least %.1f %% of each tuned GPU's best\n", 100 * b->worst);
 	else
 		buf_puts(o, "the winner of the oldest GPU (none was timed on every GPU)\n");
-	buf_printf(o, " *\n * Compile %s_bundle.cu once into the application, for every architecture "
+	buf_printf(o, " *\n * Compile %s.cu once into the application, for every architecture "
 	              "it holds:\n * nvcc flags: %s\n * The last adds PTX that the driver compiles "
 	              "for GPUs newer than sm_%d%d; a GPU older than\n * sm_%d%d runs the portable "
 	              "default only with its own, e.g. -gencode arch=compute_75,code=sm_75.\n",
-	           b->kernel, gc.s, f->cc_major, f->cc_minor, old->cc_major, old->cc_minor);
+	           b->base, gc.s, f->cc_major, f->cc_minor, old->cc_major, old->cc_minor);
 	buf_printf(o, " * Use: %s_bundle_select_current(&choice) picks the entry for the current "
 	              "device (%s_bundle_select\n * for a description); %s_bundle_setup(entry) once "
 	              "per device; allocate the buffers (%s_bundle_BUF_count);\n * then %s_bundle_"
 	              "launch(entry, ...).\n", b->kernel, b->kernel, b->kernel, b->kernel,
 	           b->kernel);
+	if (b->sized)
+		buf_printf(o, " * A GPU tuned at several sizes has an entry for each: %s_bundle_at_size(entry, "
+		              "...) picks the one\n * tuned nearest the problem size by the bytes moved "
+		              "(log scale; beyond the range, the nearest end).\n", b->kernel);
 	if (b->flags.len) {
 		buf_puts(o, " *\n");
 		buf_add(o, b->flags.s, b->flags.len);
@@ -482,93 +502,8 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 }
 
 /* the selection, shared by every bundle (guarded) */
-static const char select_text[] =
-	"#ifndef TUNER_BUNDLE_COMMON\n"
-	"#define TUNER_BUNDLE_COMMON\n"
-	"/* a GPU as the selection sees it */\n"
-	"struct tuner_gpu {\n"
-	"\tconst char *name;         /* as the runtime reports it (cudaDeviceProp.name) */\n"
-	"\tint cc_major, cc_minor;   /* compute capability */\n"
-	"\tint sms;                  /* multiprocessor count */\n"
-	"};\n"
-	"/* an entry of a bundle: a tuned GPU's winner, or (gpu NULL) the portable default */\n"
-	"struct tuner_entry {\n"
-	"\tconst char *gpu;\n"
-	"\tint cc_major, cc_minor, sms;\n"
-	"\tint variant;              /* which of the bundle's kernels it launches */\n"
-	"\tconst char *id, *params;  /* that kernel's variant and its parameters */\n"
-	"\tdouble median_ms, gbs, pct_copy; /* its timing on that GPU */\n"
-	"\tdouble worst;             /* the portable default: its lowest ratio to a tuned GPU's\n"
-	"\t                             best, in % (0: none was timed on every GPU) */\n"
-	"};\n"
-	"/* why an entry was chosen, in the order the selection tries them */\n"
-	"enum tuner_rule { TUNER_EXACT, TUNER_SAME_CC, TUNER_LOWER_CC, TUNER_PORTABLE };\n"
-	"struct tuner_choice {\n"
-	"\tint entry;\n"
-	"\tenum tuner_rule rule;\n"
-	"\tchar reason[320];\n"
-	"};\n"
-	"/* the entry of e[0 .. n) for GPU g: the same GPU by name; else a tuned GPU of the same\n"
-	"   compute capability (the nearest multiprocessor count); else the nearest lower compute\n"
-	"   capability (likewise); else the portable default. Returns the entry, also in c. */\n"
-	"static inline int tuner_select(const struct tuner_entry *e, int n, const struct tuner_gpu "
-	"*g,\n"
-	"                               struct tuner_choice *c)\n"
-	"{\n"
-	"\tconst char *name = g->name ? g->name : \"\";\n"
-	"\tint cc = g->cc_major * 10 + g->cc_minor, i, best = -1, bcc = -1, bd = 0, portable = "
-	"n - 1;\n"
-	"\n"
-	"\tfor (i = 0; i < n; i++) {\n"
-	"\t\tif (e[i].gpu && !strcmp(e[i].gpu, name)) {\n"
-	"\t\t\tc->entry = i;\n"
-	"\t\t\tc->rule = TUNER_EXACT;\n"
-	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"exact GPU %s\", name);\n"
-	"\t\t\treturn i;\n"
-	"\t\t}\n"
-	"\t}\n"
-	"\tfor (i = 0; i < n; i++) {\n"
-	"\t\tint ecc = e[i].cc_major * 10 + e[i].cc_minor;\n"
-	"\t\tint d = e[i].sms > g->sms ? e[i].sms - g->sms : g->sms - e[i].sms;\n"
-	"\n"
-	"\t\tif (!e[i].gpu) {\n"
-	"\t\t\tportable = i;\n"
-	"\t\t\tcontinue;\n"
-	"\t\t}\n"
-	"\t\tif (ecc > cc || ecc < bcc || (ecc == bcc && d >= bd))\n"
-	"\t\t\tcontinue;\n"
-	"\t\tbest = i;\n"
-	"\t\tbcc = ecc;\n"
-	"\t\tbd = d;\n"
-	"\t}\n"
-	"\tif (best >= 0 && bcc == cc) {\n"
-	"\t\tc->rule = TUNER_SAME_CC;\n"
-	"\t\tsnprintf(c->reason, sizeof c->reason, \"same compute capability %d.%d as %s (%d \"\n"
-	"\t\t         \"multiprocessors; this GPU has %d)\", g->cc_major, g->cc_minor, "
-	"e[best].gpu,\n"
-	"\t\t         e[best].sms, g->sms);\n"
-	"\t} else if (best >= 0) {\n"
-	"\t\tc->rule = TUNER_LOWER_CC;\n"
-	"\t\tsnprintf(c->reason, sizeof c->reason, \"nearest lower compute capability %d.%d (%s) \"\n"
-	"\t\t         \"to %d.%d, which no tuned GPU has\", e[best].cc_major, e[best].cc_minor,\n"
-	"\t\t         e[best].gpu, g->cc_major, g->cc_minor);\n"
-	"\t} else {\n"
-	"\t\tbest = portable;\n"
-	"\t\tc->rule = TUNER_PORTABLE;\n"
-	"\t\tif (e[best].worst > 0)\n"
-	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"portable default: no tuned GPU has compute \"\n"
-	"\t\t\t         \"capability %d.%d or lower; %s is the variant whose worst ratio to each \"\n"
-	"\t\t\t         \"GPU's best is highest (%.1f %%)\", g->cc_major, g->cc_minor, e[best].id,\n"
-	"\t\t\t         e[best].worst);\n"
-	"\t\telse\n"
-	"\t\t\tsnprintf(c->reason, sizeof c->reason, \"portable default: no tuned GPU has compute \"\n"
-	"\t\t\t         \"capability %d.%d or lower; %s, the oldest GPU's winner (no variant was \"\n"
-	"\t\t\t         \"timed on every GPU)\", g->cc_major, g->cc_minor, e[best].id);\n"
-	"\t}\n"
-	"\tc->entry = best;\n"
-	"\treturn best;\n"
-	"}\n"
-	"#endif\n";
+/* the selection every bundle's header holds (tuner/bundle_select.inc, embedded) */
+extern const char bundle_select_inc[];
 
 /* "float *out, float *in, long long n, ": the buffers the kernel takes, in its argument order,
    then the sizes */
@@ -620,7 +555,7 @@ static void header(struct buf *o, const struct bundle *b)
 	buf_puts(o, "#include <stdio.h>\n#include <string.h>\n\n");
 	emit_helpers(o);
 	buf_puts(o, "\n");
-	buf_puts(o, select_text);
+	buf_puts(o, bundle_select_inc);
 	buf_printf(o, "\n/* the tuned GPUs' entries, newest compute capability first, then the "
 	              "portable default */\n#define %s_BUNDLE_ENTRIES %zu\n#define %s_BUNDLE_PORTABLE "
 	              "%zu\n/* the distinct kernels they launch */\n#define %s_BUNDLE_VARIANTS %zu\n",
@@ -632,11 +567,11 @@ static void header(struct buf *o, const struct bundle *b)
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_puts(o, "\t{");
 		emit_cstr(o, g->name);
-		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0},\n", g->cc_major,
-		           g->cc_minor, g->sms, b->kof[i], r->id, b->k[b->kof[i]].params,
-		           r->median_ms, r->gbs, r->pct_copy);
+		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0, %.17g},\n",
+		           g->cc_major, g->cc_minor, g->sms, b->kof[i], r->id, b->k[b->kof[i]].params,
+		           r->median_ms, r->gbs, r->pct_copy, b->work[i]);
 	}
-	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g},\n};\n", b->kportable,
+	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g, 0},\n};\n", b->kportable,
 	           b->k[b->kportable].id, b->k[b->kportable].params, 100 * b->worst);
 	buf_printf(o, "\n/* the entry for GPU g (tuner_select), also in c */\n"
 	              "static inline int %s_bundle_select(const struct tuner_gpu *g, "
@@ -659,6 +594,32 @@ static void header(struct buf *o, const struct bundle *b)
 	}
 	buf_puts(o, "\t}\n\tblock[0] = block[1] = block[2] = grid[0] = grid[1] = grid[2] = 0;\n"
 	            "\t*shared_bytes = 0;\n}\n");
+	buf_printf(o, "\n/* the bytes entry's kernel moves at the problem size (the config's bytes; 0 "
+	              "for an entry\n   out of range) */\nstatic inline double %s_work(int entry, ",
+	           pre);
+	emit_size_params(o, c);
+	buf_puts(o, ")\n{\n");
+	emit_size_prelude(o, c, "\t");
+	switch_variant(o, b);
+	for (k = 0; k < b->nk; k++) {
+		struct vars pv;
+		params_only(b, k, &pv);
+		buf_printf(o, "\tcase %zu:\n\t\treturn (double)(", k);
+		expr_print_c(c->bytes, &pv, o);
+		buf_puts(o, ");\n");
+	}
+	buf_puts(o, "\t}\n\treturn 0;\n}\n");
+	buf_printf(o, "\n/* the entry to launch at the problem size: of the entries of the GPU entry "
+	              "(a selection)\n   was tuned on, the one tuned at the sizes nearest these by "
+	              "the bytes moved (tuner_at_size) */\nstatic inline int %s_at_size(int entry, ",
+	           pre);
+	emit_size_params(o, c);
+	buf_printf(o, ")\n{\n\tdouble w[%s_BUNDLE_ENTRIES];\n\tint j;\n\n", uk);
+	buf_printf(o, "\tfor (j = 0; j < %s_BUNDLE_ENTRIES; j++)\n\t\tw[j] = %s_work(j, ", uk, pre);
+	for (i = 0; i < c->nsizes; i++)
+		buf_printf(o, "%s, ", c->sizes[i].name);
+	buf_printf(o, "sms);\n\treturn tuner_at_size(%s_bundle_entries, %s_BUNDLE_ENTRIES, entry, "
+	              "w);\n}\n", b->kernel, uk);
 
 	buf_printf(o, "\n/* the buffers, in the config's order: for each buffer BUF, %s_BUF_count() "
 	              "is its element count\n   for an entry, the problem size and the "
@@ -752,7 +713,7 @@ static void source(struct buf *o, const struct bundle *b)
 	size_t i, k, j;
 
 	bundle_template(b->g[0].tmpl, &body, &inc, &undefs);
-	buf_printf(o, "#include \"%s.h\"\n", pre);
+	buf_printf(o, "#include \"%s.h\"\n", b->base);
 	if (inc.len)
 		buf_printf(o, "\n/* the template's includes, once for every namespace */\n%s", inc.s);
 	for (k = 0; k < b->nk; k++) {
@@ -851,53 +812,96 @@ static void source(struct buf *o, const struct bundle *b)
 	free(uk);
 }
 
-void bundle_make(const char *dir, const char *out)
+/* read the results (tuned_read's only, nonly) under dir, choose, and write the header and
+   the source into h and s, as BASE.h and BASE.cu (base NULL: "<kernel>_bundle"); b is left
+   to bundle_free */
+static void make(struct bundle *b, const char *dir, char *const *only, size_t nonly,
+                 const char *base, struct buf *h, struct buf *s)
 {
-	struct bundle b = {0};
-	struct buf h = {0}, s = {0};
-	struct fileset set = {0};
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
-	char date[32], *odir, *hp, *sp;
+	char date[32];
 	struct tm tm;
-	size_t i;
 
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	b.dir = dir;
-	b.kernel = dir_kernel(dir);
-	b.g = tuned_read(dir, &b.kernel, &b.flags, &b.ng);
-	load_config(&b);
-	choose(&b);
-	provenance(&h, &b, date);
-	header(&h, &b);
-	provenance(&s, &b, date);
-	source(&s, &b);
-	odir = out ? xstrdup(out) : xasprintf("%s/bundle", dir);
-	hp = xasprintf("%s/%s_bundle.h", odir, b.kernel);
-	sp = xasprintf("%s/%s_bundle.cu", odir, b.kernel);
-	if (mkdirs(odir) < 0)
-		fatal("cannot create '%s':", odir);
-	if (fileset_put(&set, hp, h.s, h.len) < 0 || fileset_put(&set, sp, s.s, s.len) < 0 ||
-	    fileset_commit(&set) < 0) /* the two replaced together, or neither */
-		fatal("cannot write '%s':", set.failed);
-	fileset_free(&set);
-	note(1, "tuner: %s: %zu GPU%s, %zu kernel%s; portable default %s -> %s and %s\n", b.kernel,
-	     b.ng, b.ng == 1 ? "" : "s", b.nk, b.nk == 1 ? "" : "s", b.k[b.kportable].id, sp, hp);
-	for (i = 0; i < b.nk; i++) {
-		free(b.k[i].vals);
-		free(b.k[i].params);
-	}
-	tuned_free(b.g, b.ng);
-	free(b.k);
-	free(b.win);
-	free(b.kof);
-	free(b.kernel);
-	buf_free(&b.flags);
-	buf_free(&h);
-	buf_free(&s);
-	cfg_free(b.c);
-	free(odir);
+	b->dir = dir;
+	if (!b->kernel)
+		b->kernel = dir_kernel(dir);
+	b->g = tuned_read(dir, only, nonly, &b->kernel, &b->flags, &b->ng);
+	b->base = base ? xstrdup(base) : xasprintf("%s_bundle", b->kernel);
+	load_config(b);
+	choose(b);
+	provenance(h, b, date);
+	header(h, b);
+	provenance(s, b, date);
+	source(s, b);
+}
+
+/* ODIR/BASE.h and ODIR/BASE.cu (h, s) into set */
+static void put(const struct bundle *b, const char *odir, const struct buf *h,
+                const struct buf *s, struct fileset *set)
+{
+	char *hp = xasprintf("%s/%s.h", odir, b->base), *sp = xasprintf("%s/%s.cu", odir, b->base);
+
+	if (fileset_put(set, hp, h->s, h->len) < 0 || fileset_put(set, sp, s->s, s->len) < 0)
+		fatal("cannot write '%s':", set->failed);
 	free(hp);
 	free(sp);
+}
+
+static void bundle_free(struct bundle *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nk; i++) {
+		free(b->k[i].vals);
+		free(b->k[i].params);
+	}
+	tuned_free(b->g, b->ng);
+	free(b->k);
+	free(b->win);
+	free(b->kof);
+	free(b->work);
+	free(b->kernel);
+	free((char *)b->base);
+	buf_free(&b->flags);
+	cfg_free(b->c);
+}
+
+void bundle_make(const char *dir, const char *out)
+{
+	struct bundle b = {0};
+	struct fileset set = {0};
+	struct buf h = {0}, s = {0};
+	char *odir = out ? xstrdup(out) : xasprintf("%s/bundle", dir);
+
+	make(&b, dir, NULL, 0, NULL, &h, &s);
+	if (mkdirs(odir) < 0)
+		fatal("cannot create '%s':", odir);
+	put(&b, odir, &h, &s, &set);
+	if (fileset_commit(&set) < 0) /* the two replaced together, or neither */
+		fatal("cannot write '%s':", set.failed);
+	fileset_free(&set);
+	note(1, "tuner: %s: %zu GPU%s, %zu kernel%s; portable default %s -> %s/%s.cu and %s/%s.h\n",
+	     b.kernel, b.ng, b.ng == 1 ? "" : "s", b.nk, b.nk == 1 ? "" : "s",
+	     b.k[b.kportable].id, odir, b.base, odir, b.base);
+	bundle_free(&b);
+	buf_free(&h);
+	buf_free(&s);
+	free(odir);
+}
+
+void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
+                   struct fileset *set)
+{
+	struct bundle b = {0};
+	struct buf h = {0}, s = {0};
+
+	b.kernel = xstrdup(kernel);
+	make(&b, gpudir, dirs, n, "best", &h, &s);
+	put(&b, gpudir, &h, &s, set);
+	bundle_free(&b);
+	buf_free(&h);
+	buf_free(&s);
 }

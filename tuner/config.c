@@ -214,16 +214,28 @@ static void default_fill(struct fill *fl)
 	fl->hi = 1;
 }
 
-static void get_sizes(struct reader *x, const struct node *m)
+/* one mapping of sizes: the first (c->sizes empty) names them; each later one, a point of a
+   list, gives every one of them a value (into vals) */
+static void get_size_map(struct reader *x, const struct node *m, int64_t *vals)
 {
 	struct config *c = x->c;
-	size_t i;
+	size_t i, k;
 
 	read_want(x, m, N_MAP, "sizes");
-	c->sizes = xcalloc(m->n / 2, sizeof *c->sizes);
+	if (!vals)
+		c->sizes = xcalloc(m->n / 2 + 1, sizeof *c->sizes);
 	for (i = 0; i < m->n; i += 2) {
 		struct size *s = &c->sizes[c->nsizes];
 		const char *name = read_ident(x, m->kid[i], "size");
+		if (vals) {
+			for (k = 0; k < c->nsizes && strcmp(c->sizes[k].name, name); k++)
+				;
+			if (k == c->nsizes)
+				read_err(x, m->kid[i], "size '%s' is not in the first point of 'sizes' (every "
+				         "point names the same sizes)", read_show(x, name));
+			vals[k] = read_int(x, m->kid[i + 1], name, 0, INT64_MAX);
+			continue;
+		}
 		s->val = read_int(x, m->kid[i + 1], name, 0, INT64_MAX);
 		s->loc = read_loc(m->kid[i]);
 		s->name = xstrdup(name);
@@ -232,6 +244,43 @@ static void get_sizes(struct reader *x, const struct node *m)
 			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->sizes, s->name, 0);
 		vars_set(&x->all, s->name, 0);
+	}
+	if (vals && m->n / 2 != c->nsizes)
+		read_err(x, m, "this point of 'sizes' sets %zu of the %zu sizes the first sets (every "
+		         "point names the same sizes)", m->n / 2, c->nsizes);
+}
+
+/* sizes: {n: 4096} (one point), or [{n: 4096}, {n: 65536}, ...] (the points each kernel is
+   tuned at; the first also the sizes of every single-size use of them) */
+static void get_sizes(struct reader *x, const struct node *m)
+{
+	struct config *c = x->c;
+	size_t i, j, k;
+
+	if (m->kind != N_SEQ) {
+		get_size_map(x, m, NULL);
+		return;
+	}
+	if (!m->n)
+		read_err(x, m, "'sizes' lists no point");
+	if (m->n > CFG_POINTS_MAX)
+		read_err(x, m->kid[CFG_POINTS_MAX], "more than %d points in 'sizes'", CFG_POINTS_MAX);
+	get_size_map(x, m->kid[0], NULL);
+	c->points = xcalloc(m->n, sizeof *c->points);
+	for (i = 0; i < m->n; i++) {
+		struct vsize *p = &c->points[c->npoints];
+		p->vals = xcalloc(c->nsizes + 1, sizeof *p->vals);
+		p->loc = read_loc(m->kid[i]);
+		c->npoints++; /* c owns p->vals from here on */
+		for (k = 0; k < c->nsizes; k++)
+			p->vals[k] = c->sizes[k].val;
+		if (i)
+			get_size_map(x, m->kid[i], p->vals);
+		p->label = cfg_point_label(c, p->vals);
+		for (j = 0; j < i; j++)
+			if (!memcmp(c->points[j].vals, p->vals, c->nsizes * sizeof *p->vals))
+				read_err(x, m->kid[i], "point %s of 'sizes' is listed twice (also at line %d)",
+				         read_show(x, p->label), c->points[j].loc.line);
 	}
 }
 
@@ -519,7 +568,6 @@ static void get_verify(struct reader *x, const struct node *n)
 	for (i = 0; i < seq->n; i++) {
 		const struct node *m = seq->kid[i];
 		struct vsize *vs = &c->verify[c->nverify];
-		struct buf label = {0};
 
 		read_want(x, m, N_MAP, "verify sizes");
 		if (!m->n)
@@ -538,10 +586,7 @@ static void get_verify(struct reader *x, const struct node *n)
 				         "of 'sizes')", read_show(x, name));
 			vs->vals[k] = read_int(x, m->kid[j + 1], name, 0, INT64_MAX);
 		}
-		for (k = 0; k < c->nsizes; k++)
-			buf_printf(&label, "%s%s=%lld", k ? " " : "", c->sizes[k].name,
-			           (long long)vs->vals[k]);
-		vs->label = label.s ? label.s : xstrdup("");
+		vs->label = cfg_point_label(c, vs->vals);
 		for (j = 0; j < i; j++)
 			if (!memcmp(c->verify[j].vals, vs->vals, c->nsizes * sizeof *vs->vals))
 				read_err(x, m, "verify size %s is listed twice (also at line %d)",

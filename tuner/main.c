@@ -16,6 +16,7 @@
 #include "predict.h"
 #include "report.h"
 #include "search.h"
+#include "points.h"
 #include "tune.h"
 #include "util.h"
 #include "version.h"
@@ -319,6 +320,8 @@ int main(int argc, char **argv)
 		tune_free(&t);
 		return rc;
 	}
+	if (t.npoints > 1) /* a run each */
+		return points_run(&t);
 	tune_target(&t);
 	tune_expand(&t);
 	if (run_stop) {

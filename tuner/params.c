@@ -278,39 +278,152 @@ void params_read(struct reader *x, const struct node *m)
 	}
 }
 
-void cfg_set_size(struct config *c, const char *assign)
+/* the value of size `name` written as text (len bytes), or exit 2 */
+static int64_t size_value(const char *name, const char *text, size_t len)
+{
+	char *t = xstrndup(text, len);
+	int64_t v = 0;
+	int rc = read_i64(t, &v);
+
+	if (rc == -2 || rc == -1 || v < 0) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "%s", t);
+		free(t);
+		if (rc == -2)
+			fatal("size '%s': '%s' is out of range (at most %lld)", name, msg,
+			      (long long)INT64_MAX);
+		if (rc == -1)
+			fatal("size '%s': '%s' is not an integer (decimal, or hexadecimal with 0x)", name,
+			      msg);
+		fatal("size '%s': '%s' is negative", name, msg);
+	}
+	free(t);
+	return v;
+}
+
+/* the index of the size that "name=..." assigns, or exit 2 */
+static size_t size_index(const struct config *c, const char *assign)
 {
 	const char *eq = strchr(assign, '=');
 	size_t i, n;
-	int64_t v;
 
 	if (!eq || eq == assign)
 		fatal("size '%s' must be name=value", assign);
 	n = (size_t)(eq - assign);
-	for (i = 0; i < c->nsizes; i++) {
-		if (strlen(c->sizes[i].name) != n || strncmp(c->sizes[i].name, assign, n))
-			continue;
-		switch (read_i64(eq + 1, &v)) {
-		case -2:
-			fatal("size '%s': '%s' is out of range (at most %lld)", c->sizes[i].name, eq + 1,
-			      (long long)INT64_MAX);
-		case -1:
-			fatal("size '%s': '%s' is not an integer (decimal, or hexadecimal with 0x)",
-			      c->sizes[i].name, eq + 1);
-		}
-		if (v < 0)
-			fatal("size '%s': '%s' is negative", c->sizes[i].name, eq + 1);
-		c->sizes[i].val = v;
-		for (i = 0; i < c->nparams; i++) { /* drop values of the old sizes */
-			if (!c->params[i].items)
-				continue;
-			free(c->params[i].vals);
-			c->params[i].vals = NULL;
-			c->params[i].nvals = 0;
-		}
-		return;
-	}
+	for (i = 0; i < c->nsizes; i++)
+		if (strlen(c->sizes[i].name) == n && !strncmp(c->sizes[i].name, assign, n))
+			return i;
 	fatal("unknown size '%.*s'", (int)n, assign);
+}
+
+void cfg_set_size(struct config *c, const char *assign)
+{
+	size_t i = size_index(c, assign);
+	const char *v = strchr(assign, '=') + 1;
+
+	int64_t *vals = xcalloc(c->nsizes, sizeof *vals);
+	size_t k;
+
+	for (k = 0; k < c->nsizes; k++)
+		vals[k] = c->sizes[k].val;
+	vals[i] = size_value(c->sizes[i].name, v, strlen(v));
+	cfg_set_point(c, vals);
+	free(vals);
+}
+
+void cfg_set_point(struct config *c, const int64_t *vals)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsizes; i++)
+		c->sizes[i].val = vals[i];
+	for (i = 0; i < c->nparams; i++) { /* drop values of the old sizes */
+		if (!c->params[i].items)
+			continue;
+		free(c->params[i].vals);
+		c->params[i].vals = NULL;
+		c->params[i].nvals = 0;
+	}
+}
+
+char *cfg_point_label(const struct config *c, const int64_t *vals)
+{
+	struct buf b = {0};
+	size_t k;
+
+	for (k = 0; k < c->nsizes; k++)
+		buf_printf(&b, "%s%s=%lld", k ? " " : "", c->sizes[k].name, (long long)vals[k]);
+	return b.s ? b.s : xstrdup("");
+}
+
+/* append point vals (nsizes values) to p[*n] unless it is there; exit 2 past the limit */
+static void point_add(const struct config *c, struct vsize *p, size_t *n, const int64_t *vals)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!memcmp(p[i].vals, vals, c->nsizes * sizeof *vals))
+			return;
+	if (*n == CFG_POINTS_MAX)
+		fatal("%s: more than %d points to tune at (--size's values times the config's "
+		      "points)", c->path, CFG_POINTS_MAX);
+	p[*n].vals = xcalloc(c->nsizes + 1, sizeof *vals);
+	memcpy(p[*n].vals, vals, c->nsizes * sizeof *vals);
+	p[*n].label = cfg_point_label(c, vals);
+	p[*n].loc = (struct loc){0};
+	(*n)++;
+}
+
+struct vsize *cfg_points(const struct config *c, char *const *assign, size_t nassign,
+                         size_t *n)
+{
+	struct vsize *p = xcalloc(CFG_POINTS_MAX, sizeof *p), *q;
+	int64_t *vals = xcalloc(c->nsizes + 1, sizeof *vals);
+	size_t i, j, k, nq;
+
+	*n = 0;
+	if (c->npoints)
+		for (i = 0; i < c->npoints; i++)
+			point_add(c, p, n, c->points[i].vals);
+	else {
+		for (k = 0; k < c->nsizes; k++)
+			vals[k] = c->sizes[k].val;
+		point_add(c, p, n, vals);
+	}
+	for (i = 0; i < nassign; i++) { /* each assignment: every point once per value */
+		size_t s = size_index(c, assign[i]);
+		const char *v = strchr(assign[i], '=') + 1;
+		q = p;
+		nq = *n;
+		p = xcalloc(CFG_POINTS_MAX, sizeof *p);
+		*n = 0;
+		for (j = 0; j < nq; j++) {
+			const char *x = v;
+			memcpy(vals, q[j].vals, c->nsizes * sizeof *vals);
+			for (;;) {
+				size_t len = strcspn(x, ",");
+				vals[s] = size_value(c->sizes[s].name, x, len);
+				point_add(c, p, n, vals);
+				if (!x[len])
+					break;
+				x += len + 1;
+			}
+		}
+		cfg_points_free(q, nq);
+	}
+	free(vals);
+	return p;
+}
+
+void cfg_points_free(struct vsize *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(p[i].vals);
+		free(p[i].label);
+	}
+	free(p);
 }
 
 /* " with n=4096, m=2": the sizes p's expressions use, as v binds them; "" if none (malloc'd) */

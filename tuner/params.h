@@ -16,6 +16,19 @@ void params_read(struct reader *x, const struct node *m);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value. Parameter values
    that are expressions of the sizes are unset until the next cfg_eval_params */
 void cfg_set_size(struct config *c, const char *assign);
+/* set every size (vals: in config order); parameter values that are expressions of the sizes
+   are unset until the next cfg_eval_params */
+void cfg_set_point(struct config *c, const int64_t *vals);
+/* "n=4096 m=2": the sizes at a point (every size's value, in config order), malloc'd */
+char *cfg_point_label(const struct config *c, const int64_t *vals);
+/* the points to tune at (malloc'd, *n of them; cfg_points_free): c's points (a list of sizes),
+   or its one set of sizes, each with the --size assignments applied in turn: "n=1,2" sets n
+   to each value in every point (several values, or several names with several, multiply the
+   points, the later name's values fastest; a point given twice counts once); exit 2 on an
+   unknown name, a bad value, or more than CFG_POINTS_MAX points */
+struct vsize *cfg_points(const struct config *c, char *const *assign, size_t nassign,
+                         size_t *n);
+void cfg_points_free(struct vsize *p, size_t n);
 /* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
    leave them unset) under the sizes as they are now; exit 2 with the location on an error,
    warn of a value dropped as equal to an earlier one */

@@ -2,6 +2,7 @@
    back (struct results) for merge, bundle and re-tuning: the only file that reads JSON. */
 #include "results.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -756,12 +757,12 @@ static size_t src_read(void *buf, size_t len, void *data)
 	return s->err ? 0 : (size_t)n; /* 0: the end, as far as jansson reads */
 }
 
-struct results *results_load(const char *path, int complete, struct results_error *why)
+/* the JSON document at path (a regular file of at most RESULTS_MAX bytes, no link followed),
+   or NULL with why */
+static json_t *load_doc(const char *path, struct results_error *why)
 {
 	struct src s = {-1, 0, 0};
 	const char *no = NULL;
-	struct loaded *l;
-	struct rd d;
 	struct stat st;
 	json_error_t e;
 	json_t *doc;
@@ -796,8 +797,61 @@ struct results *results_load(const char *path, int complete, struct results_erro
 		why->line = e.line;
 		why->column = e.column;
 		snprintf(why->text, sizeof why->text, "%s", e.text);
-		return NULL;
 	}
+	return doc;
+}
+
+/* 1 if s names a point's directory as the tuner writes them: "n=4096_m=2" */
+static int is_point_dir(const char *s)
+{
+	size_t i;
+
+	if (!*s || strlen(s) > 200 || *s == '.')
+		return 0;
+	for (i = 0; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_=-", s[i]))
+			return 0;
+	return 1;
+}
+
+char **results_points(const char *path, size_t *n)
+{
+	struct results_error why;
+	json_t *doc = load_doc(path, &why), *pts, *p;
+	char **dirs;
+	size_t i;
+
+	*n = 0;
+	if (!doc || !json_is_object(doc) || json_object_get(doc, "variants") ||
+	    !json_is_array(pts = json_object_get(doc, "points"))) {
+		json_decref(doc);
+		return NULL; /* results_load says what is wrong with it */
+	}
+	dirs = xcalloc(json_array_size(pts) + 1, sizeof *dirs);
+	json_array_foreach(pts, i, p) {
+		json_t *d = json_object_get(p, "dir");
+		if (i >= CFG_POINTS_MAX || !json_is_string(d) || !is_point_dir(json_string_value(d))) {
+			while (*n)
+				free(dirs[--*n]);
+			free(dirs);
+			json_decref(doc);
+			fatal("%s: points[%zu]: no 'dir' naming a point's directory (at most %d points)",
+			      path, i, CFG_POINTS_MAX);
+		}
+		dirs[(*n)++] = xstrdup(json_string_value(d));
+	}
+	json_decref(doc);
+	return dirs;
+}
+
+struct results *results_load(const char *path, int complete, struct results_error *why)
+{
+	struct loaded *l;
+	struct rd d;
+	json_t *doc = load_doc(path, why);
+
+	if (!doc)
+		return NULL;
 	l = xcalloc(1, sizeof *l);
 	d = (struct rd){l, why, complete, 0};
 	read_doc(&d, doc);

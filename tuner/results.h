@@ -105,6 +105,10 @@ struct results_error {
    why, when it cannot be read, is not JSON, lacks a required key, has one of the wrong type, or
    a compute capability that is not MAJOR.MINOR */
 struct results *results_load(const char *path, int complete, struct results_error *why);
+/* the GPU directory's results.json of a run at several points (points.h): the points'
+   directory names, *n of them (malloc'd, each too); NULL where path is not such a file (then
+   results_load tells what it is); names that are not a point's directory exit 2 */
+char **results_points(const char *path, size_t *n);
 /* free what results_load returned (NULL: nothing) */
 void results_free(struct results *r);
 /* the one called name of v[0 .. n) (a variant's params, the results' sizes), or NULL */

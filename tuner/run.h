@@ -31,8 +31,9 @@ struct run_opts {
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */
 	int t4;                   /* --t4: also write results.t4.json (t4.h) */
 	double timeout;
-	char **sizes;
+	char **sizes;             /* --size NAME=N[,N...] */
 	size_t nsizes;
+	size_t point;             /* the point (cfg_points) this run tunes at */
 };
 
 struct measure;
@@ -56,6 +57,10 @@ struct run {
 	int predicted;            /* the bank model has run */
 	size_t earlier;           /* the winner named by the results already in dir, + 1; 0: none */
 	char why[512];            /* why nothing is timed */
+	size_t npoints;           /* points to tune at (cfg_points): several are a run each, into
+	                             a directory each under the GPU's (points.h) */
+	char *label;              /* the point's sizes, "n=4096 m=2" */
+	size_t winner;            /* the winner's index + 1 (tune_finish); 0: none */
 };
 
 /* set by SIGINT and SIGTERM once run_catch_signals has run: every phase stops early */

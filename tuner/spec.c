@@ -86,5 +86,10 @@ void cfg_free(struct config *c)
 		free(c->verify[i].label);
 	}
 	free(c->verify);
+	for (i = 0; i < c->npoints; i++) {
+		free(c->points[i].vals);
+		free(c->points[i].label);
+	}
+	free(c->points);
 	free(c);
 }

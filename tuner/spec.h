@@ -126,6 +126,7 @@ struct vsize {
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
 #define CFG_VERIFY_MAX 16          /* entries of verify.sizes */
+#define CFG_POINTS_MAX 16          /* points of sizes (a list), or of --size's values */
 #define CFG_ITEMS_MAX 1024         /* buffers, constants, args, accesses, loops or lets */
 
 struct config {
@@ -162,6 +163,8 @@ struct config {
 	size_t nat;
 	struct vsize *verify; /* the extra verification sizes */
 	size_t nverify;
+	struct vsize *points; /* sizes as a list: the points to tune at (the first in sizes[]) */
+	size_t npoints;       /* 0: sizes is one mapping */
 };
 
 /* an expression's place in the file: exact for text on one line */

@@ -15,6 +15,8 @@
 #include "emit.h"
 #include "html.h"
 #include "measure.h"
+#include "params.h"
+#include "points.h"
 #include "predict.h"
 #include "report.h"
 #include "winner.h"
@@ -30,13 +32,17 @@ void tune_load(struct run *t)
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
 	struct tm tm;
-	size_t i;
+	struct vsize *pts;
 
 	t->c = cfg_load(t->o.config);
 	if (!(t->cfgtext = file_read(t->o.config, &t->cfglen)))
 		fatal("%s: cannot read config:", t->o.config);
-	for (i = 0; i < t->o.nsizes; i++)
-		cfg_set_size(t->c, t->o.sizes[i]);
+	pts = cfg_points(t->c, t->o.sizes, t->o.nsizes, &t->npoints);
+	if (t->o.point >= t->npoints)
+		die("point %zu of %zu", t->o.point, t->npoints);
+	cfg_set_point(t->c, pts[t->o.point].vals);
+	t->label = xstrdup(pts[t->o.point].label);
+	cfg_points_free(pts, t->npoints);
 	cfg_eval_params(t->c);
 	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
 	gmtime_r(&now, &tm);
@@ -297,7 +303,11 @@ void tune_expand(struct run *t)
 	if (t->o.shard_n)
 		t->dir = xasprintf("%s/%s/%s/shard-%d-of-%d", t->o.outdir, t->c->name, t->ri.slug,
 		                   t->o.shard_k, t->o.shard_n);
-	else
+	else if (t->npoints > 1) {
+		char *d = points_dir(t->label);
+		t->dir = xasprintf("%s/%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug, d);
+		free(d);
+	} else
 		t->dir = xasprintf("%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug);
 }
 
@@ -398,13 +408,12 @@ static void copy_sources(struct run *t, struct fileset *set)
 	t->ri.sources_copied = 1;
 }
 
-/* variant i as BASE.cu and BASE.h into set */
-static void emit(struct run *t, struct fileset *set, size_t i, const char *base)
+void tune_emit(struct run *t, struct fileset *set, const char *dir, size_t i, const char *base)
 {
 	struct vars vars;
 
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
-	if (emit_variant(set, t->dir, base, t->c, &t->s.v[i], &vars, &t->r[i], &t->ri, t->tmpl) < 0)
+	if (emit_variant(set, dir, base, t->c, &t->s.v[i], &vars, &t->r[i], &t->ri, t->tmpl) < 0)
 		fatal("cannot write '%s':", set->failed);
 }
 
@@ -435,7 +444,7 @@ int tune_finish(struct run *t)
 	}
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
-	if (verbosity >= 1)
+	if (verbosity >= (t->npoints > 1 ? 2 : 1)) /* several points: points.h's table */
 		report_table(stdout, c, s, r, order, &t->ri);
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
@@ -452,12 +461,13 @@ int tune_finish(struct run *t)
 			nanosleep(&(struct timespec){0, 300000000}, NULL);
 	}
 	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK)
-		emit(t, &set, best = order[0], "best");
+		tune_emit(t, &set, t->dir, best = order[0], "best");
+	t->winner = best != SIZE_MAX ? best + 1 : 0;
 	if (t->o.emit && !run_stop) {
 		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
 			;
 		if (!(emit_bad = r[i].status == ST_COMPILE_ERROR)) /* an error once the rest is written */
-			emit(t, &set, i, t->o.emit);
+			tune_emit(t, &set, t->dir, i, t->o.emit);
 	}
 	if (fileset_commit(&set) < 0)
 		fatal("cannot write '%s':", set.failed);
@@ -505,6 +515,7 @@ void tune_free(struct run *t)
 	free(t->refsrc);
 	free(t->cfgtext);
 	free(t->dir);
+	free(t->label);
 	free(t->cachedir);
 	free(t->o.sizes);
 	space_free(&t->s);

@@ -17,6 +17,9 @@ void tune_expand(struct run *t);
 void tune_run(struct run *t);
 /* write the table, results.json/.csv and the winner; returns the exit status */
 int tune_finish(struct run *t);
+/* variant i of t as DIR/BASE.cu and DIR/BASE.h into set (emit.h); exit 2 on a failure */
+struct fileset;
+void tune_emit(struct run *t, struct fileset *set, const char *dir, size_t i, const char *base);
 /* free everything t holds */
 void tune_free(struct run *t);
 

@@ -142,37 +142,76 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* by compute capability (newest first), name, then the sizes (in the config's order) */
 static int by_gpu(const void *a, const void *b)
 {
 	const struct tuned *x = a, *y = b;
-	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor;
+	int cx = x->cc_major * 10 + x->cc_minor, cy = y->cc_major * 10 + y->cc_minor, d;
+	size_t i;
 
-	return cx != cy ? cy - cx : strcmp(x->name, y->name);
+	if (cx != cy)
+		return cy - cx;
+	if ((d = strcmp(x->name, y->name)))
+		return d;
+	for (i = 0; i < x->res->nsizes && i < y->res->nsizes; i++)
+		if (x->res->sizes[i].val != y->res->sizes[i].val)
+			return x->res->sizes[i].val < y->res->sizes[i].val ? -1 : 1;
+	return 0;
 }
 
-/* every subdirectory of dir with a results.json: the timed ones, sorted, *ng of them */
-static struct tuned *scan(const char *dir, char **kernel, size_t *ng)
+/* the subdirectories of dir that hold a result: NAME (NAME/results.json), or for a GPU tuned
+   at several points NAME/POINT for each point its results.json names (results_points) */
+static char **entries(const char *dir, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	struct tuned *gs;
 	char **names = NULL;
-	size_t n = 0, i, found = 0;
+	size_t k, np;
 
 	if (!d)
 		fatal("%s: cannot open the results directory:", dir);
+	*n = 0;
 	while ((de = readdir(d))) {
-		char *j;
+		char *j, **pts;
 		if (de->d_name[0] == '.')
 			continue;
 		j = xasprintf("%s/%s/results.json", dir, de->d_name);
-		if (access(j, F_OK) == 0) {
-			names = xreallocarray(names, n + 1, sizeof *names);
-			names[n++] = xstrdup(de->d_name);
+		if (access(j, F_OK) != 0) {
+			free(j);
+			continue;
 		}
+		pts = results_points(j, &np);
 		free(j);
+		names = xreallocarray(names, *n + (pts ? np : 1) + 1, sizeof *names);
+		if (!pts) {
+			names[(*n)++] = xstrdup(de->d_name);
+			continue;
+		}
+		for (k = 0; k < np; k++) {
+			names[(*n)++] = xasprintf("%s/%s", de->d_name, pts[k]);
+			free(pts[k]);
+		}
+		free(pts);
 	}
 	closedir(d);
+	return names;
+}
+
+/* every subdirectory of dir with a results.json: the timed ones, sorted, *ng of them */
+static struct tuned *scan(const char *dir, char *const *only, size_t nonly, char **kernel,
+                          size_t *ng)
+{
+	struct tuned *gs;
+	size_t n = nonly, i, found = 0;
+	char **names;
+
+	if (only) {
+		names = xcalloc(nonly + 1, sizeof *names);
+		for (i = 0; i < nonly; i++)
+			names[i] = xstrdup(only[i]);
+	} else
+		names = entries(dir, &n);
+
 	if (!n)
 		fatal("%s: no results: no subdirectory holds a results.json (tune first: tuner "
 		      "CONFIG writes OUT/<kernel>/<gpu>/results.json)", dir);
@@ -232,9 +271,9 @@ static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
 	for (i = 0; i < ng; i++) {
 		struct tuned *g = &gs[i], *f = &gs[0];
 		for (j = 0; j < i; j++)
-			if (!strcmp(gs[j].name, g->name))
-				fatal("%s: results for %s again (also in %s): one directory per GPU",
-				      g->json, g->name, gs[j].dir);
+			if (!strcmp(gs[j].name, g->name) && results_same_sizes(gs[j].res, g->res))
+				fatal("%s: results for %s at the same sizes again (also in %s): one "
+				      "directory per GPU and point", g->json, g->name, gs[j].dir);
 		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
 			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
 			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
@@ -243,7 +282,9 @@ static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
 			fatal("%s differs from %s: %s and %s were tuned with different templates; "
 			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
 			      g->name, f->name);
-		if (!results_same_sizes(g->res, f->res)) {
+		for (j = 0; j < i && strcmp(gs[j].name, g->name); j++)
+			;
+		if (j == i && !results_same_sizes(g->res, f->res)) { /* a GPU's first point */
 			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
 			buf_printf(flags, " * %s was tuned with other sizes than %s\n", g->name,
 			           f->name);
@@ -257,9 +298,10 @@ static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
 	}
 }
 
-struct tuned *tuned_read(const char *dir, char **kernel, struct buf *flags, size_t *n)
+struct tuned *tuned_read(const char *dir, char *const *only, size_t nonly, char **kernel,
+                         struct buf *flags, size_t *n)
 {
-	struct tuned *g = scan(dir, kernel, n);
+	struct tuned *g = scan(dir, only, nonly, kernel, n);
 
 	check_sources(g, *n, flags);
 	return g;

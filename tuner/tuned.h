@@ -26,13 +26,16 @@ struct tuned {
 	size_t nrows;
 };
 
-/* the timed results in every subdirectory of dir that holds a results.json, all of kernel
+/* the timed results in every subdirectory of dir that holds a results.json (only those named
+   in only[0 .. nonly) where only is not NULL; a GPU tuned at several points: its points'
+   directories instead), all of kernel
    *kernel (NULL: the one the first results name, then set), every verified variant's median
    positive, and every GPU tuned with the same config and template texts; *n of them, ordered
    by compute capability (newest first), then name. What a bundle's header must say of them
    (files changed since, other sizes, results of an older tuner) is appended to flags. Bad
    input exits 2 with its file named. */
-struct tuned *tuned_read(const char *dir, char **kernel, struct buf *flags, size_t *n);
+struct tuned *tuned_read(const char *dir, char *const *only, size_t nonly, char **kernel,
+                         struct buf *flags, size_t *n);
 /* free what tuned_read returned, n GPUs */
 void tuned_free(struct tuned *g, size_t n);
 

@@ -6,7 +6,8 @@
  * helpers (copy, read, flush, fill without random, compare) and the kernels of the configs
  * beside this file, one host function each; any other name fails. Events time nothing:
  * every sample takes FAKE_MS, or FAKE_MS times F after a launch of a config's kernel with
- * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so. The occupancy calculator
+ * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so ("BLOCK/G:F": in G blocks or
+ * more). The occupancy calculator
  * holds 2048 threads a multiprocessor, or N blocks of BLOCK threads where
  * FAKECUDA_RESIDENT="BLOCK:N,..." says so. With FAKECUDA_LOG set, each launch and event record
  * appends a line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
@@ -328,11 +329,12 @@ CUresult cuEventSynchronize(CUevent e)
 /* what the last event pair times: FAKE_MS, scaled after a launch named in FAKECUDA_SLOW */
 static float sample_ms = FAKE_MS;
 
-/* sample_ms after a launch of a kernel with bx threads a block */
-static void slow_for(const char *name, unsigned bx)
+/* sample_ms after a launch of a kernel with bx threads a block in gx blocks: FAKECUDA_SLOW
+   entries "BLOCK:F" (any grid) or "BLOCK/G:F" (G blocks or more) */
+static void slow_for(const char *name, unsigned bx, unsigned gx)
 {
 	const char *s = getenv("FAKECUDA_SLOW");
-	unsigned b;
+	unsigned b, g;
 	float f;
 	int used;
 
@@ -342,8 +344,12 @@ static void slow_for(const char *name, unsigned bx)
 		return;
 	}
 	sample_ms = FAKE_MS;
-	while (s && sscanf(s, "%u:%f%n", &b, &f, &used) == 2) {
-		if (b == bx)
+	while (s) {
+		g = 0;
+		if (sscanf(s, "%u/%u:%f%n", &b, &g, &f, &used) != 3 &&
+		    sscanf(s, "%u:%f%n", &b, &f, &used) != 2)
+			break;
+		if (b == bx && gx >= g)
 			sample_ms = FAKE_MS * f;
 		s += used + (s[used] == ',');
 	}
@@ -512,7 +518,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	(void)extra;
 	snprintf(line, sizeof line, "launch %s %ux%u\n", name, gx, bx);
 	log_line(line);
-	slow_for(name, bx);
+	slow_for(name, bx, gx);
 	if (!strcmp(name, "tuner_fill"))
 		return fill(params);
 	if (!strncmp(name, "tuner_cmp_", 10))

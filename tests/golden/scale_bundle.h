@@ -79,6 +79,7 @@ struct tuner_entry {
 	double median_ms, gbs, pct_copy; /* its timing on that GPU */
 	double worst;             /* the portable default: its lowest ratio to a tuned GPU's
 	                             best, in % (0: none was timed on every GPU) */
+	double work;              /* bytes it moves at the sizes it was tuned at (0: unknown) */
 };
 /* why an entry was chosen, in the order the selection tries them */
 enum tuner_rule { TUNER_EXACT, TUNER_SAME_CC, TUNER_LOWER_CC, TUNER_PORTABLE };
@@ -144,6 +145,29 @@ static inline int tuner_select(const struct tuner_entry *e, int n, const struct 
 	c->entry = best;
 	return best;
 }
+/* among the entries of e[0 .. n) tuned on the GPU of entry i (the same name), the one tuned
+   at the sizes nearest the application's by the bytes moved, on a log scale (beyond the
+   points tuned at: the nearest end); w[j]: what entry j's kernel moves at the application's
+   sizes. Entry i itself for the portable default or a GPU tuned at one point. */
+static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const double *w)
+{
+	int j, best = i;
+	double bd = -1;
+
+	if (i < 0 || i >= n || !e[i].gpu)
+		return i;
+	for (j = 0; j < n; j++) {
+		double d;
+		if (!e[j].gpu || strcmp(e[j].gpu, e[i].gpu) || e[j].work <= 0 || w[j] <= 0)
+			continue;
+		d = w[j] > e[j].work ? w[j] / e[j].work : e[j].work / w[j]; /* exp(|log ratio|) */
+		if (bd < 0 || d < bd) {
+			best = j;
+			bd = d;
+		}
+	}
+	return best;
+}
 #endif
 
 /* the tuned GPUs' entries, newest compute capability first, then the portable default */
@@ -152,10 +176,10 @@ static inline int tuner_select(const struct tuner_entry *e, int n, const struct 
 /* the distinct kernels they launch */
 #define SCALE_BUNDLE_VARIANTS 4
 static const struct tuner_entry scale_bundle_entries[SCALE_BUNDLE_ENTRIES] = {
-	{"NVIDIA H100 80GB HBM3", 9, 0, 132, 0, "v1d0b1d02", "BLOCK=256 UNROLL=1", 0.8, 0.04099, 0.00585571, 0},
-	{"NVIDIA H200", 9, 0, 132, 1, "v21e58637", "BLOCK=64 UNROLL=1", 0.8, 0.04099, 0.00585571, 0},
-	{"NVIDIA A100-SXM4-80GB", 8, 0, 108, 2, "v21eefa88", "BLOCK=64 UNROLL=2", 0.8, 0.04099, 0.00585571, 0},
-	{NULL, 0, 0, 0, 3, "v4f76e4c1", "BLOCK=128 UNROLL=2", 0, 0, 0, 95.2381},
+	{"NVIDIA H100 80GB HBM3", 9, 0, 132, 0, "v1d0b1d02", "BLOCK=256 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792},
+	{"NVIDIA H200", 9, 0, 132, 1, "v21e58637", "BLOCK=64 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792},
+	{"NVIDIA A100-SXM4-80GB", 8, 0, 108, 2, "v21eefa88", "BLOCK=64 UNROLL=2", 0.8, 0.04099, 0.00585571, 0, 32792},
+	{NULL, 0, 0, 0, 3, "v4f76e4c1", "BLOCK=128 UNROLL=2", 0, 0, 0, 95.2381, 0},
 };
 
 /* the entry for GPU g (tuner_select), also in c */
@@ -213,6 +237,39 @@ static inline void scale_bundle_geometry(int entry, long long n, long long sms, 
 	}
 	block[0] = block[1] = block[2] = grid[0] = grid[1] = grid[2] = 0;
 	*shared_bytes = 0;
+}
+
+/* the bytes entry's kernel moves at the problem size (the config's bytes; 0 for an entry
+   out of range) */
+static inline double scale_bundle_work(int entry, long long n, long long sms)
+{
+	const long long SMS = sms;
+
+	(void)n;
+	(void)SMS;
+	switch (entry >= 0 && entry < 4 ? scale_bundle_entries[entry].variant : -1) {
+	case 0:
+		return (double)((8LL * n));
+	case 1:
+		return (double)((8LL * n));
+	case 2:
+		return (double)((8LL * n));
+	case 3:
+		return (double)((8LL * n));
+	}
+	return 0;
+}
+
+/* the entry to launch at the problem size: of the entries of the GPU entry (a selection)
+   was tuned on, the one tuned at the sizes nearest these by the bytes moved (tuner_at_size) */
+static inline int scale_bundle_at_size(int entry, long long n, long long sms)
+{
+	double w[SCALE_BUNDLE_ENTRIES];
+	int j;
+
+	for (j = 0; j < SCALE_BUNDLE_ENTRIES; j++)
+		w[j] = scale_bundle_work(j, n, sms);
+	return tuner_at_size(scale_bundle_entries, SCALE_BUNDLE_ENTRIES, entry, w);
 }
 
 /* the buffers, in the config's order: for each buffer BUF, scale_bundle_BUF_count() is its element count

@@ -1,0 +1,407 @@
+/* points: tuning at several problem sizes, a run each, then the points side by side. */
+#include "points.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bundle.h"
+#include "params.h"
+#include "report.h"
+#include "tune.h"
+#include "util.h"
+
+/* what one point's run leaves for the others */
+struct point {
+	char *label, *dir;        /* "n=4096 m=2", its directory */
+	int timed;
+	size_t n;                 /* variants (every one of its space) */
+	char (*id)[40];
+	double *ms;               /* median, NAN where not verified and timed */
+	unsigned char *tie;       /* a tie of the winner (or the winner) */
+	long win;                 /* the winner's index, -1: none */
+	double best;              /* the fastest median, NAN: none */
+	double bytes;             /* the winner's bytes moved per launch */
+	char *params;             /* the winner's parameters */
+};
+
+char *points_dir(const char *label)
+{
+	char *d = xstrdup(label), *p;
+
+	for (p = d; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return d;
+}
+
+/* x's median where it or the variant timed for it (a twin) was verified and timed */
+static double median_of(const struct result *r, const struct result *x)
+{
+	if (x->status == ST_OK ||
+	    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && x->twin >= 0 &&
+	     r[x->twin].status == ST_OK))
+		return result_run(x)->t.median_ms;
+	return NAN;
+}
+
+static void keep(struct point *p, const struct run *t)
+{
+	size_t i;
+
+	p->label = xstrdup(t->label);
+	p->dir = xstrdup(t->dir);
+	p->timed = t->ri.timed;
+	p->n = t->s.n;
+	p->id = xcalloc(p->n + 1, sizeof *p->id);
+	p->ms = xcalloc(p->n + 1, sizeof *p->ms);
+	p->tie = xcalloc(p->n + 1, 1);
+	p->win = t->winner ? (long)t->winner - 1 : -1;
+	p->best = NAN;
+	for (i = 0; i < p->n; i++) {
+		memcpy(p->id[i], t->s.v[i].id, sizeof p->id[i]);
+		p->ms[i] = median_of(t->r, &t->r[i]);
+		p->tie[i] = t->r[i].tie || (long)i == p->win;
+		if (p->ms[i] > 0 && !(p->best <= p->ms[i]))
+			p->best = p->ms[i];
+	}
+	if (p->win >= 0) {
+		p->bytes = (double)t->s.v[p->win].bytes;
+		p->params = space_params_str(t->c, &t->s.v[p->win]);
+	}
+}
+
+static void point_free(struct point *p)
+{
+	free(p->label);
+	free(p->dir);
+	free(p->id);
+	free(p->ms);
+	free(p->tie);
+	free(p->params);
+}
+
+/* the index of variant id at point p, or -1 */
+static long find(const struct point *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) /* a point holds at most CFG's million: a scan per lookup is
+	                              fine for the few lookups made here */
+		if (!strcmp(p->id[i], id))
+			return (long)i;
+	return -1;
+}
+
+/* how variant id runs at point p: % of p's fastest median (NAN: not timed there) */
+static double pct_at(const struct point *p, const char *id)
+{
+	long i = find(p, id);
+
+	return i >= 0 && p->ms[i] > 0 ? 100 * p->best / p->ms[i] : NAN;
+}
+
+/* the points side by side */
+struct side {
+	struct point *p;
+	size_t np;
+	double *m;                /* m[i * np + j]: point j's winner at point i, % of i's best */
+	long single;              /* at point 0: the variant whose worst % over the points is
+	                             highest, timed at every point; -1: none */
+	double *single_pct;       /* its % at each point */
+	int single_ties;          /* it is the winner or a tie of it at every point */
+};
+
+static void side_make(struct side *s)
+{
+	const struct point *p0 = &s->p[0];
+	size_t i, j, v;
+	double best_worst = -1;
+
+	s->m = xcalloc(s->np * s->np, sizeof *s->m);
+	for (i = 0; i < s->np; i++)
+		for (j = 0; j < s->np; j++)
+			s->m[i * s->np + j] = s->p[j].win >= 0 ? pct_at(&s->p[i], s->p[j].id[s->p[j].win])
+			                                       : NAN;
+	s->single = -1;
+	s->single_pct = xcalloc(s->np, sizeof *s->single_pct);
+	for (v = 0; v < p0->n; v++) {
+		double worst = INFINITY;
+		for (i = 0; i < s->np && worst > best_worst; i++) {
+			double x = pct_at(&s->p[i], p0->id[v]);
+			worst = x == x && x < worst ? x : x == x ? worst : -1;
+		}
+		if (worst > best_worst && worst != INFINITY) {
+			best_worst = worst;
+			s->single = (long)v;
+		}
+	}
+	s->single_ties = s->single >= 0;
+	for (i = 0; s->single >= 0 && i < s->np; i++) {
+		long k = find(&s->p[i], p0->id[s->single]);
+		s->single_pct[i] = pct_at(&s->p[i], p0->id[s->single]);
+		s->single_ties &= k >= 0 && s->p[i].tie[k];
+	}
+}
+
+/* the geometric mean over the points of (the point's winner's % / the single variant's %) */
+static double gain(const struct side *s)
+{
+	double g = 0;
+	size_t i;
+
+	if (s->single < 0)
+		return NAN;
+	for (i = 0; i < s->np; i++)
+		g += log(s->m[i * s->np + i] / s->single_pct[i]);
+	return 100 * (exp(g / (double)s->np) - 1);
+}
+
+static void table(FILE *f, const struct side *s, const char *gpu)
+{
+	size_t i, j;
+
+	fprintf(f, "\ntuner: %zu points on %s: each point's winner (column) at each point (row), "
+	           "%% of that point's fastest:\n%-22s", s->np, gpu, "");
+	for (j = 0; j < s->np; j++)
+		fprintf(f, " %12.12s", s->p[j].label);
+	fputc('\n', f);
+	for (i = 0; i < s->np; i++) {
+		fprintf(f, "%-22.22s", s->p[i].label);
+		for (j = 0; j < s->np; j++) {
+			double x = s->m[i * s->np + j];
+			if (x == x)
+				fprintf(f, " %12.1f", x);
+			else
+				fprintf(f, " %12s", "-");
+		}
+		fputc('\n', f);
+	}
+	if (s->single < 0) {
+		fprintf(f, "no variant was timed at every point\n");
+		return;
+	}
+	fprintf(f, "the best single variant, %s, runs at", s->p[0].id[s->single]);
+	for (i = 0; i < s->np; i++)
+		fprintf(f, "%s %.1f %%", i ? "," : "", s->single_pct[i]);
+	fprintf(f, "; choosing by size gains %.1f %% (geometric mean over the points)%s\n", gain(s),
+	        s->single_ties ? "; it ties every point's winner: emitted alone" : "");
+}
+
+static void json_num(struct buf *b, double x)
+{
+	if (x == x && x != INFINITY && x != -INFINITY)
+		buf_printf(b, "%.6g", x);
+	else
+		buf_puts(b, "null");
+}
+
+/* the GPU directory's results.json: the points, the side-by-side table, the single variant */
+static void json(struct buf *b, const struct side *s, const struct run *t, const char *gpu,
+                 const char *emitted)
+{
+	const struct config *c = t->c;
+	size_t i, j, k;
+	struct vsize *pts;
+	size_t np;
+
+	pts = cfg_points(c, t->o.sizes, t->o.nsizes, &np);
+	buf_puts(b, "{\n  \"kernel\": ");
+	buf_json_str(b, c->name);
+	buf_puts(b, ",\n  \"config\": ");
+	buf_json_str(b, c->path);
+	buf_puts(b, ",\n  \"gpu\": ");
+	buf_json_str(b, gpu);
+	buf_printf(b, ",\n  \"timed\": %s,\n  \"date\": \"%s\",\n  \"points\": [",
+	           t->ri.timed ? "true" : "false", t->ri.date);
+	for (i = 0; i < s->np; i++) {
+		const struct point *p = &s->p[i];
+		const char *slash = strrchr(p->dir, '/');
+		buf_printf(b, "%s\n    {\"sizes\": {", i ? "," : "");
+		for (k = 0; k < c->nsizes; k++) {
+			buf_puts(b, k ? ", " : "");
+			buf_json_str(b, c->sizes[k].name);
+			buf_printf(b, ": %lld", i < np ? (long long)pts[i].vals[k] : 0LL);
+		}
+		buf_puts(b, "}, \"label\": ");
+		buf_json_str(b, p->label);
+		buf_puts(b, ", \"dir\": ");
+		buf_json_str(b, slash ? slash + 1 : p->dir);
+		buf_puts(b, ", \"winner\": ");
+		if (p->win >= 0) {
+			buf_json_str(b, p->id[p->win]);
+			buf_puts(b, ", \"median_ms\": ");
+			json_num(b, p->ms[p->win]);
+			buf_puts(b, ", \"fastest_ms\": ");
+			json_num(b, p->best);
+			buf_puts(b, ", \"bytes\": ");
+			json_num(b, p->bytes);
+		} else
+			buf_puts(b, "null");
+		buf_puts(b, "}");
+	}
+	buf_puts(b, "\n  ],\n  \"winners_at_points\": {\"about\": \"pct[i][j]: point j's winner at point "
+	            "i, % of point i's fastest median (null: not timed there)\", \"pct\": [");
+	for (i = 0; i < s->np; i++) {
+		buf_puts(b, i ? ", [" : "[");
+		for (j = 0; j < s->np; j++) {
+			buf_puts(b, j ? ", " : "");
+			json_num(b, s->m[i * s->np + j]);
+		}
+		buf_puts(b, "]");
+	}
+	buf_puts(b, "]},\n  \"single\": ");
+	if (s->single >= 0) {
+		buf_puts(b, "{\"id\": ");
+		buf_json_str(b, s->p[0].id[s->single]);
+		buf_puts(b, ", \"pct\": [");
+		for (i = 0; i < s->np; i++) {
+			buf_puts(b, i ? ", " : "");
+			json_num(b, s->single_pct[i]);
+		}
+		buf_printf(b, "], \"ties_every_winner\": %s, \"gain_pct\": ",
+		           s->single_ties ? "true" : "false");
+		json_num(b, gain(s));
+		buf_puts(b, "}");
+	} else
+		buf_puts(b, "null");
+	buf_puts(b, ",\n  \"emitted\": ");
+	if (emitted)
+		buf_json_str(b, emitted);
+	else
+		buf_puts(b, "null");
+	buf_puts(b, "\n}\n");
+	cfg_points_free(pts, np);
+}
+
+/* the variant id of t (the first point's run) alone as GPUDIR/best.cu and best.h, into set */
+static void emit_single(struct run *t, struct fileset *set, const char *gpudir, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < t->s.n && strcmp(t->s.v[i].id, id); i++)
+		;
+	if (i == t->s.n)
+		die("variant %s is not in the first point's space", id);
+	tune_emit(t, set, gpudir, i, "best");
+}
+
+/* a copy of the --size list (each run frees its own) */
+static char **dup_sizes(char **v, size_t n)
+{
+	char **d = xcalloc(n + 1, sizeof *d);
+
+	memcpy(d, v, n * sizeof *d);
+	return d;
+}
+
+int points_run(struct run *t)
+{
+	struct run_opts o = t->o;
+	size_t np = t->npoints, i;
+	struct point *p = xcalloc(np, sizeof *p);
+	struct side s = {p, np, NULL, -1, NULL, 0};
+	struct fileset set = {0};
+	struct buf b = {0};
+	char *gpudir = NULL, *gpu = NULL;
+	const char *emitted = NULL;
+	int rc = 0, timed = 1;
+	size_t done = 0;
+	struct run first = {0};
+
+	if (o.shard_n)
+		fatal("%s: --shard with %zu points to tune at: shard one point at a time (--size "
+		      "NAME=N)", o.config, np);
+	if (o.emit)
+		fatal("%s: --emit with %zu points to tune at: name one point (--size NAME=N)",
+		      o.config, np);
+	o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
+	tune_free(t); /* loaded at the first point: each point loads its own */
+	for (i = 0; i < np && !run_stop; i++) {
+		struct run tp = {0};
+		int r;
+
+		tp.t0 = now_s();
+		tp.o = o;
+		tp.o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
+		tp.o.point = i;
+		tune_load(&tp);
+		note(1, "tuner: point %zu of %zu: %s\n", i + 1, np, tp.label);
+		tune_target(&tp);
+		tune_expand(&tp);
+		if (o.dry_run) {
+			printf("at %s:\n", tp.label);
+			report_variants(stdout, tp.c, &tp.s);
+			tune_free(&tp);
+			continue;
+		}
+		if (run_stop) {
+			tune_free(&tp);
+			break;
+		}
+		tune_run(&tp);
+		r = tune_finish(&tp);
+		if (r > rc)
+			rc = r;
+		keep(&p[done++], &tp);
+		timed &= tp.ri.timed;
+		if (!gpudir) {
+			gpudir = xasprintf("%s/%s/%s", o.outdir, tp.c->name, tp.ri.slug);
+			gpu = xstrdup(tp.ri.timed ? tp.ri.gpu.name : tp.ri.slug);
+		}
+		if (i == 0)
+			first = tp; /* kept for the GPU directory's files */
+		else
+			tune_free(&tp);
+	}
+	if (o.dry_run || run_stop || done < np) {
+		if (first.c)
+			tune_free(&first);
+		goto out;
+	}
+	if (timed) {
+		side_make(&s);
+		if (verbosity >= 1)
+			table(stdout, &s, gpu);
+		emitted = s.single >= 0 && s.single_ties ? "single" : "by size";
+		if (emitted[0] == 's')
+			emit_single(&first, &set, gpudir, p[0].id[s.single]);
+		else {
+			char **dirs = xcalloc(np, sizeof *dirs);
+			for (i = 0; i < np; i++)
+				dirs[i] = strrchr(p[i].dir, '/') + 1;
+			bundle_points(gpudir, first.c->name, dirs, np, &set);
+			free(dirs);
+		}
+	}
+	json(&b, &s, &first, gpu, emitted);
+	{
+		char *path = xasprintf("%s/results.json", gpudir);
+		if (fileset_put(&set, path, b.s, b.len) < 0 || fileset_commit(&set) < 0)
+			fatal("cannot write '%s':", set.failed);
+		free(path);
+	}
+	if (timed)
+		note(0, "tuner: %zu points: %s -> %s/best.cu and best.h (%s)\n", np,
+		     emitted[0] == 's' ? "one variant ties every point's winner" :
+		                         "each point's winner, chosen by size",
+		     gpudir, emitted);
+	note(1, "tuner: the points side by side in %s/results.json\n", gpudir);
+	tune_free(&first);
+out:
+	fileset_free(&set);
+	buf_free(&b);
+	for (i = 0; i < done; i++)
+		point_free(&p[i]);
+	free(p);
+	free(s.m);
+	free(s.single_pct);
+	free(gpudir);
+	free(gpu);
+	free(o.sizes);
+	if (run_stop)
+		return EXIT_INTERRUPT;
+	return rc;
+}

@@ -1,0 +1,17 @@
+/* points: tuning at several problem sizes. Each point (cfg_points) is a run of its own into a
+   directory of its own under the GPU's; then how every point's winner runs at every other
+   point (from the runs' own timings), the best single variant, and what choosing by size
+   gains over it: the table, the GPU directory's results.json, and best.cu/best.h holding the
+   points' winners with a selection by size (bundle.h). */
+#ifndef TUNER_POINTS_H
+#define TUNER_POINTS_H
+
+#include "run.h"
+
+/* the directory name of the point labelled "n=4096 m=2": "n=4096_m=2" (malloc'd) */
+char *points_dir(const char *label);
+/* tune at each of t's points (t loaded at the first: tune_load; freed here), then write what
+   the points say together; the exit status (the worst of the points') */
+int points_run(struct run *t);
+
+#endif
