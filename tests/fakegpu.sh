@@ -247,6 +247,16 @@ has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1
 
 # refill: launch: bins zeroed before every launch, the verified one, the warm-ups and the
 # samples, outside the timed interval (an L2 flush and the events bracket only the kernel)
+# timing.l2 auto: the hist buffers (a few KB) fit in the fake's 1 MiB L2: no flush, and the
+# run says so; with FAKECUDA_L2=1024 they exceed it (the run below: a flush before each sample)
+tune hist_resident 0 "$tmp/hist0.log" --fresh --out "$tmp/l2" tests/fakecuda/hist.yaml
+if grep -q "^launch tuner_flush" "$tmp/hist0.log"; then bad l2_resident_no_flush "$(grep -c '^launch tuner_flush' "$tmp/hist0.log") flushes"; else ok l2_resident_no_flush; fi
+check l2_resident_json "$tmp/l2/fake_hist/fake-gpu-sm90/results.json" '
+l2 = d["l2"]
+assert l2["policy"] == "auto" and l2["flush"] is False, l2
+assert l2["why"].startswith("auto: 0.0 MiB of buffers at n=") and l2["why"].endswith("fit in the 1.0 MiB L2"), l2'
+has l2_resident_said "every sample with the L2 as the launch before left it (auto: " "$tmp/stdout"
+export FAKECUDA_L2=1024
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
 check hist_results "$o/fake_hist/fake-gpu-sm90/results.json" '
 assert [v["status"] for v in d["variants"]] == ["ok", "ok"], d["variants"]
@@ -271,6 +281,7 @@ if awk '
 { p2 = p1; p1 = $0 }
 END { exit bad }
 ' "$tmp/hist.log" >"$tmp/awk"; then ok hist_flush_after_refill; else bad hist_flush_after_refill "$(cat "$tmp/awk")"; fi
+unset FAKECUDA_L2
 # without its refill and fill (bins poisoned once per variant): the timed launches count onto
 # what the earlier ones left, and the check after them says so
 mkdir "$tmp/nr"

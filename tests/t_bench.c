@@ -127,18 +127,57 @@ TEST(bench_stats_quantiles)
 	CHECK(t.median_ms == 0);
 }
 
-/* the flush is the config's timing.flush_l2 (and nothing else: TUNER_FLUSH is not read) */
+/* the flush is timing_l2_flush's answer (and nothing else: TUNER_FLUSH is not read) */
 TEST(bench_method_flush)
 {
+	setenv("TUNER_FLUSH", "write", 1);
+	CHECK_STR(bench_method(1), "helpers 4, L2 flush read");
+	CHECK_STR(bench_method(0), "helpers 4, L2 flush none");
+	unsetenv("TUNER_FLUSH");
+}
+
+/* timing.l2: flush and resident as said; auto flushes where the buffers the sizes give exceed
+   the L2 (a scratch buffer whose count needs a parameter counts nothing), and where the L2
+   size is not known */
+TEST(timing_l2_auto)
+{
 	struct config c;
+	struct buffer bufs[3];
+	struct size size = {"n", 0, {0, 0}};
+	struct vars v;
+	char why[240];
+	struct expr_err e;
 
 	memset(&c, 0, sizeof c);
-	setenv("TUNER_FLUSH", "write", 1);
-	c.flush_l2 = 1;
-	CHECK_STR(bench_method(&c), "helpers 4, L2 flush read");
-	c.flush_l2 = 0;
-	CHECK_STR(bench_method(&c), "helpers 4, L2 flush none");
-	unsetenv("TUNER_FLUSH");
+	memset(bufs, 0, sizeof bufs);
+	memset(&v, 0, sizeof v);
+	bufs[0].count = expr_parse("n", &e);
+	bufs[0].type = EL_F32;
+	bufs[1].count = expr_parse("n + 4", &e);
+	bufs[1].type = EL_F64;
+	bufs[2].count = expr_parse("BLOCK * 4", &e); /* unbound: not counted */
+	bufs[2].type = EL_F32;
+	c.buffers = bufs;
+	c.nbuffers = 3;
+	c.sizes = &size;
+	c.nsizes = 1;
+	vars_set(&v, "n", 1 << 20); /* 4 MiB + 8 MiB + 32 bytes */
+	c.l2 = CFG_L2_AUTO;
+	CHECK_EQ(timing_l2_flush(&c, &v, 50 << 20, why, sizeof why), 0);
+	CHECK_STR(why, "auto: 12.0 MiB of buffers at n=1048576 fit in the 50.0 MiB L2");
+	CHECK_EQ(timing_l2_flush(&c, &v, 12 << 20, why, sizeof why), 1);
+	CHECK(strstr(why, "exceed the 12.0 MiB L2") != NULL);
+	CHECK_EQ(timing_l2_flush(&c, &v, 0, why, sizeof why), 1);
+	CHECK(strstr(why, "does not tell its L2 size") != NULL);
+	c.l2 = CFG_L2_FLUSH;
+	CHECK_EQ(timing_l2_flush(&c, &v, 50 << 20, why, sizeof why), 1);
+	CHECK_STR(why, "timing.l2 flush");
+	c.l2 = CFG_L2_RESIDENT;
+	CHECK_EQ(timing_l2_flush(&c, &v, 1, why, sizeof why), 0);
+	CHECK_STR(why, "timing.l2 resident");
+	expr_free(bufs[0].count);
+	expr_free(bufs[1].count);
+	expr_free(bufs[2].count);
 }
 
 /* the source is tuner/helpers.cu, byte for byte, with its line '#include "cmp.h"' replaced by

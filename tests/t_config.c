@@ -217,7 +217,7 @@ TEST(config_good)
 	CHECK(c->atol == 0);
 	CHECK_EQ(c->warmup, 0);
 	CHECK_EQ(c->samples, 7);
-	CHECK_EQ(c->flush_l2, 0);
+	CHECK_EQ(c->l2, CFG_L2_RESIDENT);
 	cfg_free(c);
 	free(want);
 }
@@ -243,7 +243,7 @@ TEST(config_defaults)
 	CHECK(c->atol == 1e-6);
 	CHECK_EQ(c->warmup, 3);
 	CHECK_EQ(c->samples, 20);
-	CHECK_EQ(c->flush_l2, 1);
+	CHECK_EQ(c->l2, CFG_L2_AUTO);
 	cfg_free(c);
 	tmpcfg_remove(&t);
 }

@@ -198,10 +198,10 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 
 /* ---- open / close ---- */
 
-const char *bench_method(const struct config *c)
+const char *bench_method(int flush)
 {
 	/* 3: the outputs are compared again after the timed launches */
-	return c->flush_l2 ? "helpers 4, L2 flush read" : "helpers 4, L2 flush none";
+	return flush ? "helpers 4, L2 flush read" : "helpers 4, L2 flush none";
 }
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
@@ -237,8 +237,12 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 		}
 		b->nset++;
 	}
-	if (timing_open(&b->tm, c, gpu, why, whylen) < 0)
-		goto fail;
+	{
+		char l2why[240];
+		if (timing_open(&b->tm, c, gpu, timing_l2_flush(c, sizes, gpu->l2_bytes, l2why,
+		                                                sizeof l2why), why, whylen) < 0)
+			goto fail;
+	}
 	return b;
 fail:
 	bench_close(b);
@@ -834,8 +838,10 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 	}
 	each = bytes > 0 ? (size_t)(read ? bytes : bytes / 2) : 0;
 	each = (each + 15) & ~(size_t)15;
-	if (each < 64 * MIB)
+	if (b->tm.flushes && each < 64 * MIB) /* from memory; else from the L2, as the variants */
 		each = 64 * MIB;
+	if (each < 4096)
+		each = 4096;
 	n = each / 16;
 	blocks = (n + 255) / 256; /* the read kernel's sums: the largest grid time_grids uses */
 	if (devbuf_alloc(&src, each, read ? "the read source" : "the copy source", msg,

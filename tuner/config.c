@@ -525,9 +525,10 @@ static void get_reference(struct reader *x, const struct node *n)
 
 static void get_timing(struct reader *x, const struct node *n)
 {
-	enum { WARMUP, SAMPLES, FLUSH_L2, TIE, PLAYOFF };
+	enum { WARMUP, SAMPLES, FLUSH_L2, TIE, PLAYOFF, L2 };
 	struct field f[] = {OPT("warmup", D_RESULT), OPT("samples", D_RESULT),
-	                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE), OPT("playoff", D_NONE)};
+	                    OPT("flush_l2", D_RESULT), OPT("tie", D_NONE), OPT("playoff", D_NONE),
+	                    OPT("l2", D_RESULT)};
 	struct config *c = x->c;
 
 	read_fields(x, n, "timing", f, LEN(f));
@@ -535,8 +536,19 @@ static void get_timing(struct reader *x, const struct node *n)
 		c->warmup = (int)read_int(x, f[WARMUP].v, "warmup", 0, CFG_WARMUP_MAX);
 	if (f[SAMPLES].v)
 		c->samples = (int)read_int(x, f[SAMPLES].v, "samples", 1, CFG_SAMPLES_MAX);
-	if (f[FLUSH_L2].v)
-		c->flush_l2 = read_bool(x, f[FLUSH_L2].v, "flush_l2");
+	if (f[FLUSH_L2].v && f[L2].v)
+		read_err(x, f[FLUSH_L2].v, "'flush_l2' and 'l2' both given: 'l2' says it alone "
+		         "(flush_l2 true is l2 flush, false is l2 resident)");
+	if (f[FLUSH_L2].v) /* the older key */
+		c->l2 = read_bool(x, f[FLUSH_L2].v, "flush_l2") ? CFG_L2_FLUSH : CFG_L2_RESIDENT;
+	if (f[L2].v) {
+		const char *w = read_str(x, f[L2].v, "l2");
+		for (c->l2 = 0; c->l2 <= CFG_L2_RESIDENT && strcmp(cfg_l2_words[c->l2], w); c->l2++)
+			;
+		if (c->l2 > CFG_L2_RESIDENT)
+			read_err(x, f[L2].v, "'l2' must be auto, flush or resident, not '%s'",
+			         read_show(x, w));
+	}
 	if (f[TIE].v) {
 		c->tie = read_double(x, f[TIE].v, "tie");
 		if (!(c->tie >= 0 && c->tie <= CFG_TIE_MAX))
@@ -812,7 +824,7 @@ static void walk(struct reader *x)
 
 	c->warmup = 3;
 	c->samples = 20;
-	c->flush_l2 = 1;
+	c->l2 = CFG_L2_AUTO;
 	c->tie = 0.005;
 	c->playoff = 5;
 	if (f[TIMING].v)

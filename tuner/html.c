@@ -175,6 +175,10 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		}
 		buf_printf(&b, " Rooflines: copy %.1f GB/s, read-only %.1f GB/s.", ri->copy_gbs,
 		           ri->read_gbs);
+		buf_puts(&b, ri->l2_flush ? " Every sample after an L2 flush (" :
+		                            " Every sample with the L2 as the launch before left it (");
+		html_text(&b, ri->l2_why);
+		buf_puts(&b, ").");
 		if (ties >= 2) {
 			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed): "
 			           "the winner among them has ", ties);

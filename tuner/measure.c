@@ -606,7 +606,7 @@ void measure_begin(struct measure *m)
 		m->recs = NULL;
 		m->nrec = 0;
 	}
-	method = xasprintf("%s%s", bench_method(t->c), t->o.counters ? ", counters" : "");
+	method = xasprintf("%s%s", bench_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);

@@ -240,8 +240,10 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
 		        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
 	else if (ri->copy.median_ms > 0)
-		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
-		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
+		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s; "
+		        "every sample %s (%s)\n", ri->gpu.name, ri->copy_gbs, ri->copy.median_ms,
+		        ri->read_gbs, ri->l2_flush ? "after an L2 flush" : "with the L2 as the launch "
+		        "before left it", ri->l2_why);
 	else /* every result came from the journal: no worker timed the rooflines this time */
 		fprintf(f, "rooflines on %s: not timed in this run (every result is an earlier run's); "
 		           "copy %.1f GB/s then\n", ri->gpu.name, ri->copy_gbs);

@@ -94,6 +94,8 @@ struct runinfo {
 	struct gpu_info gpu;      /* valid when timed */
 	char slug[128];           /* output directory name under out/<kernel>/ */
 	double copy_gbs, read_gbs;  /* rooflines timed in the same run */
+	int l2_flush;             /* samples (and rooflines) flush the L2 first (timing_l2_flush) */
+	char l2_why[240];         /* why, in words */
 	struct stats copy, read;
 	int bank_ignored;         /* 1 if the GPU reported 4-byte banks after asking for 8 */
 	char date[32];            /* UTC, ISO 8601 */

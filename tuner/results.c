@@ -171,7 +171,10 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 		json_num(b, ri->copy_gbs);
 		buf_puts(b, ",\n  \"read_gbs\": ");
 		json_num(b, ri->read_gbs);
-		buf_printf(b, ",\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+		buf_printf(b, ",\n  \"l2\": {\"policy\": \"%s\", \"flush\": %s, \"why\": ",
+		           cfg_l2_words[c->l2], ri->l2_flush ? "true" : "false");
+		buf_json_str(b, ri->l2_why);
+		buf_printf(b, "},\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
 		json_winner(b, c, s, r, order);
 		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
 		if (ri->tie_key)

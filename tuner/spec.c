@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+const char *const cfg_l2_words[] = {"auto", "flush", "resident"};
+
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out)
 {
 	size_t i;

@@ -129,6 +129,14 @@ struct vsize {
 #define CFG_POINTS_MAX 16          /* points of sizes (a list), or of --size's values */
 #define CFG_ITEMS_MAX 1024         /* buffers, constants, args, accesses, loops or lets */
 
+/* timing.l2: what the L2 holds when a sample starts */
+enum cfg_l2 {
+	CFG_L2_AUTO,          /* flushed where the buffers at the sizes exceed the GPU's L2 */
+	CFG_L2_FLUSH,         /* flushed before every sample: data comes from memory */
+	CFG_L2_RESIDENT,      /* not flushed: back-to-back launches find their inputs in L2 */
+};
+extern const char *const cfg_l2_words[]; /* "auto", "flush", "resident" */
+
 struct config {
 	char *path;           /* as given */
 	char *name;
@@ -150,7 +158,7 @@ struct config {
 	struct expr *bytes;   /* bytes moved per launch, for GB/s; may use sizes and params */
 	double rtol, atol;    /* pass if |x - ref| <= atol + rtol * |ref| */
 	int warmup, samples;
-	int flush_l2;
+	int l2;               /* timing.l2 (enum cfg_l2) */
 	double tie;           /* timing.tie: medians this close (a fraction) are a tie */
 	int playoff;          /* timing.playoff: rounds of the play-off among the fastest */
 	struct bank_access *accesses; /* declared shared-memory accesses, for the bank model */

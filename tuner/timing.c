@@ -1,10 +1,13 @@
 /* timing: launches timed with CUDA events, the L2 flushed between samples, statistics. */
 #include "timing.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "devbuf.h"
+#include "expr.h"
 #include "util.h"
 
 #define MIB ((size_t)1 << 20)
@@ -13,17 +16,50 @@
 
 /* ---- open / close ---- */
 
-int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
-                size_t whylen)
+int timing_l2_flush(const struct config *c, const struct vars *sizes, int64_t l2_bytes,
+                    char *why, size_t whylen)
+{
+	int64_t total = 0, n;
+	size_t i;
+	char at[160];
+
+	if (c->l2 != CFG_L2_AUTO) {
+		snprintf(why, whylen, "timing.l2 %s", cfg_l2_words[c->l2]);
+		return c->l2 == CFG_L2_FLUSH;
+	}
+	for (i = 0; i < c->nbuffers; i++) /* a scratch buffer's count may need parameters */
+		if (expr_value(c->buffers[i].count, sizes, 0, &n, "count", at, sizeof at) == 0 &&
+		    n > 0 && n <= (INT64_MAX / 2 - total) / (int64_t)elem_size(c->buffers[i].type))
+			total += n * (int64_t)elem_size(c->buffers[i].type);
+	at[0] = 0;
+	for (i = 0; i < c->nsizes; i++) {
+		int64_t v = 0;
+		vars_get(sizes, c->sizes[i].name, &v);
+		snprintf(at + strlen(at), sizeof at - strlen(at), "%s%s=%lld", i ? " " : "",
+		         c->sizes[i].name, (long long)v);
+	}
+	if (l2_bytes <= 0) {
+		snprintf(why, whylen, "auto: the GPU does not tell its L2 size: flushed");
+		return 1;
+	}
+	snprintf(why, whylen, "auto: %.1f MiB of buffers at %s %s the %.1f MiB L2",
+	         (double)total / MIB, at, total > l2_bytes ? "exceed" : "fit in",
+	         (double)l2_bytes / MIB);
+	return total > l2_bytes;
+}
+
+int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, int flush,
+                char *why, size_t whylen)
 {
 	CUresult r;
 
 	memset(tm, 0, sizeof *tm);
 	tm->c = c;
+	tm->flushes = flush;
 	tm->sms = gpu->sms;
 	if (devbuf_alloc(&tm->sink, 16, "the flush kernel's sink", why, whylen) < 0)
 		goto fail;
-	if (c->flush_l2) {
+	if (flush) {
 		tm->flush_bytes = 2 * (size_t)(gpu->l2_bytes > 0 ? gpu->l2_bytes : 0);
 		if (tm->flush_bytes < 64 * MIB)
 			tm->flush_bytes = 64 * MIB;
@@ -65,7 +101,7 @@ static CUresult flush_l2(struct timer *tm, const char **call)
 	unsigned magic = 1;
 	void *params[] = {&tm->flush, &n, &tm->sink, &magic};
 
-	if (!tm->c->flush_l2)
+	if (!tm->flushes)
 		return CUDA_SUCCESS;
 	*call = "cuLaunchKernel(L2 flush)";
 	return gpu_launch_1d(tm->flush_fn, gpu_grid(tm->sms, n, 256, 1u << 20), 256, params);

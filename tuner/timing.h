@@ -10,7 +10,8 @@
 
 /* what timing needs: the config's counts, the events, the L2 flush */
 struct timer {
-	const struct config *c;   /* warmup, samples, flush_l2 */
+	const struct config *c;   /* warmup, samples */
+	int flushes;              /* flush the L2 before each sample (timing_l2_flush) */
 	int sms;                  /* the device's multiprocessors, for the flush's grid */
 	double cut_ms;            /* bench_set_cut */
 	CUfunction flush_fn;      /* the helpers' tuner_flush (set before timing with flush_l2) */
@@ -21,10 +22,16 @@ struct timer {
 	int nev;
 };
 
-/* a timer for c on gpu: the flush kernel's sink and, if c's flush_l2, the flush buffer (twice
-   the L2, at least 64 MiB, zeroed); 0, or -1 with why and nothing left allocated */
-int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, char *why,
-                size_t whylen);
+/* 1 if samples at sizes flush the L2 first, 0 if they find what the launch before left there:
+   c's timing.l2, where auto flushes when c's buffers at sizes (those whose count the sizes
+   give) exceed l2_bytes (0: unknown, flushed). Why, in words ("auto: 512.0 MiB of buffers at
+   n=67108864 exceed the 50.0 MiB L2"), into why */
+int timing_l2_flush(const struct config *c, const struct vars *sizes, int64_t l2_bytes,
+                    char *why, size_t whylen);
+/* a timer for c on gpu: the flush kernel's sink and, with flush, the flush buffer (twice the
+   L2, at least 64 MiB, zeroed); 0, or -1 with why and nothing left allocated */
+int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, int flush,
+                char *why, size_t whylen);
 /* c's warm-up launches of lp, then its samples, each bracketed by events (after an L2 flush if
    c asks), each launch after lp's refills (launch_refill: before the flush and the events,
    so not timed), one synchronization per part (the first WINNER_RACE_SAMPLES samples, then the rest

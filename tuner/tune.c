@@ -25,6 +25,7 @@
 #include "search.h"
 #include "stream.h"
 #include "t4.h"
+#include "timing.h"
 #include "util.h"
 
 void tune_load(struct run *t)
@@ -64,6 +65,8 @@ void tune_target(struct run *t)
 			warn("--sms %lld ignored: the GPU has %d multiprocessors", (long long)t->o.sms,
 			     ri->gpu.sms);
 		vars_set(&t->sizes, CFG_SMS, ri->gpu.sms);
+		ri->l2_flush = timing_l2_flush(t->c, &t->sizes, ri->gpu.l2_bytes, ri->l2_why,
+		                               sizeof ri->l2_why);
 		snprintf(gpuarch, sizeof gpuarch, "sm_%d%d", ri->gpu.cc_major, ri->gpu.cc_minor);
 		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
 			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,

@@ -132,7 +132,9 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = devs[d].major; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = devs[d].minor; break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = devs[d].sms; break;
-	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *pi = 1 << 20; break;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: /* FAKECUDA_L2 bytes, else 1 MiB */
+		*pi = getenv("FAKECUDA_L2") ? atoi(getenv("FAKECUDA_L2")) : 1 << 20;
+		break;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = 1024; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *pi = 48 * 1024; break;
 	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *pi = 227 * 1024; break;
