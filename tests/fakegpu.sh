@@ -256,6 +256,12 @@ l2 = d["l2"]
 assert l2["policy"] == "auto" and l2["flush"] is False, l2
 assert l2["why"].startswith("auto: 0.0 MiB of buffers at n=") and l2["why"].endswith("fit in the 1.0 MiB L2"), l2'
 has l2_resident_said "every sample with the L2 as the launch before left it (auto: " "$tmp/stdout"
+# resident samples batch launches: with 0.004 ms an event pair, the warm-up (one, 0.004 ms)
+# says 0.004 ms a launch: 13 launches make a sample of 0.05 ms or more
+FAKECUDA_MS=0.004 tune l2_batched 0 "$tmp/batch.log" --fresh --no-race --out "$tmp/l2b" tests/fakecuda/pairs.yaml
+check l2_batched_json "$tmp/l2b/fake_pairs/fake-gpu-sm90/results.json" '
+ok = [v for v in d["variants"] if v["status"] == "ok"]
+assert ok and all(v["launches_per_sample"] == 13 for v in ok), [(v["id"], v.get("launches_per_sample")) for v in ok]'
 export FAKECUDA_L2=1024
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
 check hist_results "$o/fake_hist/fake-gpu-sm90/results.json" '

@@ -132,7 +132,7 @@ TEST(bench_method_flush)
 {
 	setenv("TUNER_FLUSH", "write", 1);
 	CHECK_STR(bench_method(1), "helpers 4, L2 flush read");
-	CHECK_STR(bench_method(0), "helpers 4, L2 flush none");
+	CHECK_STR(bench_method(0), "helpers 4, L2 flush none, batched");
 	unsetenv("TUNER_FLUSH");
 }
 

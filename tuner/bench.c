@@ -201,7 +201,7 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 const char *bench_method(int flush)
 {
 	/* 3: the outputs are compared again after the timed launches */
-	return flush ? "helpers 4, L2 flush read" : "helpers 4, L2 flush none";
+	return flush ? "helpers 4, L2 flush read" : "helpers 4, L2 flush none, batched";
 }
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,

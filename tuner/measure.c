@@ -64,6 +64,7 @@ static void wire_stats(struct buf *b, const struct stats *s)
 	wire_f64(b, s->max_ms);
 	wire_f64(b, s->mean_ms);
 	wire_f64(b, s->spread);
+	wire_u32(b, (uint32_t)s->reps);
 }
 
 static void rd_stats(struct rd *r, struct stats *s)
@@ -74,6 +75,7 @@ static void rd_stats(struct rd *r, struct stats *s)
 	s->max_ms = rd_f64(r);
 	s->mean_ms = rd_f64(r);
 	s->spread = rd_f64(r);
+	s->reps = rd_i32(r);
 }
 
 static void wire_info(struct buf *b, const struct gpu_info *g, int bank8)

@@ -22,7 +22,7 @@ struct point {
 	double *ms;               /* median, NAN where not verified and timed */
 	unsigned char *tie;       /* a tie of the winner (or the winner) */
 	long win;                 /* the winner's index, -1: none */
-	double best;              /* the fastest median, NAN: none */
+	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
 	char *params;             /* the winner's parameters */
 };
@@ -59,14 +59,14 @@ static void keep(struct point *p, const struct run *t)
 	p->ms = xcalloc(p->n + 1, sizeof *p->ms);
 	p->tie = xcalloc(p->n + 1, 1);
 	p->win = t->winner ? (long)t->winner - 1 : -1;
-	p->best = NAN;
 	for (i = 0; i < p->n; i++) {
 		memcpy(p->id[i], t->s.v[i].id, sizeof p->id[i]);
 		p->ms[i] = median_of(t->r, &t->r[i]);
 		p->tie[i] = t->r[i].tie || (long)i == p->win;
-		if (p->ms[i] > 0 && !(p->best <= p->ms[i]))
-			p->best = p->ms[i];
 	}
+	/* the reference at this point: the winner's median as every variant was timed (not
+	   the play-off's), so that every number of the table is measured alike */
+	p->best = p->win >= 0 ? p->ms[p->win] : NAN;
 	if (p->win >= 0) {
 		p->bytes = (double)t->s.v[p->win].bytes;
 		p->params = space_params_str(t->c, &t->s.v[p->win]);
@@ -95,7 +95,7 @@ static long find(const struct point *p, const char *id)
 	return -1;
 }
 
-/* how variant id runs at point p: % of p's fastest median (NAN: not timed there) */
+/* how variant id runs at point p: % of the speed of p's winner (NAN: not timed there) */
 static double pct_at(const struct point *p, const char *id)
 {
 	long i = find(p, id);
@@ -107,8 +107,9 @@ static double pct_at(const struct point *p, const char *id)
 struct side {
 	struct point *p;
 	size_t np;
-	double *m;                /* m[i * np + j]: point j's winner at point i, % of i's best */
-	long single;              /* at point 0: the variant whose worst % over the points is
+	double *m;                /* m[i * np + j]: point j's winner at point i, % of the speed of
+	                             i's winner */
+	long single;              /* at point 0: the variant whose lowest % over the points is
 	                             highest, timed at every point; -1: none */
 	double *single_pct;       /* its % at each point */
 	int single_ties;          /* it is the winner or a tie of it at every point */
@@ -164,7 +165,7 @@ static void table(FILE *f, const struct side *s, const char *gpu)
 	size_t i, j;
 
 	fprintf(f, "\ntuner: %zu points on %s: each point's winner (column) at each point (row), "
-	           "%% of that point's fastest:\n%-22s", s->np, gpu, "");
+	           "%% of the speed of that point's winner:\n%-22s", s->np, gpu, "");
 	for (j = 0; j < s->np; j++)
 		fprintf(f, " %12.12s", s->p[j].label);
 	fputc('\n', f);
@@ -234,8 +235,6 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 			buf_json_str(b, p->id[p->win]);
 			buf_puts(b, ", \"median_ms\": ");
 			json_num(b, p->ms[p->win]);
-			buf_puts(b, ", \"fastest_ms\": ");
-			json_num(b, p->best);
 			buf_puts(b, ", \"bytes\": ");
 			json_num(b, p->bytes);
 		} else
@@ -243,7 +242,8 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 		buf_puts(b, "}");
 	}
 	buf_puts(b, "\n  ],\n  \"winners_at_points\": {\"about\": \"pct[i][j]: point j's winner at point "
-	            "i, % of point i's fastest median (null: not timed there)\", \"pct\": [");
+	            "i, % of the speed of point i's winner (medians as every variant was timed; "
+	            "null: not timed there)\", \"pct\": [");
 	for (i = 0; i < s->np; i++) {
 		buf_puts(b, i ? ", [" : "[");
 		for (j = 0; j < s->np; j++) {

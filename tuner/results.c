@@ -284,7 +284,10 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 				buf_printf(b, ", \"device\": %d", x->run->device);
 		}
 		if (x->status == ST_OK) {
-			buf_printf(b, ", \"samples\": %d, \"median_ms\": ", result_run(x)->t.n);
+			buf_printf(b, ", \"samples\": %d, ", result_run(x)->t.n);
+			if (result_run(x)->t.reps > 1)
+				buf_printf(b, "\"launches_per_sample\": %d, ", result_run(x)->t.reps);
+			buf_puts(b, "\"median_ms\": ");
 			json_num(b, result_run(x)->t.median_ms);
 			json_kv(b, "min_ms", result_run(x)->t.min_ms);
 			json_kv(b, "max_ms", result_run(x)->t.max_ms);

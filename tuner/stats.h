@@ -8,6 +8,7 @@ struct stats {
 	int n;                    /* samples */
 	double median_ms, min_ms, max_ms, mean_ms;
 	double spread;            /* (p90 - p10) / median */
+	int reps;                 /* launches back to back in each sample (0 or 1: one) */
 };
 
 /* statistics of n samples x (sorted in place) */

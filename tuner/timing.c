@@ -132,7 +132,8 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 	int warm = tm->c->warmup > 0 ? tm->c->warmup : 0;
 	int n = tm->c->samples > 0 ? tm->c->samples : 1;
 	int race = tm->cut_ms > 0 && n > WINNER_RACE_SAMPLES, got = 0, part;
-	double *ms;
+	int batch, reps = 1, k;
+	double *ms, each;
 	CUresult r;
 	int i;
 
@@ -151,6 +152,13 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		}
 	}
 	ms = xcalloc((size_t)n, sizeof *ms);
+	/* the warm-ups timed together where samples may batch launches: how many make one */
+	batch = !tm->flushes && !lp->nrefill;
+	if (batch && warm > 0 && (r = cu.EventRecord(tm->ev[0], NULL)) != CUDA_SUCCESS) {
+		*rc = r;
+		gpu_err(why, whylen, "cuEventRecord", r);
+		goto fail;
+	}
 	for (i = 0; i < warm; i++) {
 		if ((r = launch_refill(lp)) != CUDA_SUCCESS) {
 			*rc = r;
@@ -159,6 +167,20 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		}
 		if ((r = launch_run(lp)) != CUDA_SUCCESS)
 			goto launch_fail;
+	}
+	if (batch && warm > 0) {
+		float f = 0;
+		if ((r = cu.EventRecord(tm->ev[1], NULL)) != CUDA_SUCCESS ||
+		    (r = cu.EventSynchronize(tm->ev[1])) != CUDA_SUCCESS ||
+		    (r = cu.EventElapsedTime(&f, tm->ev[0], tm->ev[1])) != CUDA_SUCCESS) {
+			*rc = r;
+			gpu_err(why, whylen, "timing the warm-up", r);
+			goto fail;
+		}
+		each = f / warm;
+		reps = each > 0 ? (int)(TIMING_SAMPLE_MIN_MS / each) + 1 : TIMING_REPS_MAX;
+		if (reps > TIMING_REPS_MAX)
+			reps = TIMING_REPS_MAX;
 	}
 	/* the first WINNER_RACE_SAMPLES samples, then (unless they show the variant cannot win)
 	   the rest; one synchronization per part */
@@ -178,8 +200,9 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 				gpu_err(why, whylen, "cuEventRecord", r);
 				goto fail;
 			}
-			if ((r = launch_run(lp)) != CUDA_SUCCESS)
-				goto launch_fail;
+			for (k = 0; k < reps; k++)
+				if ((r = launch_run(lp)) != CUDA_SUCCESS)
+					goto launch_fail;
 			if ((r = cu.EventRecord(tm->ev[2 * i + 1], NULL)) != CUDA_SUCCESS) {
 				*rc = r;
 				gpu_err(why, whylen, "cuEventRecord", r);
@@ -194,6 +217,8 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		}
 		if (elapsed(tm, got, i, ms, rc, why, whylen) < 0)
 			goto fail;
+		for (k = got; k < i; k++)
+			ms[k] /= reps;
 		got = i;
 		if (part == 0 && race) {
 			struct stats early;
@@ -207,6 +232,7 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 	}
 	n = got;
 	stats_compute(ms, n, t);
+	t->reps = reps;
 	free(ms);
 	return 0;
 fail:

@@ -32,7 +32,12 @@ int timing_l2_flush(const struct config *c, const struct vars *sizes, int64_t l2
    L2, at least 64 MiB, zeroed); 0, or -1 with why and nothing left allocated */
 int timing_open(struct timer *tm, const struct config *c, const struct gpu_info *gpu, int flush,
                 char *why, size_t whylen);
-/* c's warm-up launches of lp, then its samples, each bracketed by events (after an L2 flush if
+/* a sample without an L2 flush spans at least this long: several launches back to back, their
+   mean its time (a launch of a few microseconds is otherwise near the events' resolution) */
+#define TIMING_SAMPLE_MIN_MS 0.05
+#define TIMING_REPS_MAX 1000
+/* c's warm-up launches of lp, then its samples (with no flush and no refill, each of
+   TIMING_SAMPLE_MIN_MS or more: t->reps launches back to back, as the warm-ups' time says), each bracketed by events (after an L2 flush if
    c asks), each launch after lp's refills (launch_refill: before the flush and the events,
    so not timed), one synchronization per part (the first WINNER_RACE_SAMPLES samples, then the rest
    unless their median is above cut_ms); their statistics into *t. 0, or -1 with why, *rc and

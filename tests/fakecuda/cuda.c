@@ -25,7 +25,8 @@
 
 #include "../../tuner/cmp.h"
 
-#define FAKE_MS 0.25f
+/* FAKECUDA_MS, else 0.25 */
+#define FAKE_MS (getenv("FAKECUDA_MS") ? (float)atof(getenv("FAKECUDA_MS")) : 0.25f)
 
 struct CUmod_st {
 	int unused;
@@ -329,7 +330,7 @@ CUresult cuEventSynchronize(CUevent e)
 }
 
 /* what the last event pair times: FAKE_MS, scaled after a launch named in FAKECUDA_SLOW */
-static float sample_ms = FAKE_MS;
+static float sample_ms = 0.25f;
 
 /* sample_ms after a launch of a kernel with bx threads a block in gx blocks: FAKECUDA_SLOW
    entries "BLOCK:F" (any grid) or "BLOCK/G:F" (G blocks or more) */
