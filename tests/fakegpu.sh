@@ -361,6 +361,9 @@ unset FAKECUDA_DEVICES
 p=$tmp/pts
 FAKECUDA_SLOW="32/64:2,64:1.5" tune points_run 0 "$tmp/pts.log" --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
 g=$p/fake_pairs/fake-gpu-sm90
+# one GPU worker serves every point: one context, and each point's rooflines
+if [ "$(grep -c '^context' "$tmp/pts.log")" -eq 1 ] && [ "$(grep -c '^launch tuner_copy' "$tmp/pts.log")" -ge 3 ]; then
+	ok points_one_worker; else bad points_one_worker "$(grep -c '^context' "$tmp/pts.log") contexts, $(grep -c '^launch tuner_copy' "$tmp/pts.log") copies"; fi
 check points_json "$g/results.json" '
 assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096", "n=65536"], d["points"]
 assert [x["dir"] for x in d["points"]] == ["n=1024", "n=4096", "n=65536"]

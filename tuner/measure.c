@@ -304,6 +304,8 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 	struct run *t = m->t;
 	struct rd r = rd_of(msg, len);
 	struct hello h;
+	size_t i;
+	int moved;
 
 	memset(&h, 0, sizeof h);
 	if (!m->bench) {
@@ -313,8 +315,21 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 	if (rd_co(&r, &t->ref) < 0 || rd_co(&r, &t->copy) < 0)
 		die("bad setup message");
 	m->copy_bytes = rd_i64(&r);
+	for (i = 0, moved = 0; i < t->c->nsizes; i++) {
+		int64_t v = rd_i64(&r), was = 0;
+		vars_get(&t->sizes, t->c->sizes[i].name, &was);
+		moved |= v != was;
+		vars_set(&t->sizes, t->c->sizes[i].name, v);
+	}
 	if (!rd_done(&r))
 		die("bad setup message");
+	if (moved) { /* another point: the buffers at its sizes */
+		bench_close(m->bench);
+		if (!(m->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, why, whylen)))
+			return -1;
+		if (m->probe.after)
+			bench_set_probe(m->bench, &m->probe);
+	}
 	if (bench_helpers(m->bench, &t->copy, why, whylen) < 0 ||
 	    bench_reference(m->bench, &t->ref, why, whylen) < 0)
 		return -1;
@@ -593,6 +608,10 @@ void measure_begin(struct measure *m)
 	char *method;
 	size_t i;
 
+	m->copy_bytes = 0;
+	m->best_ms = 0;
+	m->have_hello = 0;
+	m->resumed = 0;
 	for (i = 0; i < s->n; i++)
 		if (!s->v[i].drop && s->v[i].bytes > m->copy_bytes)
 			m->copy_bytes = s->v[i].bytes;
@@ -613,9 +632,15 @@ void measure_begin(struct measure *m)
 	free(method);
 	m->keys = xcalloc(s->n, sizeof *m->keys);
 	m->d = (struct donectx){m, {0}, NULL, NULL, NULL};
+	m->setup.len = 0;
 	wire_co(&m->setup, &t->ref);
 	wire_co(&m->setup, &t->copy);
 	wire_u64(&m->setup, (uint64_t)m->copy_bytes);
+	for (i = 0; i < t->c->nsizes; i++) { /* the point this run is at (a worker serves several) */
+		int64_t v = 0;
+		vars_get(&t->sizes, t->c->sizes[i].name, &v);
+		wire_u64(&m->setup, (uint64_t)v);
+	}
 	m->run = (struct pool_run){m->setup.s, m->setup.len, job_message, job_done, &m->d,
 	                           &m->d.hello, &run_stop};
 	t->ri.copy_gbs = 0;
@@ -696,6 +721,15 @@ size_t measure_end(struct measure *m)
 	buf_free(&m->setup);
 	buf_free(&m->d.hello);
 	return m->resumed;
+}
+
+void measure_rebind(struct measure *m, struct run *t)
+{
+	free(m->keys);
+	m->keys = NULL;
+	free(m->journal);
+	m->journal = NULL;
+	m->t = t;
 }
 
 void measure_close(struct measure *m)

@@ -36,6 +36,9 @@ void measure_playoff_save(struct measure *m, size_t i);
 size_t measure_end(struct measure *m);
 /* variant i never ran (interrupted) */
 void measure_notrun(struct measure *m, size_t i);
+/* the worker that m started (its GPU opened) now serves run t, at t's sizes (a point of the
+   same config: points.h); measure_begin tells it the sizes */
+void measure_rebind(struct measure *m, struct run *t);
 /* end the worker and free m (NULL is fine) */
 void measure_close(struct measure *m);
 /* --devices 0,2: the ordinals into *dev (freed by the caller), their count; -1 (and *dev NULL)

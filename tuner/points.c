@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bundle.h"
+#include "measure.h"
 #include "params.h"
 #include "report.h"
 #include "tune.h"
@@ -327,6 +328,7 @@ int points_run(struct run *t)
 		tp.o = o;
 		tp.o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
 		tp.o.point = i;
+		tp.first = i ? &first : NULL;
 		tune_load(&tp);
 		note(1, "tuner: point %zu of %zu: %s\n", i + 1, np, tp.label);
 		tune_target(&tp);
@@ -357,6 +359,8 @@ int points_run(struct run *t)
 			tune_free(&tp);
 	}
 	if (o.dry_run || run_stop || done < np) {
+		if (first.m)
+			measure_rebind(first.m, &first);
 		if (first.c)
 			tune_free(&first);
 		goto out;
@@ -389,6 +393,8 @@ int points_run(struct run *t)
 		                         "each point's winner, chosen by size",
 		     gpudir, emitted);
 	note(1, "tuner: the points side by side in %s/results.json\n", gpudir);
+	if (first.m)
+		measure_rebind(first.m, &first); /* back to its owner, which closes it */
 	tune_free(&first);
 out:
 	fileset_free(&set);

@@ -1,7 +1,8 @@
 /* pool: forked worker processes that run jobs one at a time, each answered by a message.
 
-   Parent and worker talk through two pipes. The parent sends frames of (u64 length, bytes):
-   the setup message, then per job (u64 job, u64 length, bytes). The worker answers with
+   Parent and worker talk through two pipes. The parent sends frames of (u64 job, u64 length,
+   bytes): a setup message (job POOL_SETUP) at the start of every run, then the jobs. A worker
+   serves one run after another: each run's setup comes before its jobs. The worker answers with
    frames of (u8 kind, u64 length, bytes): 'i' its info after opening, 'h' its hello after the
    setup, 'a' a job's answer, 'A' an answer after which it ends, 'e' a failure to open or set
    up (the bytes say why). The parent hands each job to the next free worker and polls the
@@ -10,6 +11,7 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -19,6 +21,9 @@
 #include <unistd.h>
 
 #include "wire.h"
+
+/* the job number of a setup frame */
+#define POOL_SETUP UINT64_MAX
 
 enum { RD_OK = 1, RD_EOF = 0, RD_TIMEOUT = -1, RD_STOP = -2, RD_ERR = -3 };
 
@@ -159,21 +164,23 @@ static noreturn void worker_main(struct pool *p, int w, int in, int out)
 	answer(out, 'i', &b);
 	if (o->prepare)
 		o->prepare(o->ctx);
-	if (take(in, &msg) < 0)
-		_exit(0);
-	b.len = 0;
-	if (o->setup && o->setup(o->ctx, msg.s, msg.len, &b, why, sizeof why) < 0) {
-		b.len = 0;
-		buf_puts(&b, why);
-		answer(out, 'e', &b);
-		_exit(0);
-	}
-	answer(out, 'h', &b);
 	while (read_all(in, h, sizeof h) == 0 && take(in, &msg) == 0) {
+		uint64_t job;
 		int end;
 		r = rd_of(h, sizeof h);
+		job = rd_u64(&r);
 		b.len = 0;
-		end = o->run ? o->run(o->ctx, (size_t)rd_u64(&r), msg.s, msg.len, &b) : 0;
+		if (job == POOL_SETUP) {
+			if (o->setup && o->setup(o->ctx, msg.s, msg.len, &b, why, sizeof why) < 0) {
+				b.len = 0;
+				buf_puts(&b, why);
+				answer(out, 'e', &b);
+				_exit(0);
+			}
+			answer(out, 'h', &b);
+			continue;
+		}
+		end = o->run ? o->run(o->ctx, (size_t)job, msg.s, msg.len, &b) : 0;
 		answer(out, end ? 'A' : 'a', &b);
 		if (end)
 			_exit(0);
@@ -284,6 +291,7 @@ static int setup(struct pool *p, struct worker *w, const struct pool_run *r, str
 	struct buf f = {0};
 	int rc;
 
+	wire_u64(&f, POOL_SETUP);
 	wire_bytes(&f, r->setup, r->setup_len);
 	rc = write_all(w->to, f.s, f.len);
 	buf_free(&f);

@@ -61,6 +61,9 @@ struct run {
 	                             a directory each under the GPU's (points.h) */
 	char *label;              /* the point's sizes, "n=4096 m=2" */
 	size_t winner;            /* the winner's index + 1 (tune_finish); 0: none */
+	struct run *first;        /* another point's run, whose GPU worker (if it has one) this
+	                             one borrows; NULL: none */
+	int m_borrowed;           /* m is first's: closed with first, not here */
 };
 
 /* set by SIGINT and SIGTERM once run_catch_signals has run: every phase stops early */

@@ -57,7 +57,14 @@ void tune_target(struct run *t)
 	struct runinfo *ri = &t->ri;
 	int have = 0, bank8 = 0;
 
-	t->m = measure_open(t, &ri->gpu, &bank8, t->why, sizeof t->why);
+	if (t->first && t->first->m) { /* the worker of the first point, moved to this one */
+		t->m = t->first->m;
+		t->m_borrowed = 1;
+		measure_rebind(t->m, t);
+		ri->gpu = t->first->ri.gpu;
+		bank8 = t->first->ri.bank_ignored ? 4 : 8;
+	} else
+		t->m = measure_open(t, &ri->gpu, &bank8, t->why, sizeof t->why);
 	if (t->m) {
 		have = 1;
 		ri->bank_ignored = bank8 == 4;
@@ -71,7 +78,8 @@ void tune_target(struct run *t)
 		if (t->o.arch && strcmp(t->o.arch, gpuarch)) {
 			snprintf(t->why, sizeof t->why, "--arch %s differs from the GPU's %s", t->o.arch,
 			         gpuarch);
-			measure_close(t->m);
+			if (!t->m_borrowed)
+				measure_close(t->m);
 			t->m = NULL;
 			have = 0;
 		}
@@ -499,7 +507,8 @@ void tune_free(struct run *t)
 {
 	size_t i;
 
-	measure_close(t->m);
+	if (!t->m_borrowed)
+		measure_close(t->m);
 	for (i = 0; t->r && i < t->s.n; i++) {
 		nv_out_free(&t->r[i].co);
 		free(t->r[i].reason);

@@ -10,7 +10,8 @@
  * more). The occupancy calculator
  * holds 2048 threads a multiprocessor, or N blocks of BLOCK threads where
  * FAKECUDA_RESIDENT="BLOCK:N,..." says so. With FAKECUDA_LOG set, each launch and event record
- * appends a line there ("launch NAME GRIDxBLOCK", "event"). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
+ * appends a line there ("launch NAME GRIDxBLOCK", "event"; "context" as a device's context is
+ * opened). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
  * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
  * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
  * which order.
@@ -154,6 +155,7 @@ CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d)
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
 	(void)d;
+	log_line("context\n");
 	*c = &the_ctx;
 	return CUDA_SUCCESS;
 }
