@@ -397,6 +397,8 @@ EOF
 if cc -I"$g" -o "$tmp/sel" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel" >"$tmp/sel.out" &&
 	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 0 2049 1 4096 1 16383 1 16385 2 65536 2 1099511627776 2 portable 3 " ]; then
 	ok points_select_by_size; else bad points_select_by_size "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
+	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 has points_header_entries "^ \*     2  Fake GPU, 9.0, 4 at n=65536: " "$g/best.h"
 # a config listing its points does the same; one variant the fastest everywhere: emitted alone
 python3 - tests/fakecuda/pairs.yaml "$tmp/pts.yaml" "$PWD/tests/fakecuda" <<'EOF'

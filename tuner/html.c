@@ -254,3 +254,67 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	buf_spill(&b, f, 0, "the report");
 	buf_free(&b);
 }
+
+void html_points(FILE *f, const struct html_points *p)
+{
+	struct buf b = {0};
+	size_t i, j;
+
+	buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	             "<title>tuner: ");
+	html_text(&b, p->kernel);
+	buf_puts(&b, " at several sizes</title>\n<style>\n");
+	buf_puts(&b, html_css);
+	buf_puts(&b, "</style>\n</head>\n<body>\n<h1>");
+	html_text(&b, p->kernel);
+	buf_puts(&b, " <span class=\"sub\">on ");
+	html_text(&b, p->gpu);
+	buf_printf(&b, ", tuned at %zu problem sizes</span></h1>\n<p class=\"sum\">Each point was "
+	               "tuned on its own (its report: the link). A row is a point; a column is a "
+	               "point's winner; a cell is how that winner runs at the row's point, in %% of "
+	               "the speed of the row's own winner, from the medians every variant got "
+	               "there.</p>\n<table>\n<thead><tr><th>at</th>", p->np);
+	for (j = 0; j < p->np; j++) {
+		buf_puts(&b, "<th>winner of ");
+		html_text(&b, p->label[j]);
+		buf_puts(&b, "</th>");
+	}
+	buf_puts(&b, "</tr></thead>\n<tbody>\n");
+	for (i = 0; i < p->np; i++) {
+		buf_puts(&b, "<tr><th><a href=\"");
+		html_text(&b, p->dir[i]);
+		buf_puts(&b, "/report.html\">");
+		html_text(&b, p->label[i]);
+		buf_puts(&b, "</a>");
+		if (p->winner[i]) {
+			buf_puts(&b, " (");
+			html_text(&b, p->winner[i]);
+			buf_puts(&b, ")");
+		}
+		buf_puts(&b, "</th>");
+		for (j = 0; j < p->np; j++) {
+			double x = p->pct[i * p->np + j];
+			if (x == x)
+				buf_printf(&b, "<td>%.1f</td>", x);
+			else
+				buf_puts(&b, "<td>-</td>");
+		}
+		buf_puts(&b, "</tr>\n");
+	}
+	buf_puts(&b, "</tbody>\n</table>\n<p class=\"sum\">");
+	if (p->single) {
+		buf_puts(&b, "The best single variant, ");
+		html_text(&b, p->single);
+		buf_puts(&b, ", runs at");
+		for (i = 0; i < p->np; i++)
+			buf_printf(&b, "%s %.1f %%", i ? "," : "", p->single_pct[i]);
+		buf_printf(&b, " of each point's winner; choosing by size gains %.1f %% (geometric mean "
+		               "over the points). best.cu holds %s.", p->gain,
+		           p->single_ties ? "it alone: it ties every point's winner"
+		                          : "each point's winner, chosen by size");
+	} else
+		buf_puts(&b, "No variant was timed at every point.");
+	buf_puts(&b, "</p>\n</body>\n</html>\n");
+	buf_spill(&b, f, 0, "report.html");
+	buf_free(&b);
+}

@@ -22,6 +22,20 @@
    winner_ties); skipped and dropped variants are only counted. Exits on a write error. */
 void html_report(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                  const size_t *order, const struct runinfo *ri);
+/* what a run at several problem sizes says together (points.h), for the GPU directory's
+   report.html */
+struct html_points {
+	const char *kernel, *gpu;
+	size_t np;
+	const char **label, **dir, **winner; /* per point (winner NULL: none) */
+	const double *pct;        /* pct[i * np + j]: point j's winner at point i, % (NAN: -) */
+	const char *single;       /* the best single variant (NULL: none) */
+	const double *single_pct; /* its % at each point */
+	double gain;              /* what choosing by size gains over it, % */
+	int single_ties;          /* it ties every point's winner: emitted alone */
+};
+/* the page of p: the table of winners at points, linking each point's report.html */
+void html_points(FILE *f, const struct html_points *p);
 /* append s with &, <, >, " and ' as character references */
 void html_text(struct buf *b, const char *s);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bundle.h"
+#include "html.h"
 #include "measure.h"
 #include "params.h"
 #include "report.h"
@@ -289,6 +290,33 @@ static void emit_single(struct run *t, struct fileset *set, const char *gpudir, 
 	tune_emit(t, set, gpudir, i, "best");
 }
 
+/* the GPU directory's report.html (html.h) into set */
+static void page(struct fileset *set, const struct side *s, const char *kernel, const char *gpu,
+                 const char *gpudir)
+{
+	const char **label = xcalloc(s->np, sizeof *label), **dir = xcalloc(s->np, sizeof *dir);
+	const char **win = xcalloc(s->np, sizeof *win);
+	struct html_points hp = {kernel, gpu, s->np, label, dir, win, s->m,
+	                         s->single >= 0 ? s->p[0].id[s->single] : NULL, s->single_pct,
+	                         gain(s), s->single_ties};
+	char *path = xasprintf("%s/report.html", gpudir);
+	FILE *f = fileset_open(set, path);
+	size_t i;
+
+	if (!f)
+		fatal("cannot write '%s':", path);
+	for (i = 0; i < s->np; i++) {
+		label[i] = s->p[i].label;
+		dir[i] = strrchr(s->p[i].dir, '/') + 1;
+		win[i] = s->p[i].win >= 0 ? s->p[i].id[s->p[i].win] : NULL;
+	}
+	html_points(f, &hp);
+	free(path);
+	free(label);
+	free(dir);
+	free(win);
+}
+
 /* a copy of the --size list (each run frees its own) */
 static char **dup_sizes(char **v, size_t n)
 {
@@ -380,6 +408,8 @@ int points_run(struct run *t)
 			free(dirs);
 		}
 	}
+	if (timed)
+		page(&set, &s, first.c->name, gpu, gpudir);
 	json(&b, &s, &first, gpu, emitted);
 	{
 		char *path = xasprintf("%s/results.json", gpudir);
