@@ -418,6 +418,21 @@ if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep 
 # tuner bundle reads a GPU tuned at several points as an entry per point (GPU x size)
 expect points_bundle 0 "$T" bundle --out "$p/b" "$p/fake_pairs"
 has points_bundle_entries "^ \*     1  Fake GPU, 9.0, 4 at n=4096: " "$p/b/fake_pairs_bundle.h"
+# the bank model's predictions are the first point's where it sees no size; else each point's
+for idx in "tid" "tid % n"; do
+	python3 - tests/fakecuda/pairs.yaml "$tmp/acc.yaml" "$PWD/tests/fakecuda" "$idx" <<'EOF'
+import sys
+t = open(sys.argv[1]).read()
+t = t.replace("template: pairs.cu", "template: %s/pairs.cu" % sys.argv[3])
+t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
+t += "accesses:\n  - {name: a, array: s, elem: 4, index: \"%s\"}\n" % sys.argv[4]
+open(sys.argv[2], "w").write(t)
+EOF
+	tune "points_bank_${idx%% *}" 0 "$tmp/acc.log" -v --out "$p/acc" --size n=1024,4096 "$tmp/acc.yaml"
+	shared=$(grep -c "bank model: the first point's predictions" "$tmp/stderr")
+	if [ "$idx" = tid ]; then want=1; else want=0; fi
+	if [ "$shared" -eq "$want" ] && [ "$(grep -c "bank model" "$tmp/stderr")" -eq 2 ]; then ok "points_bank_shared_$want"; else bad "points_bank_shared_$want" "$(grep "bank model" "$tmp/stderr")"; fi
+done
 # what several points cannot do together
 tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"

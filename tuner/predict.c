@@ -71,6 +71,21 @@ static int accesses_use(const struct config *c, const char *name)
 	return 0;
 }
 
+int predict_sees_sizes(const struct config *c)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < c->nsizes; i++) {
+		if (accesses_use(c, c->sizes[i].name))
+			return 1;
+		for (d = 0; d < 3; d++)
+			if (uses(c->kernel.launch.block[d], c->sizes[i].name))
+				return 1;
+	}
+	return 0;
+}
+
 /* the variants the bank model cannot tell apart: same block, same rules, same values of the
    parameters the accesses use (the sizes are the same for all) */
 struct bank_memo {

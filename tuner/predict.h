@@ -6,6 +6,9 @@
 #include "space.h"
 #include "result.h"
 
+/* 1 if the bank model's prediction of a variant can change with the sizes: a declared access
+   or a block dimension uses one */
+int predict_sees_sizes(const struct config *c);
 /* the bank model's prediction for every kept variant into r[i].bank, bank8 and bank_ratio:
    under the rules of compute capability cc in the variant's bank mode, and under Kepler's
    8-byte mode. Variants the model cannot tell apart are evaluated once, spread over up to

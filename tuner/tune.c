@@ -277,9 +277,42 @@ void tune_run(struct run *t)
 		unused_params(c, s, t->r);
 }
 
+/* 1 if t's space is the first point's, variant for variant (the same ids, the same kept), and
+   the bank model sees no size (no access and no block dimension uses one): its predictions
+   there hold here */
+static int same_prediction(const struct run *t)
+{
+	const struct run *f = t->first;
+	size_t i;
+
+	if (!f || !f->predicted || f->s.n != t->s.n || f->ri.arch != t->ri.arch ||
+	    predict_sees_sizes(t->c))
+		return 0;
+	for (i = 0; i < t->s.n; i++)
+		if (strcmp(f->s.v[i].id, t->s.v[i].id) || !f->s.v[i].drop != !t->s.v[i].drop ||
+		    f->s.v[i].bank_bytes != t->s.v[i].bank_bytes)
+			return 0;
+	return 1;
+}
+
 /* the bank model's prediction of every kept variant not skipped */
 static void predict(struct run *t)
 {
+	size_t i;
+
+	if (same_prediction(t)) { /* another point's, shared (freed with it) */
+		for (i = 0; i < t->s.n; i++) {
+			const struct result *x = &t->first->r[i];
+			t->r[i].bank = x->bank;
+			t->r[i].bank8 = x->bank8;
+			t->r[i].bank_rules = x->bank_rules;
+			t->r[i].bank_ratio = x->bank_ratio;
+			t->r[i].bank_shared = 1;
+		}
+		t->predicted = 1;
+		run_phase(t, "bank model: the first point's predictions");
+		return;
+	}
 	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
 	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
 	t->predicted = 1;
