@@ -428,7 +428,7 @@ t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
 t += "accesses:\n  - {name: a, array: s, elem: 4, index: \"%s\"}\n" % sys.argv[4]
 open(sys.argv[2], "w").write(t)
 EOF
-	tune "points_bank_${idx%% *}" 0 "$tmp/acc.log" -v --out "$p/acc" --size n=1024,4096 "$tmp/acc.yaml"
+	tune "points_bank_run_$([ "$idx" = tid ] && echo 1 || echo 0)" 0 "$tmp/acc.log" -v --out "$p/acc" --size n=1024,4096 "$tmp/acc.yaml"
 	shared=$(grep -c "bank model: the first point's predictions" "$tmp/stderr")
 	if [ "$idx" = tid ]; then want=1; else want=0; fi
 	if [ "$shared" -eq "$want" ] && [ "$(grep -c "bank model" "$tmp/stderr")" -eq 2 ]; then ok "points_bank_shared_$want"; else bad "points_bank_shared_$want" "$(grep "bank model" "$tmp/stderr")"; fi
