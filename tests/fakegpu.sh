@@ -415,6 +415,10 @@ assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096"], d["points"]
 assert d["emitted"] == "single" and d["single"]["ties_every_winner"] is True, d'
 if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep -q "^ \* parameters: " "$p/2/fake_pairs/fake-gpu-sm90/best.h"; then
 	bad points_single_emitted "$(head -20 "$p/2/fake_pairs/fake-gpu-sm90/best.h")"; else ok points_single_emitted; fi
+# another GPU tuned at the same points: each point compares with that GPU's same point
+FAKECUDA_DEVICES="Fake GPU B:8.0:2" tune points_other_gpu 0 "$tmp/pts5.log" -v --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
+if [ "$(grep -c "^re-tuning: Fake GPU's winner" "$tmp/stdout")" -eq 3 ] && ! grep -q "not readable as results" "$tmp/stderr"; then
+	ok points_retune_same_point; else bad points_retune_same_point "$(grep -i "re-tuning\|readable" "$tmp/stdout" "$tmp/stderr")"; fi
 # tuner bundle reads a GPU tuned at several points as an entry per point (GPU x size)
 expect points_bundle 0 "$T" bundle --out "$p/b" "$p/fake_pairs"
 has points_bundle_entries "^ \*     1  Fake GPU, 9.0, 4 at n=4096: " "$p/b/fake_pairs_bundle.h"

@@ -496,7 +496,7 @@ TEST(report_retune_against_other_gpus)
 	put_results(dir, "untimed-sm_90", "{\"kernel\": \"k\", \"timed\": false, \"variants\": []}");
 	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
 	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}");
-	CHECK_EQ(retune_compare(dir, "me", "k", &s, r, order, &text, &json), 3);
+	CHECK_EQ(retune_compare(dir, "me", NULL, "k", &s, r, order, &text, &json), 3);
 	CHECK_STR(text.s, "re-tuning: GPU A's winner v1 ranks 2 of 2 here, at 90.9 % of this GPU's "
 	          "fastest: re-tuning gained 10.0 %\n"
 	          "re-tuning: GPU B's winner v9 is not in this space\n"
@@ -520,11 +520,11 @@ TEST(report_retune_against_other_gpus)
 	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
 	            "\"variants\": [{\"id\": \"v0\", \"status\": \"ok\", \"median_ms\": 1}]}");
 	double score[3];
-	CHECK_EQ(retune_elsewhere(dir, "me", "k", &s, score), 2); /* a and d: b has none of these, c no medians */
+	CHECK_EQ(retune_elsewhere(dir, "me", NULL, "k", &s, score), 2); /* a and d: b has none of these, c no medians */
 	CHECK(score[0] == -1);
 	CHECK(score[1] == 0.5);
 	CHECK(score[2] == 1);
-	CHECK_EQ(retune_elsewhere("/nonexistent/dir", "me", "k", &s, score), 0);
+	CHECK_EQ(retune_elsewhere("/nonexistent/dir", "me", NULL, "k", &s, score), 0);
 	CHECK(score[0] == -1 && score[1] == -1 && score[2] == -1);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK_EQ(system(cmd), 0);

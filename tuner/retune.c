@@ -33,6 +33,30 @@ static struct results *timed_of(const char *path, const char *kernel)
 	return r;
 }
 
+/* the results.json of GPU directory kdir/name to compare with (malloc'd): its own, or, where
+   it was tuned at several points, that of the point whose directory is `point` (NULL: this run
+   is at one point, and compares with none of them); NULL where there is none */
+static char *results_of(const char *kdir, const char *name, const char *point)
+{
+	char *path = xasprintf("%s/%s/results.json", kdir, name), **pts, *p = NULL;
+	size_t n, i;
+
+	if (access(path, F_OK) < 0 || !(pts = results_points(path, &n)))
+		return access(path, F_OK) == 0 ? path : (free(path), NULL);
+	for (i = 0; i < n; i++) {
+		if (point && !p && !strcmp(pts[i], point))
+			p = xasprintf("%s/%s/%s/results.json", kdir, name, pts[i]);
+		free(pts[i]);
+	}
+	free(pts);
+	free(path);
+	if (p && access(p, F_OK) < 0) {
+		free(p);
+		p = NULL;
+	}
+	return p;
+}
+
 /* another GPU's winner: its GPU, id and % of copy there; 0, or -1 if path has none */
 static int winner_of(const char *path, const char *kernel, char *gpu, size_t gpulen, char *id,
                      size_t idlen, double *pct)
@@ -140,8 +164,8 @@ static int ratios_of(const char *path, const char *kernel, const struct idx *ix,
 	return rc;
 }
 
-size_t retune_elsewhere(const char *kdir, const char *slug, const char *kernel,
-                        const struct space *s, double *score)
+size_t retune_elsewhere(const char *kdir, const char *slug, const char *point,
+                        const char *kernel, const struct space *s, double *score)
 {
 	size_t nn, i, k, n = 0;
 	char **names = other_dirs(kdir, slug, &nn);
@@ -155,8 +179,8 @@ size_t retune_elsewhere(const char *kdir, const char *slug, const char *kernel,
 	if (s->n)
 		qsort(ix, s->n, sizeof *ix, by_id);
 	for (k = 0; k < nn; k++) {
-		char *path = xasprintf("%s/%s/results.json", kdir, names[k]);
-		if (access(path, F_OK) == 0 && ratios_of(path, kernel, ix, s->n, there) == 0) {
+		char *path = results_of(kdir, names[k], point);
+		if (path && ratios_of(path, kernel, ix, s->n, there) == 0) {
 			n++;
 			for (i = 0; i < s->n; i++)
 				if (there[i] >= 0 && (score[i] < 0 || there[i] < score[i]))
@@ -170,9 +194,9 @@ size_t retune_elsewhere(const char *kdir, const char *slug, const char *kernel,
 	return n;
 }
 
-size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
-                      const struct space *s, const struct result *r, const size_t *order,
-                      struct buf *text, struct buf *json)
+size_t retune_compare(const char *kdir, const char *slug, const char *point,
+                      const char *kernel, const struct space *s, const struct result *r,
+                      const size_t *order, struct buf *text, struct buf *json)
 {
 	char **names;
 	size_t nn = 0, i, k, n = 0, ntimed = 0;
@@ -192,10 +216,9 @@ size_t retune_compare(const char *kdir, const char *slug, const char *kernel,
 			best = result_run(&r[order[k]])->t.median_ms;
 	}
 	for (i = 0; i < nn; i++) {
-		char *path = xasprintf("%s/%s/results.json", kdir, names[i]), gpu[256], id[64];
+		char *path = results_of(kdir, names[i], point), gpu[256], id[64];
 		double pct = 0;
-		if (access(path, F_OK) < 0 ||
-		    winner_of(path, kernel, gpu, sizeof gpu, id, sizeof id, &pct) < 0) {
+		if (!path || winner_of(path, kernel, gpu, sizeof gpu, id, sizeof id, &pct) < 0) {
 			free(path);
 			continue;
 		}

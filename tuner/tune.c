@@ -475,16 +475,18 @@ int tune_finish(struct run *t)
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
 		enum tie_key why = TIE_NONE;
+		char *pt = t->npoints > 1 ? points_dir(t->label) : NULL; /* other GPUs' same point */
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
-		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, c->name, s, elsewhere);
+		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, pt, c->name, s, elsewhere);
 		winner_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL, &why);
 		t->ri.tie_key = (int)why;
 		free(elsewhere);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
-		retune_compare(kdir, t->ri.slug, c->name, s, r, order, &t->ri.retune_text,
+		retune_compare(kdir, t->ri.slug, pt, c->name, s, r, order, &t->ri.retune_text,
 		               &t->ri.retune_json);
 		free(kdir);
+		free(pt);
 	}
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
