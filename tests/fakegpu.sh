@@ -437,6 +437,20 @@ EOF
 	if [ "$idx" = tid ]; then want=1; else want=0; fi
 	if [ "$shared" -eq "$want" ] && [ "$(grep -c "bank model" "$tmp/stderr")" -eq 2 ]; then ok "points_bank_shared_$want"; else bad "points_bank_shared_$want" "$(grep "bank model" "$tmp/stderr")"; fi
 done
+# a points file naming a directory outside its own, or too many points: refused, nothing written
+for k in 1 2 3; do
+	case $k in 1) bad='"../../x"' ;; 2) bad='"."' ;; 3) bad='5' ;; esac
+	rm -rf "$p/h" && cp -r "$p/fake_pairs" "$p/h"
+	python3 -c "
+import json, sys
+f = sys.argv[1] + '/fake-gpu-sm90/results.json'
+d = json.load(open(f))
+d['points'][1]['dir'] = json.loads(sys.argv[2])
+json.dump(d, open(f, 'w'))" "$p/h" "$bad"
+	expect "points_bundle_bad_dir_$k" 2 "$T" bundle --out "$p/hb" "$p/h"
+	has "points_bundle_bad_dir_said_$k" "results.json: points\[1\]: no 'dir' naming a point's directory" "$tmp/stderr"
+	if [ -e "$p/hb" ]; then bad "points_bundle_bad_dir_nothing_$k" "wrote $p/hb"; else ok "points_bundle_bad_dir_nothing_$k"; fi
+done
 # what several points cannot do together
 tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"
