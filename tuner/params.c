@@ -415,6 +415,16 @@ struct vsize *cfg_points(const struct config *c, char *const *assign, size_t nas
 	return p;
 }
 
+char *cfg_point_dir(const char *label)
+{
+	char *d = xstrdup(label), *p;
+
+	for (p = d; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	return d;
+}
+
 void cfg_points_free(struct vsize *p, size_t n)
 {
 	size_t i;

@@ -29,6 +29,8 @@ char *cfg_point_label(const struct config *c, const int64_t *vals);
 struct vsize *cfg_points(const struct config *c, char *const *assign, size_t nassign,
                          size_t *n);
 void cfg_points_free(struct vsize *p, size_t n);
+/* the directory name of the point labelled "n=4096 m=2": "n=4096_m=2" (malloc'd) */
+char *cfg_point_dir(const char *label);
 /* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
    leave them unset) under the sizes as they are now; exit 2 with the location on an error,
    warn of a value dropped as equal to an earlier one */

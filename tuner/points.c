@@ -29,16 +29,6 @@ struct point {
 	char *params;             /* the winner's parameters */
 };
 
-char *points_dir(const char *label)
-{
-	char *d = xstrdup(label), *p;
-
-	for (p = d; *p; p++)
-		if (*p == ' ')
-			*p = '_';
-	return d;
-}
-
 /* x's median where it or the variant timed for it (a twin) was verified and timed */
 static double median_of(const struct result *r, const struct result *x)
 {

@@ -8,8 +8,6 @@
 
 #include "run.h"
 
-/* the directory name of the point labelled "n=4096 m=2": "n=4096_m=2" (malloc'd) */
-char *points_dir(const char *label);
 /* tune at each of t's points (t loaded at the first: tune_load; freed here), then write what
    the points say together; the exit status (the worst of the points') */
 int points_run(struct run *t);

@@ -16,7 +16,6 @@
 #include "html.h"
 #include "measure.h"
 #include "params.h"
-#include "points.h"
 #include "predict.h"
 #include "report.h"
 #include "winner.h"
@@ -348,7 +347,7 @@ void tune_expand(struct run *t)
 		t->dir = xasprintf("%s/%s/%s/shard-%d-of-%d", t->o.outdir, t->c->name, t->ri.slug,
 		                   t->o.shard_k, t->o.shard_n);
 	else if (t->npoints > 1) {
-		char *d = points_dir(t->label);
+		char *d = cfg_point_dir(t->label);
 		t->dir = xasprintf("%s/%s/%s/%s", t->o.outdir, t->c->name, t->ri.slug, d);
 		free(d);
 	} else
@@ -475,7 +474,7 @@ int tune_finish(struct run *t)
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
 		enum tie_key why = TIE_NONE;
-		char *pt = t->npoints > 1 ? points_dir(t->label) : NULL; /* other GPUs' same point */
+		char *pt = t->npoints > 1 ? cfg_point_dir(t->label) : NULL; /* other GPUs' same point */
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
 		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, pt, c->name, s, elsewhere);
