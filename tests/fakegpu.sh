@@ -72,6 +72,41 @@ n1001=$(grep -c -e '^launch fake_pairs 16x32$' -e '^launch fake_pairs 8x64$' "$t
 n1=$(grep -c '^launch fake_pairs 1x' "$tmp/pairs.log")
 if [ "$((n1001 - n1))" -eq 2 ] && [ "$n1" -ge 2 ]; then ok pairs_stops_at_mismatch; else
 	bad pairs_stops_at_mismatch "$(grep '^launch fake_pairs ' "$tmp/pairs.log" | sort | uniq -c)"; fi
+# where the time went (-v, search.phases): the serial phases follow one another from the
+# start and add up to run_s, nearly all of the process's wall time; the compiling, the
+# timing, the worker's setup steps and the play-off are spans within them, the worker's
+# verification and timing totals over the variants; no time is negative
+t0=$(now)
+tune phases_run 0 "$tmp/ph.log" -v --out "$tmp/ph" tests/fakecuda/pairs.yaml
+t1=$(now)
+has phases_said "^tuner: *[0-9.]* s  stream ([0-9.]* s in all)" "$tmp/stderr"
+has phases_said_span "^tuner: *[0-9.]* s    rooflines, from [0-9.]* s, beside the others" "$tmp/stderr"
+check phases "$tmp/ph/fake_pairs/fake-gpu-sm90/results.json" '
+wall = '"$t1"' - '"$t0"'
+s = d["search"]
+ph = s["phases"]
+assert all(p["s"] >= 0 and p.get("start_s", 0) >= 0 for p in ph), ph
+serial = [p for p in ph if p["kind"] == "serial"]
+names = [p["name"] for p in serial]
+assert names == ["load", "driver", "expand", "bank model", "reference compile", "stream",
+                 "summary", "ranking", "table", "config.yaml and template.cu", "results.csv",
+                 "report.html", "best.cu and best.h"], names
+at = 0
+for p in serial:
+    assert abs(p["start_s"] - at) < 0.0005, (p, at)
+    at = p["start_s"] + p["s"]
+assert abs(at - s["run_s"]) < 0.002, (at, s["run_s"])
+assert s["run_s"] <= wall and wall - s["run_s"] < max(0.5, 0.25 * wall), (s["run_s"], wall)
+spans = {p["name"]: p for p in ph if p["kind"] == "span"}
+for n in ("compiling", "timing", "GPU buffers", "GPU helpers and reference", "rooflines", "play-off"):
+    assert n in spans and spans[n]["start_s"] + spans[n]["s"] <= s["run_s"] + 0.001, (n, spans.get(n))
+st = [p for p in serial if p["name"] == "stream"][0]
+for n in ("compiling", "timing", "play-off"):
+    assert st["start_s"] - 0.001 <= spans[n]["start_s"] and spans[n]["start_s"] + spans[n]["s"] <= st["start_s"] + st["s"] + 0.001, (n, spans[n], st)
+assert spans["rooflines"]["start_s"] >= spans["GPU helpers and reference"]["start_s"], spans
+totals = [p["name"] for p in ph if p["kind"] == "total"]
+assert totals == ["verify", "extra-size verification", "timing samples"], totals
+'
 # a re-run takes every result from the journal; other extra sizes re-run every variant
 tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
 has pairs_resumed "4 results kept from an earlier run" "$tmp/stderr"

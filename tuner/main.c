@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
 	run_catch_signals();
 	tune_load(&t);
-	run_phase(&t, "config loaded");
+	run_phase(&t, "load");
 	if (is_explain) {
 		rc = explain(&t);
 		tune_free(&t);
@@ -333,7 +333,7 @@ int main(int argc, char **argv)
 	}
 	tune_run(&t);
 	rc = tune_finish(&t);
-	run_phase(&t, "reported");
+	run_phase(&t, "finish");
 	tune_free(&t);
 	return rc;
 }
