@@ -280,6 +280,38 @@ assert d["sizes"] == {"n": 2048} and d["verify_sizes"] == [{"n": 1001}, {"n": 1}
 has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1:" \
 	"$tmp/s/fake_pairs/fake-gpu-sm90/best.cu"
 
+# the race (docs/search.md): with 20 samples, a variant 5 % slower than the fastest so far
+# stops after 5 (its 5 samples all beyond twice the play-off's net), one 1.5 % slower (within
+# that limit) gets all 20, and so does every variant with --no-race; counted in the fake
+# driver's launches of BLOCK 64 (grid 32) at the tuning size: the verified launch, 1 warm-up,
+# the samples (and the TAIL 0 variant's verified launch, before its mismatch at n = 1001).
+# -j 1: BLOCK 32, the leader, is timed first
+mkdir "$tmp/race"
+cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/race/"
+sed 's/^timing: .*/timing: {warmup: 1, samples: 20}/' tests/fakecuda/pairs.yaml >"$tmp/race/pairs.yaml"
+# race NAME SLOW ARGS...: the launches of BLOCK 64 and BLOCK 32 at the tuning size into
+# $launches, BLOCK 64's samples (results.json) into $samples
+race() {
+	name=$1 slow=$2
+	shift 2
+	FAKECUDA_SLOW=64:$slow tune "$name" 0 "$tmp/$name.log" -j 1 --out "$tmp/$name" "$@" "$tmp/race/pairs.yaml"
+	launches="$(grep -c '^launch fake_pairs 32x64$' "$tmp/$name.log") $(grep -c '^launch fake_pairs 64x32$' "$tmp/$name.log")"
+	samples=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([v["samples"] for v in d["variants"] if v["params"] == {"BLOCK": 64, "TAIL": 1}][0])' \
+		"$tmp/$name/fake_pairs/fake-gpu-sm90/results.json")
+}
+race race_loser 1.05
+if [ "$launches" = "8 23" ] && [ "$samples" = 5 ]; then ok race_loser_stopped; else
+	bad race_loser_stopped "launches of BLOCK 64 and 32: $launches, want 8 23; samples $samples"; fi
+has race_loser_said "1 variants were timed with fewer than 20 samples" "$tmp/stdout"
+race race_loser_norace 1.05 --no-race
+if [ "$launches" = "23 23" ] && [ "$samples" = 20 ]; then ok race_norace_all; else
+	bad race_norace_all "launches of BLOCK 64 and 32: $launches, want 23 23; samples $samples"; fi
+race race_near 1.015
+if [ "$launches" = "23 23" ] && [ "$samples" = 20 ]; then ok race_near_all; else
+	bad race_near_all "launches of BLOCK 64 and 32: $launches, want 23 23; samples $samples"; fi
+
 # refill: launch: bins zeroed before every launch, the verified one, the warm-ups and the
 # samples, outside the timed interval (an L2 flush and the events bracket only the kernel)
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml

@@ -54,7 +54,7 @@ static void usage(FILE *f)
 	        "  --timeout S     per-variant time limit on the GPU in seconds (default 10)\n"
 	        "  --fresh         re-run every variant, ignoring results kept from an earlier run\n"
 	        "  --no-race       time every variant with all its samples (by default one whose\n"
-	        "                  first 5 have a median above 1.3x the best so far stops there)\n"
+	        "                  samples show it beyond the play-off's reach stops early)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
 	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled)\n"

@@ -42,6 +42,7 @@ struct measure {
 	                             that time a variant again) */
 	int64_t copy_bytes;       /* traffic of the copy roofline */
 	double best_ms;           /* the fastest verified median so far */
+	struct stats best;        /* its statistics, for the race's limit */
 	uint64_t *keys;           /* journal keys, per variant */
 	char *journal;
 	int jwarned;              /* an append to it failed: said once */
@@ -540,7 +541,9 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	i %= t->s.n;
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
-	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : WINNER_RACE * m->best_ms);
+	/* the race's limit; none for the earlier winner, which may stay within a wider band */
+	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 || i + 1 == t->earlier
+	            ? 0 : winner_race_limit(t->c, &m->best));
 	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }
@@ -579,8 +582,10 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 		return;
 	}
 	settle(t, i, oc, &run);
-	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms))
+	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms)) {
 		m->best_ms = result_run(&t->r[i])->t.median_ms;
+		m->best = result_run(&t->r[i])->t;
+	}
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, result_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
 	memset(&rec, 0, sizeof rec);
