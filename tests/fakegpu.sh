@@ -312,6 +312,24 @@ race race_near 1.015
 if [ "$launches" = "23 23" ] && [ "$samples" = 20 ]; then ok race_near_all; else
 	bad race_near_all "launches of BLOCK 64 and 32: $launches, want 23 23; samples $samples"; fi
 
+# tests/gpu/speed.py, the tables of tests/gpu/speed.sh, on the race's results: the phases,
+# the raced variant, --devices against one GPU, the agreement of three runs
+rj() { echo "$tmp/$1/fake_pairs/fake-gpu-sm90/results.json"; }
+printf '%s\n' "loser|0.9|$(rj race_loser)|1.0" "norace|1.2|$(rj race_loser_norace)|1.0" \
+	"none|0.5|-|-" >"$tmp/rows"
+if python3 tests/gpu/speed.py table "$tmp/rows" >"$tmp/speed" 2>&1 &&
+	grep -q '^loser  *0\.90  *1\.0 ok  *[0-9.]*  *[0-9.]*  *[0-9.]* .* 1  v[0-9a-f]* (' "$tmp/speed" &&
+	grep -q '^norace  *1\.20  *1\.0 NO .* 0  v[0-9a-f]* (' "$tmp/speed" &&
+	grep -q '^none  *0\.50  *- ' "$tmp/speed"; then ok speed_table; else bad speed_table "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py ratio 4 2.0 "$(rj race_loser)" 0.5 "$(rj race_near)" >"$tmp/speed" 2>&1 &&
+	grep -q "on 4 GPUs against one: whole process 2.00 s / 0.50 s = 4.00x (target: at least 3.5x on 4 GPUs: ok)" "$tmp/speed"
+then ok speed_ratio; else bad speed_ratio "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py agree "p=$(rj race_loser)" "p=$(rj race_loser_norace)" "p=$(rj race_near)" \
+	>"$tmp/speed" 2>&1 && grep -q "^agreement p  *picks v[0-9a-f]* v[0-9a-f]* v[0-9a-f]*: 3 of 3 the same" "$tmp/speed" &&
+	grep -q "^agreement: 3 of 3 runs pick .* 3 of 3 within 0.5 %" "$tmp/speed"
+then ok speed_agree; else bad speed_agree "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py agree p >/dev/null 2>&1; then bad speed_usage; else ok speed_usage; fi
+
 # refill: launch: bins zeroed before every launch, the verified one, the warm-ups and the
 # samples, outside the timed interval (an L2 flush and the events bracket only the kernel)
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
