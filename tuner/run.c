@@ -31,7 +31,8 @@ static struct runphase *phase_of(struct run *t, const char *name, enum phase_kin
 	int i;
 
 	for (i = 0; k != PHASE_SERIAL && i < ri->nphases; i++)
-		if (ri->phases[i].kind == k && !strcmp(ri->phases[i].name, name))
+		if (ri->phases[i].kind == k &&
+		    (ri->phases[i].name == name || !strcmp(ri->phases[i].name, name)))
 			return &ri->phases[i];
 	if (ri->nphases == RUN_PHASES_MAX)
 		die("more than %d phases", RUN_PHASES_MAX);
