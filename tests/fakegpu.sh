@@ -72,6 +72,41 @@ n1001=$(grep -c -e '^launch fake_pairs 16x32$' -e '^launch fake_pairs 8x64$' "$t
 n1=$(grep -c '^launch fake_pairs 1x' "$tmp/pairs.log")
 if [ "$((n1001 - n1))" -eq 2 ] && [ "$n1" -ge 2 ]; then ok pairs_stops_at_mismatch; else
 	bad pairs_stops_at_mismatch "$(grep '^launch fake_pairs ' "$tmp/pairs.log" | sort | uniq -c)"; fi
+# where the time went (-v, search.phases): the serial phases follow one another from the
+# start and add up to run_s, nearly all of the process's wall time; the compiling, the
+# timing, the worker's setup steps and the play-off are spans within them, the worker's
+# verification and timing totals over the variants; no time is negative
+t0=$(now)
+tune phases_run 0 "$tmp/ph.log" -v --out "$tmp/ph" tests/fakecuda/pairs.yaml
+t1=$(now)
+has phases_said "^tuner: *[0-9.]* s  stream ([0-9.]* s in all)" "$tmp/stderr"
+has phases_said_span "^tuner: *[0-9.]* s    rooflines, from [0-9.]* s, beside the others" "$tmp/stderr"
+check phases "$tmp/ph/fake_pairs/fake-gpu-sm90/results.json" '
+wall = '"$t1"' - '"$t0"'
+s = d["search"]
+ph = s["phases"]
+assert all(p["s"] >= 0 and p.get("start_s", 0) >= 0 for p in ph), ph
+serial = [p for p in ph if p["kind"] == "serial"]
+names = [p["name"] for p in serial]
+assert names == ["load", "driver", "expand", "bank model", "reference compile", "stream",
+                 "summary", "ranking", "table", "config.yaml and template.cu", "results.csv",
+                 "report.html", "best.cu and best.h"], names
+at = 0
+for p in serial:
+    assert abs(p["start_s"] - at) < 0.0005, (p, at)
+    at = p["start_s"] + p["s"]
+assert abs(at - s["run_s"]) < 0.002, (at, s["run_s"])
+assert s["run_s"] <= wall and wall - s["run_s"] < max(0.5, 0.25 * wall), (s["run_s"], wall)
+spans = {p["name"]: p for p in ph if p["kind"] == "span"}
+for n in ("compiling", "timing", "GPU buffers", "GPU helpers and reference", "rooflines", "play-off"):
+    assert n in spans and spans[n]["start_s"] + spans[n]["s"] <= s["run_s"] + 0.001, (n, spans.get(n))
+st = [p for p in serial if p["name"] == "stream"][0]
+for n in ("compiling", "timing", "play-off"):
+    assert st["start_s"] - 0.001 <= spans[n]["start_s"] and spans[n]["start_s"] + spans[n]["s"] <= st["start_s"] + st["s"] + 0.001, (n, spans[n], st)
+assert spans["rooflines"]["start_s"] >= spans["GPU helpers and reference"]["start_s"], spans
+totals = [p["name"] for p in ph if p["kind"] == "total"]
+assert totals == ["verify", "extra-size verification", "timing samples"], totals
+'
 # a re-run takes every result from the journal; other extra sizes re-run every variant
 tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
 has pairs_resumed "4 results kept from an earlier run" "$tmp/stderr"
@@ -244,6 +279,56 @@ assert d["sizes"] == {"n": 2048} and d["verify_sizes"] == [{"n": 1001}, {"n": 1}
 '
 has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1:" \
 	"$tmp/s/fake_pairs/fake-gpu-sm90/best.cu"
+
+# the race (docs/search.md): with 20 samples, a variant 5 % slower than the fastest so far
+# stops after 5 (its 5 samples all beyond twice the play-off's net), one 1.5 % slower (within
+# that limit) gets all 20, and so does every variant with --no-race; counted in the fake
+# driver's launches of BLOCK 64 (grid 32) at the tuning size: the verified launch, 1 warm-up,
+# the samples (and the TAIL 0 variant's verified launch, before its mismatch at n = 1001).
+# -j 1: BLOCK 32, the leader, is timed first
+mkdir "$tmp/race"
+cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/race/"
+sed 's/^timing: .*/timing: {warmup: 1, samples: 20}/' tests/fakecuda/pairs.yaml >"$tmp/race/pairs.yaml"
+# race NAME SLOW ARGS...: the launches of BLOCK 64 and BLOCK 32 at the tuning size into
+# $launches, BLOCK 64's samples (results.json) into $samples
+race() {
+	name=$1 slow=$2
+	shift 2
+	FAKECUDA_SLOW=64:$slow tune "$name" 0 "$tmp/$name.log" -j 1 --out "$tmp/$name" "$@" "$tmp/race/pairs.yaml"
+	launches="$(grep -c '^launch fake_pairs 32x64$' "$tmp/$name.log") $(grep -c '^launch fake_pairs 64x32$' "$tmp/$name.log")"
+	samples=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([v["samples"] for v in d["variants"] if v["params"] == {"BLOCK": 64, "TAIL": 1}][0])' \
+		"$tmp/$name/fake_pairs/fake-gpu-sm90/results.json")
+}
+race race_loser 1.05
+if [ "$launches" = "8 23" ] && [ "$samples" = 5 ]; then ok race_loser_stopped; else
+	bad race_loser_stopped "launches of BLOCK 64 and 32: $launches, want 8 23; samples $samples"; fi
+has race_loser_said "1 variants were timed with fewer than 20 samples" "$tmp/stdout"
+race race_loser_norace 1.05 --no-race
+if [ "$launches" = "23 23" ] && [ "$samples" = 20 ]; then ok race_norace_all; else
+	bad race_norace_all "launches of BLOCK 64 and 32: $launches, want 23 23; samples $samples"; fi
+race race_near 1.015
+if [ "$launches" = "23 23" ] && [ "$samples" = 20 ]; then ok race_near_all; else
+	bad race_near_all "launches of BLOCK 64 and 32: $launches, want 23 23; samples $samples"; fi
+
+# tests/gpu/speed.py, the tables of tests/gpu/speed.sh, on the race's results: the phases,
+# the raced variant, --devices against one GPU, the agreement of three runs
+rj() { echo "$tmp/$1/fake_pairs/fake-gpu-sm90/results.json"; }
+printf '%s\n' "loser|0.9|$(rj race_loser)|1.0" "norace|1.2|$(rj race_loser_norace)|1.0" \
+	"none|0.5|-|-" >"$tmp/rows"
+if python3 tests/gpu/speed.py table "$tmp/rows" >"$tmp/speed" 2>&1 &&
+	grep -q '^loser  *0\.90  *1\.0 ok  *[0-9.]*  *[0-9.]*  *[0-9.]* .* 1  v[0-9a-f]* (' "$tmp/speed" &&
+	grep -q '^norace  *1\.20  *1\.0 NO .* 0  v[0-9a-f]* (' "$tmp/speed" &&
+	grep -q '^none  *0\.50  *- ' "$tmp/speed"; then ok speed_table; else bad speed_table "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py ratio 4 2.0 "$(rj race_loser)" 0.5 "$(rj race_near)" >"$tmp/speed" 2>&1 &&
+	grep -q "on 4 GPUs against one: whole process 2.00 s / 0.50 s = 4.00x (target: at least 3.5x on 4 GPUs: ok)" "$tmp/speed"
+then ok speed_ratio; else bad speed_ratio "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py agree "p=$(rj race_loser)" "p=$(rj race_loser_norace)" "p=$(rj race_near)" \
+	>"$tmp/speed" 2>&1 && grep -q "^agreement p  *picks v[0-9a-f]* v[0-9a-f]* v[0-9a-f]*: 3 of 3 the same" "$tmp/speed" &&
+	grep -q "^agreement: 3 of 3 runs pick .* 3 of 3 within 0.5 %" "$tmp/speed"
+then ok speed_agree; else bad speed_agree "$(cat "$tmp/speed")"; fi
+if python3 tests/gpu/speed.py agree p >/dev/null 2>&1; then bad speed_usage; else ok speed_usage; fi
 
 # refill: launch: bins zeroed before every launch, the verified one, the warm-ups and the
 # samples, outside the timed interval (an L2 flush and the events bracket only the kernel)

@@ -86,7 +86,7 @@ $T --timeout 1e-300 tests/kernels/scale.yaml >/dev/null 2>"$tmp/b.err"
 [ $? -eq 2 ] && ok "timeout_too_small" || bad "timeout_too_small" "$(cat "$tmp/b.err")"
 
 # two runs of different configs that share a kernel name, into one directory: its files
-# always come from one run (TUNER_TEST_WRITE_PAUSE: 0.3 s between results.json and .csv)
+# always come from one run (TUNER_TEST_WRITE_PAUSE: 0.3 s between results.csv and the next file)
 sed -e 's/^  BLOCK: \[64, 128, 256\]/  BLOCK: [64, 128]/' tests/kernels/scale.yaml >tests/kernels/.scale2.yaml
 mixed=0
 for try in 1 2 3 4 5 6 7 8; do

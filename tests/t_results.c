@@ -118,6 +118,12 @@ static void fixture(struct fixture *f)
 	f->ri.gpu.sms = 132;
 	f->ri.gpu.driver_version = 13000;
 	f->ri.lim = (struct limits){1024, 49152, 232448};
+	f->ri.phases[0] = (struct runphase){"load", PHASE_SERIAL, 0, 0.25, 0};
+	f->ri.phases[1] = (struct runphase){"stream", PHASE_SERIAL, 0.25, 2.5, 0};
+	f->ri.phases[2] = (struct runphase){"compiling", PHASE_SPAN, 0.25, 2, 0};
+	f->ri.phases[3] = (struct runphase){"extra-size verification", PHASE_TOTAL, 0, 0.125, 0};
+	f->ri.nphases = 4;
+	f->ri.run_s = 2.75;
 }
 
 static void fixture_free(struct fixture *f)
@@ -296,6 +302,17 @@ TEST(results_round_trip)
 		CHECK_EQ(r->seed, 7);
 		CHECK_EQ(r->ntimed, 3);
 		CHECK(same_num(r->wall_s, 12.5) && same_num(r->first_timed_s, 0.75));
+		CHECK(same_num(r->run_s, 2.75));
+		CHECK_EQ(r->nphases, 4);
+		if (r->nphases == 4) {
+			CHECK_STR(r->phases[1].name, "stream");
+			CHECK_STR(r->phases[1].kind, "serial");
+			CHECK(same_num(r->phases[1].start_s, 0.25) && same_num(r->phases[1].s, 2.5));
+			CHECK_STR(r->phases[2].kind, "span");
+			CHECK_STR(r->phases[3].name, "extra-size verification");
+			CHECK_STR(r->phases[3].kind, "total");
+			CHECK(r->phases[3].start_s == 0 && same_num(r->phases[3].s, 0.125));
+		}
 		check_variants(f, r);
 		results_free(r);
 	}
@@ -389,6 +406,17 @@ TEST(results_load_refuses)
 	CHECK(load_text(dir, "{\"variants\": [{\"id\": \"v1\", \"status\": \"twin\", "
 	                "\"twin_of\": \"v2\\n#include\"}]}", 0, &e) == NULL);
 	CHECK_STR(e.text, "variants[0]: 'twin_of' is not a variant id (v, hex digits, and -N)");
+	CHECK(load_text(dir, "{\"search\": {\"phases\": [3]}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "search.phases[0] is not an object");
+	CHECK(load_text(dir, "{\"search\": {\"phases\": [{\"name\": \"load\", \"kind\": "
+	                "\"serial\"}]}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "search.phases[0]: no 's'");
+	CHECK(load_text(dir, "{\"search\": {\"phases\": [{\"name\": \"load\", \"kind\": "
+	                "\"serial\", \"s\": -1}]}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "search.phases[0]: 's' is not a number of seconds");
+	CHECK(load_text(dir, "{\"search\": {\"phases\": [{\"name\": \"load\", \"kind\": "
+	                "\"parallel\", \"s\": 1}]}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "search.phases[0]: kind 'parallel' is not serial, span or total");
 	CHECK(load_text(dir, "{\"sizes\": {\"n\": 1.5}}", 0, &e) == NULL);
 	CHECK_STR(e.text, "sizes: 'n' is not an integer");
 	CHECK(load_text(dir, "{\"gpu\": \"G\", \"compute_capability\": \"9\"}", 0, &e) == NULL);

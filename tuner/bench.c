@@ -663,6 +663,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 	enum run_status st = RUN_LAUNCH_ERROR;
 	char msg[240];
 	double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
+	double tv = 0, te = 0;    /* verified at the tuning sizes, at the extra ones */
 	size_t k;
 
 	memset(r, 0, sizeof *r);
@@ -704,6 +705,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 	t1 = now_s();
 	if (check_launch(z0, &lp, r, &st, &rc, msg, sizeof msg) < 0)
 		goto fail;
+	tv = now_s();
 	for (k = 1; k < b->nset && r->status == RUN_OK; k++)
 		if (verify_at(b, m, f, vars, k, r, &st, &rc, msg, sizeof msg) < 0)
 			goto fail;
@@ -715,7 +717,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 		                v->block, v->grid, v->shared, &rc, msg, sizeof msg) < 0)
 			goto fail;
 	}
-	t2 = now_s();
+	t2 = te = now_s();
 	if (r->status == RUN_OK)
 		r->resident = resident(b, &lp);
 	if (r->status == RUN_OK &&
@@ -743,6 +745,9 @@ fail:
 	memset(&r->t, 0, sizeof r->t);
 done:
 	t3 = now_s();
+	r->verify_s = (tv ? tv : t3) - t0;
+	r->extra_s = tv ? (te ? te : t3) - tv : 0;
+	r->timing_s = te ? t3 - te : 0;
 	launch_free(&lp);
 	if (have_orig && !b->dead)
 		cu.CtxSetSharedMemConfig(orig);

@@ -55,7 +55,7 @@ static void usage(FILE *f)
 	        "  --timeout S     per-variant time limit on the GPU in seconds (default 10)\n"
 	        "  --fresh         re-run every variant, ignoring results kept from an earlier run\n"
 	        "  --no-race       time every variant with all its samples (by default one whose\n"
-	        "                  first 5 have a median above 1.3x the best so far stops there)\n"
+	        "                  samples show it beyond the play-off's reach stops early)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
 	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled)\n"
@@ -310,7 +310,7 @@ int main(int argc, char **argv)
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
 	run_catch_signals();
 	tune_load(&t);
-	run_phase(&t, "config loaded");
+	run_phase(&t, "load");
 	if (is_explain) {
 		rc = explain(&t);
 		tune_free(&t);
@@ -336,7 +336,7 @@ int main(int argc, char **argv)
 	}
 	tune_run(&t);
 	rc = tune_finish(&t);
-	run_phase(&t, "reported");
+	run_phase(&t, "finish");
 	tune_free(&t);
 	return rc;
 }

@@ -16,6 +16,14 @@
 /* time limit for the worker's open and setup, seconds */
 #define SETUP_S 300
 
+/* the worker's setup steps, timed for the run's phases: its buffers allocated (while the
+   parent goes on), the helpers loaded and the reference run, the rooflines timed */
+enum { AT_PREP0, AT_PREP1, AT_SETUP0, AT_REF1, AT_ROOF1, HELLO_AT };
+static const char *const at_span[HELLO_AT] = {
+	[AT_PREP1] = "GPU buffers", [AT_REF1] = "GPU helpers and reference",
+	[AT_ROOF1] = "rooflines",
+};
+
 /* what the worker reports after its setup */
 struct hello {
 	double copy_gbs, read_gbs;
@@ -23,6 +31,7 @@ struct hello {
 	int counters;             /* --counters: 1 + the set of counters_smem read, or -1 */
 	int passes;               /* the profiler's passes per kernel */
 	char counters_why[240];   /* why there are none */
+	double at[HELLO_AT];      /* when (now_s) the worker's setup steps began and ended */
 };
 
 struct measure {
@@ -33,12 +42,14 @@ struct measure {
 	                             that time a variant again) */
 	int64_t copy_bytes;       /* traffic of the copy roofline */
 	double best_ms;           /* the fastest verified median so far */
+	struct stats best;        /* its statistics, for the race's limit */
 	uint64_t *keys;           /* journal keys, per variant */
 	char *journal;
 	int jwarned;              /* an append to it failed: said once */
 	int have_hello;
 	int *dev, ndev;           /* --devices: one worker per ordinal */
 	int ordinal;              /* in a worker: its device */
+	double prep[2];           /* in a worker: when w_prepare began and ended */
 	char model[256];          /* the first device's name */
 	struct jrec *recs;        /* the journal as it was when the run began */
 	size_t nrec, resumed;
@@ -114,6 +125,8 @@ static int rd_info(struct rd *r, struct gpu_info *g, int *bank8)
 
 static void wire_hello(struct buf *b, const struct hello *h)
 {
+	int i;
+
 	wire_f64(b, h->copy_gbs);
 	wire_f64(b, h->read_gbs);
 	wire_stats(b, &h->copy);
@@ -121,10 +134,14 @@ static void wire_hello(struct buf *b, const struct hello *h)
 	wire_u32(b, (uint32_t)h->counters);
 	wire_u32(b, (uint32_t)h->passes);
 	wire_str(b, h->counters_why);
+	for (i = 0; i < HELLO_AT; i++)
+		wire_f64(b, h->at[i]);
 }
 
 static int rd_hello(struct rd *r, struct hello *h)
 {
+	int i;
+
 	memset(h, 0, sizeof *h);
 	h->copy_gbs = rd_f64(r);
 	h->read_gbs = rd_f64(r);
@@ -133,6 +150,8 @@ static int rd_hello(struct rd *r, struct hello *h)
 	h->counters = rd_i32(r);
 	h->passes = rd_i32(r);
 	rd_str(r, h->counters_why, sizeof h->counters_why);
+	for (i = 0; i < HELLO_AT; i++)
+		h->at[i] = rd_f64(r);
 	return rd_done(r) ? 0 : -1;
 }
 
@@ -197,6 +216,9 @@ static void wire_result(struct buf *b, const struct run_result *x)
 	wire_str(b, x->probe_why);
 	wire_u32(b, (uint32_t)x->device);
 	wire_u32(b, (uint32_t)x->resident);
+	wire_f64(b, x->verify_s);
+	wire_f64(b, x->extra_s);
+	wire_f64(b, x->timing_s);
 }
 
 static int rd_result(struct rd *r, struct run_result *x)
@@ -218,6 +240,9 @@ static int rd_result(struct rd *r, struct run_result *x)
 	rd_str(r, x->probe_why, sizeof x->probe_why);
 	x->device = rd_i32(r);
 	x->resident = rd_i32(r);
+	x->verify_s = rd_f64(r);
+	x->extra_s = rd_f64(r);
+	x->timing_s = rd_f64(r);
 	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR || x->resident < 0)
 		r->bad = 1;
 	return rd_done(r) ? 0 : -1;
@@ -250,7 +275,9 @@ static void w_prepare(void *arg)
 	struct measure *m = arg;
 	struct run *t = m->t;
 
+	m->prep[0] = now_s();
 	m->bench = bench_open(t->c, &t->sizes, &t->ri.gpu, t->why, sizeof t->why);
+	m->prep[1] = now_s();
 }
 
 static int probe_before(void *arg, char *why, size_t whylen)
@@ -308,6 +335,9 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 	int moved;
 
 	memset(&h, 0, sizeof h);
+	h.at[AT_PREP0] = m->prep[0];
+	h.at[AT_PREP1] = m->prep[1];
+	h.at[AT_SETUP0] = now_s();
 	if (!m->bench) {
 		snprintf(why, whylen, "%s", t->why);
 		return -1;
@@ -333,12 +363,14 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 	if (bench_helpers(m->bench, &t->copy, why, whylen) < 0 ||
 	    bench_reference(m->bench, &t->ref, why, whylen) < 0)
 		return -1;
+	h.at[AT_REF1] = now_s();
 	h.copy_gbs = bench_copy(m->bench, &t->copy, m->copy_bytes, &h.copy, why, whylen);
 	if (h.copy_gbs <= 0)
 		return -1;
 	h.read_gbs = bench_read(m->bench, m->copy_bytes, &h.read, why, whylen);
 	if (h.read_gbs <= 0)
 		return -1;
+	h.at[AT_ROOF1] = now_s();
 	if (t->o.counters)
 		counters_setup(m, &h);
 	wire_hello(out, &h);
@@ -491,6 +523,7 @@ static void take_hello(struct measure *m, const struct buf *b)
 	struct run *t = m->t;
 	struct rd r = rd_of(b->s, b->len);
 	struct hello h;
+	int i;
 
 	if (rd_hello(&r, &h) < 0)
 		die("bad hello message");
@@ -498,7 +531,9 @@ static void take_hello(struct measure *m, const struct buf *b)
 	t->ri.copy = h.copy;
 	t->ri.read_gbs = h.read_gbs;
 	t->ri.read = h.read;
-	run_phase(t, "first result (the worker's setup and rooflines are done)");
+	for (i = 1; i < HELLO_AT; i++)
+		if (at_span[i] && h.at[i - 1] > 0 && h.at[i] >= h.at[i - 1])
+			run_span(t, at_span[i], h.at[i - 1], h.at[i], 1);
 	t->ri.counters = h.counters;
 	t->ri.counter_passes = h.passes;
 	snprintf(t->ri.counters_why, sizeof t->ri.counters_why, "%s", h.counters_why);
@@ -523,7 +558,9 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	i %= t->s.n;
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
-	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 ? 0 : WINNER_RACE * m->best_ms);
+	/* the race's limit; none for the earlier winner, which may stay within a wider band */
+	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 || i + 1 == t->earlier
+	            ? 0 : winner_race_limit(t->c, &m->best));
 	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }
@@ -543,6 +580,9 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 		struct rd r = rd_of(msg, len);
 		if (rd_result(&r, &run) < 0)
 			die("bad result message");
+		run_total(t, "verify", run.verify_s);
+		run_total(t, "extra-size verification", run.extra_s);
+		run_total(t, "timing samples", run.timing_s);
 	} else {
 		snprintf(run.reason, sizeof run.reason, "%.*s", (int)len, (const char *)msg);
 	}
@@ -559,8 +599,10 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 		return;
 	}
 	settle(t, i, oc, &run);
-	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms))
+	if (t->r[i].status == ST_OK && (m->best_ms <= 0 || result_run(&t->r[i])->t.median_ms < m->best_ms)) {
 		m->best_ms = result_run(&t->r[i])->t.median_ms;
+		m->best = result_run(&t->r[i])->t;
+	}
 	note(2, "tuner: %s %s %s\n", t->s.v[i].id, result_status(t->r[i].status),
 	     t->r[i].reason ? t->r[i].reason : "");
 	memset(&rec, 0, sizeof rec);

@@ -280,9 +280,9 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].status == ST_OK && result_run(&r[k])->t.n < c->samples;
 	if (rank)
-		fprintf(f, "%zu variants were timed with %d samples, not %d: their median was already "
-		           "too slow to win (--no-race times every sample)\n", rank, WINNER_RACE_SAMPLES,
-		        c->samples);
+		fprintf(f, "%zu variants were timed with fewer than %d samples: the race stopped them "
+		           "once their samples put them beyond the play-off's reach (--no-race times "
+		           "every sample)\n", rank, c->samples);
 	if (c->naccesses)
 		fprintf(f, "bank: predicted by the model (docs/bank-model.md), not measured: "
 		           "wavefronts / conflict-free wavefronts over the declared accesses%s\n",

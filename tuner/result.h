@@ -49,6 +49,9 @@ struct run_result {
 	int resident;             /* its blocks on a multiprocessor at once at the tuning sizes: as
 	                             many as fit (the driver's occupancy calculator), or fewer
 	                             where the grid has fewer a multiprocessor (0: not known) */
+	double verify_s, extra_s, timing_s; /* the worker's seconds on it: loading and verifying
+	                             at the tuning sizes, verifying at the extra sizes, timing
+	                             (not journaled) */
 };
 
 /* the status as a short word ("ok", "compile-error", ...), as results.json and the table say it */
@@ -83,6 +86,22 @@ struct result {
 const struct run_result *result_run(const struct result *x);
 /* give x a copy of run (replacing the one it had) */
 void result_set_run(struct result *x, const struct run_result *run);
+
+/* where a run's wall time went (run.h: run_phase, run_span, run_total; search.phases in
+   results.json) */
+enum phase_kind {
+	PHASE_SERIAL,             /* one of the run's consecutive phases: together, its wall time */
+	PHASE_SPAN,               /* an interval beside other work (compiling beside timing) */
+	PHASE_TOTAL,              /* a sum of many short intervals (every variant's verification) */
+};
+struct runphase {
+	const char *name;         /* a string literal ("load", "extra-size verification") */
+	enum phase_kind kind;
+	double start_s;           /* seconds after the run began (not for PHASE_TOTAL) */
+	double s;                 /* how long */
+	int said;                 /* printed with -v */
+};
+#define RUN_PHASES_MAX 48
 
 /* facts about the run, for the report and the provenance comment */
 struct runinfo {
@@ -127,6 +146,11 @@ struct runinfo {
 	uint64_t config_hash, template_hash; /* hash_bytes of the texts tuned with */
 	struct buf retune_text;   /* retune_compare's lines and JSON array (empty: none) */
 	struct buf retune_json;
+	struct runphase phases[RUN_PHASES_MAX]; /* in the order they began (serial) or were first
+	                             recorded */
+	int nphases;
+	double run_s;             /* the serial phases' sum so far: the run's wall time up to the
+	                             end of the last phase recorded */
 };
 
 #endif

@@ -140,6 +140,46 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 /* with out: write what b holds to out once it is large, or at the end (flush) */
 #define spill(b, out) buf_spill(b, out, 1 << 16, "the results")
 
+static const char *const phase_kinds[] = {
+	[PHASE_SERIAL] = "serial", [PHASE_SPAN] = "span", [PHASE_TOTAL] = "total",
+};
+
+/* 1 if phase p comes after q in search.phases: by their start, a serial phase before the
+   spans that begin with it, the totals last */
+static int phase_after(const struct runphase *p, const struct runphase *q)
+{
+	if ((p->kind == PHASE_TOTAL) != (q->kind == PHASE_TOTAL))
+		return p->kind == PHASE_TOTAL;
+	if (p->start_s != q->start_s)
+		return p->start_s > q->start_s;
+	return p->kind > q->kind;
+}
+
+/* search.run_s and search.phases: where the run's time went, up to the writing of this file */
+static void json_phases(struct buf *b, const struct runinfo *ri)
+{
+	int o[RUN_PHASES_MAX], i, j;
+
+	if (!ri->nphases)
+		return;
+	for (i = 0; i < ri->nphases; i++) { /* sorted, stable */
+		for (j = i; j > 0 && phase_after(&ri->phases[o[j - 1]], &ri->phases[i]); j--)
+			o[j] = o[j - 1];
+		o[j] = i;
+	}
+	buf_printf(b, ", \"run_s\": %.4f, \"phases\": [", ri->run_s);
+	for (i = 0; i < ri->nphases; i++) {
+		const struct runphase *p = &ri->phases[o[i]];
+		buf_puts(b, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+		buf_json_str(b, p->name);
+		buf_printf(b, ", \"kind\": \"%s\"", phase_kinds[p->kind]);
+		if (p->kind != PHASE_TOTAL)
+			buf_printf(b, ", \"start_s\": %.4f", p->start_s);
+		buf_printf(b, ", \"s\": %.4f}", p->s);
+	}
+	buf_puts(b, "]");
+}
+
 void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                    const struct result *r, const size_t *order, const struct runinfo *ri)
 {
@@ -232,7 +272,9 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 	           ri->budget, (unsigned long long)ri->seed, ri->ntimed, ri->nskipped);
 	if (ri->first_timed_s > 0)
 		buf_printf(b, ", \"first_timed_s\": %.3f", ri->first_timed_s);
-	buf_printf(b, ", \"wall_s\": %.3f},\n", ri->compile_s);
+	buf_printf(b, ", \"wall_s\": %.3f", ri->compile_s);
+	json_phases(b, ri);
+	buf_puts(b, "},\n");
 	buf_puts(b, "  \"variants\": [");
 	for (k = 0, first = 1; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
@@ -662,6 +704,38 @@ static void read_copy(struct rd *d, json_t *sources, const char *what, struct re
 	c->fnv1a64 = str(d, where, o, "fnv1a64", COMPLETE);
 }
 
+/* search.phases (a list, NULL: absent) into r->phases */
+static void read_phases(struct rd *d, json_t *list, struct results *r)
+{
+	size_t i, k;
+
+	if (!list)
+		return;
+	r->phases = xcalloc(json_array_size(list) + 1, sizeof *r->phases);
+	for (i = 0; i < json_array_size(list) && !d->bad; i++) {
+		struct results_phase *p = &r->phases[r->nphases];
+		json_t *o = json_array_get(list, i);
+		char where[64];
+		snprintf(where, sizeof where, "search.phases[%zu]", i);
+		if (!json_is_object(o)) {
+			bad(d, "%s is not an object", where);
+			return;
+		}
+		r->nphases++;
+		p->name = str(d, where, o, "name", ALWAYS);
+		p->kind = str(d, where, o, "kind", ALWAYS);
+		p->start_s = num(d, where, o, "start_s");
+		p->s = num(d, where, o, "s");
+		for (k = 0; p->kind && k < sizeof phase_kinds / sizeof *phase_kinds; k++)
+			if (!strcmp(p->kind, phase_kinds[k]))
+				break;
+		if (p->kind && k == sizeof phase_kinds / sizeof *phase_kinds)
+			bad(d, "%s: kind '%s' is not serial, span or total", where, p->kind);
+		if (!get(d, where, o, "s", JSON_REAL, ALWAYS) || !(p->s >= 0))
+			bad(d, "%s: 's' is not a number of seconds", where);
+	}
+}
+
 /* the run's facts beside the variants: the GPU, the sources, the limits, the search */
 static void read_run(struct rd *d, json_t *doc, struct results *r)
 {
@@ -714,6 +788,8 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 		r->ntimed = integer(d, "search", o, "timed", 0);
 		r->first_timed_s = num(d, "search", o, "first_timed_s");
 		r->wall_s = num(d, "search", o, "wall_s");
+		r->run_s = num(d, "search", o, "run_s");
+		read_phases(d, get(d, "search", o, "phases", JSON_ARRAY, OPTIONAL), r);
 	}
 }
 
@@ -902,6 +978,11 @@ void results_free(struct results *r)
 	free(r->nvrtc);
 	free(r->date);
 	free(r->strategy);
+	for (i = 0; i < r->nphases; i++) {
+		free(r->phases[i].name);
+		free(r->phases[i].kind);
+	}
+	free(r->phases);
 	copy_free(&r->cfg);
 	copy_free(&r->tmpl);
 	for (i = 0; i < l->nnames; i++)

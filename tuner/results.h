@@ -66,6 +66,13 @@ struct results_copy {
 	char *path;               /* the template's path as the run found it (NULL: the config's) */
 };
 
+/* one of search.phases: where the run's time went (struct runphase) */
+struct results_phase {
+	char *name;
+	char *kind;               /* "serial", "span" or "total" */
+	double start_s, s;        /* start_s: 0 when not given (a total) */
+};
+
 /* what results.json says of the run */
 struct results {
 	char *kernel;
@@ -89,6 +96,9 @@ struct results {
 	char *strategy;           /* the search's */
 	int64_t budget, seed, ntimed;
 	double first_timed_s, wall_s;
+	double run_s;             /* search.run_s: the serial phases' sum (0: not given) */
+	struct results_phase *phases; /* search.phases (none: not given) */
+	size_t nphases;
 	struct results_variant *v;
 	size_t n;
 };

@@ -70,7 +70,15 @@ struct run {
 extern volatile sig_atomic_t run_stop;
 /* from now on an interrupt sets run_stop instead of ending the process */
 void run_catch_signals(void);
-/* with -v: how long the run has taken, at the end of the phase `what` */
-void run_phase(const struct run *t, const char *what);
+/* the serial phase `name` (a string literal) ends now: it began where the one before it ended
+   (at t->t0, the run's start), so the serial phases add up to the run's wall time; with -v
+   its time is printed, then the spans and totals not printed yet */
+void run_phase(struct run *t, const char *name);
+/* the span `name` (a string literal), from start to end (now_s's clock, which every process
+   of the machine shares) beside the serial phases: a later call of the same name widens it to
+   cover both (with once: changes nothing) */
+void run_span(struct run *t, const char *name, double start, double end, int once);
+/* s more seconds to the total `name` (a string literal): many short intervals summed */
+void run_total(struct run *t, const char *name, double s);
 
 #endif

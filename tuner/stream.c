@@ -138,6 +138,7 @@ static int playoff_next(struct stream *st, size_t *i)
 	*i = st->keep[(st->po_next % st->nkeep + k) % st->nkeep] + t->s.n;
 	st->po_next++;
 	st->timing++;
+	run_span(t, "play-off", now_s(), now_s(), 0);
 	return 1;
 }
 
@@ -152,6 +153,7 @@ static int gpu_next(void *arg, size_t *i)
 	st->qhead = (st->qhead + 1) % st->qcap;
 	st->qlen--;
 	st->timing++;
+	run_span(st->t, "timing", now_s(), now_s(), 0);
 	return 1;
 }
 
@@ -312,6 +314,10 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 	size_t w;
 
 	st->compiling--;
+	/* from the stream's start (the serial phases' end so far) */
+	run_span(t, "compiling", t->t0 + t->ri.run_s, now_s(), 0);
+	if (!hit) /* the first from a compiler process: NVRTC's start-up, then one variant */
+		run_span(t, "compiler start-up", t->t0 + t->ri.run_s, now_s(), 1);
 	free(x->reason);
 	x->reason = NULL;
 	x->co = *out;
@@ -392,6 +398,7 @@ static void timed(void *arg, size_t i)
 	struct result *x = &t->r[i];
 
 	st->timing--;
+	run_span(t, i >= t->s.n ? "play-off" : "timing", now_s(), now_s(), 0);
 	if (i >= t->s.n) { /* a play-off round */
 		progress_step(++st->po_done);
 		return;

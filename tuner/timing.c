@@ -57,6 +57,7 @@ int timing_open(struct timer *tm, const struct config *c, const struct gpu_info 
 	tm->c = c;
 	tm->flushes = flush;
 	tm->sms = gpu->sms;
+	winner_race_plan(c->samples > 0 ? c->samples : 1, &tm->race);
 	if (devbuf_alloc(&tm->sink, 16, "the flush kernel's sink", why, whylen) < 0)
 		goto fail;
 	if (flush) {
@@ -131,7 +132,7 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 {
 	int warm = tm->c->warmup > 0 ? tm->c->warmup : 0;
 	int n = tm->c->samples > 0 ? tm->c->samples : 1;
-	int race = tm->cut_ms > 0 && n > WINNER_RACE_SAMPLES, got = 0, part;
+	int race = tm->cut_ms > 0 && tm->race.nlooks && tm->race.n == n, got = 0, part;
 	int batch, reps = 1, k;
 	double *ms, each;
 	CUresult r;
@@ -182,10 +183,10 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		if (reps > TIMING_REPS_MAX)
 			reps = TIMING_REPS_MAX;
 	}
-	/* the first WINNER_RACE_SAMPLES samples, then (unless they show the variant cannot win)
-	   the rest; one synchronization per part */
-	for (i = 0, part = 0; part < 2 && i < n; part++) {
-		int end = part == 0 && race ? WINNER_RACE_SAMPLES : n;
+	/* with the race, the samples up to each of its looks, then (unless they show that the
+	   variant cannot win) the rest; one synchronization per part */
+	for (i = 0, part = 0; i < n; part++) {
+		int end = race && part < tm->race.nlooks ? tm->race.look[part] : n;
 		for (; i < end; i++) {
 			const char *call = "cuLaunchKernel(refill)";
 			/* the refill, then the flush, evicting what the refill left in L2 */
@@ -220,15 +221,8 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		for (k = got; k < i; k++)
 			ms[k] /= reps;
 		got = i;
-		if (part == 0 && race) {
-			struct stats early;
-			double *x = xcalloc((size_t)got, sizeof *x);
-			memcpy(x, ms, (size_t)got * sizeof *x);
-			stats_compute(x, got, &early);
-			free(x);
-			if (early.median_ms > tm->cut_ms)
-				break;
-		}
+		if (race && winner_race_stop(&tm->race, ms, got, tm->cut_ms))
+			break;
 	}
 	n = got;
 	stats_compute(ms, n, t);

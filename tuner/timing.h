@@ -6,14 +6,15 @@
 #include "gpu.h"
 #include "launch.h"
 #include "stats.h"
-#include "winner.h" /* WINNER_RACE_SAMPLES */
+#include "winner.h" /* struct race_plan */
 
 /* what timing needs: the config's counts, the events, the L2 flush */
 struct timer {
 	const struct config *c;   /* warmup, samples */
 	int flushes;              /* flush the L2 before each sample (timing_l2_flush) */
 	int sms;                  /* the device's multiprocessors, for the flush's grid */
-	double cut_ms;            /* bench_set_cut */
+	double cut_ms;            /* bench_set_cut: the race's limit (0: none) */
+	struct race_plan race;    /* when the race looks at the samples, for c's count */
 	CUfunction flush_fn;      /* the helpers' tuner_flush (set before timing with flush_l2) */
 	CUdeviceptr flush;        /* read between samples to evict L2 (0: no flush) */
 	size_t flush_bytes;
@@ -39,8 +40,9 @@ int timing_open(struct timer *tm, const struct config *c, const struct gpu_info 
 /* c's warm-up launches of lp, then its samples (with no flush and no refill, each of
    TIMING_SAMPLE_MIN_MS or more: t->reps launches back to back, as the warm-ups' time says), each bracketed by events (after an L2 flush if
    c asks), each launch after lp's refills (launch_refill: before the flush and the events,
-   so not timed), one synchronization per part (the first WINNER_RACE_SAMPLES samples, then the rest
-   unless their median is above cut_ms); their statistics into *t. 0, or -1 with why, *rc and
+   so not timed), one synchronization per part (with cut_ms, the race's: up to each look of
+   the race's plan, after which the variant may stop, winner_race_stop; else all the samples);
+   their statistics into *t. 0, or -1 with why, *rc and
    *in_launch (1: a launch failed, 0: the run or another call) */
 int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUresult *rc,
                int *in_launch, char *why, size_t whylen);

@@ -97,7 +97,7 @@ void tune_target(struct run *t)
 		space_arch_limits(ri->arch, &t->lim);
 		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
 	}
-	run_phase(t, t->m ? "GPU opened (by the worker)" : "no GPU");
+	run_phase(t, "driver");
 }
 
 /* warn about each parameter that changes no variant's cubin or launch: among the compiled
@@ -232,11 +232,13 @@ void tune_run(struct run *t)
 	     t->m ? ", timing as they come" : "");
 	t0 = now_s();
 	compile_fixed(t, t->cachedir); /* before cand: a failure there leaves nothing behind */
+	run_phase(t, "reference compile");
 	cand = candidates(t, &ncand);
 	if (t->o.shard_n)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
 		     t->o.shard_n, ncand, s->nkept);
 	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
+	run_phase(t, "stream");
 	for (i = 0; i < ncand && run_stop && !t->o.budget; i++) { /* never reached */
 		struct result *x = &t->r[cand[i]];
 		if (x->status == ST_SKIPPED) {
@@ -260,7 +262,6 @@ void tune_run(struct run *t)
 	if (!t->predicted && !run_stop)
 		predict(t);
 	stream_summary(t, &sum, ncand);
-	run_phase(t, "compiled and run");
 	free(t->cachedir);
 	t->cachedir = NULL;
 	free(cand);
@@ -274,6 +275,7 @@ void tune_run(struct run *t)
 	}
 	if (!run_stop)
 		unused_params(c, s, t->r);
+	run_phase(t, "summary");
 }
 
 /* 1 if t's space is the first point's, variant for variant (the same ids, the same kept), and
@@ -315,7 +317,7 @@ static void predict(struct run *t)
 	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
 	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
 	t->predicted = 1;
-	run_phase(t, "bank model evaluated");
+	run_phase(t, "bank model");
 }
 
 void tune_expand(struct run *t)
@@ -339,6 +341,7 @@ void tune_expand(struct run *t)
 	}
 	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
 	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
+	run_phase(t, "expand");
 	/* a run that tries part of the space predicts for what it tried, after it (the guided
 	   search needs every prediction first) */
 	if ((!t->o.budget && !t->o.shard_n) || t->o.strategy == SEARCH_GUIDED)
@@ -489,34 +492,45 @@ int tune_finish(struct run *t)
 	}
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
+	run_phase(t, "ranking");
 	if (verbosity >= (t->npoints > 1 ? 2 : 1)) /* several points: points.h's table */
 		report_table(stdout, c, s, r, order, &t->ri);
+	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	lock = lock_dir(t->dir);
 	/* every file to its temporary, then all renamed: a failure (a full disk) leaves the files
 	   of the run before as they were, and no temporary (an exit removes them) */
 	copy_sources(t, &set);
-	for (i = 0; i < sizeof writers / sizeof *writers; i++) {
+	run_phase(t, RESULTS_CONFIG_COPY " and " RESULTS_TEMPLATE_COPY);
+	/* results.json (writers[0]) last: it holds the time each other file took */
+	for (i = 1; i < sizeof writers / sizeof *writers; i++) {
 		if (writers[i].t4 && !t->o.t4)
 			continue;
 		write_report(t, &set, &writers[i], order);
-		if (i == 0 && getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window
+		run_phase(t, writers[i].file);
+		if (i == 1 && getenv("TUNER_TEST_WRITE_PAUSE")) /* for the tests: widen the window
 		                                                   between files */
 			nanosleep(&(struct timespec){0, 300000000}, NULL);
 	}
-	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK)
+	if (t->ri.timed && !run_stop && !t->o.shard_n && r[order[0]].status == ST_OK) {
 		tune_emit(t, &set, t->dir, best = order[0], "best");
+		run_phase(t, "best.cu and best.h");
+	}
 	t->winner = best != SIZE_MAX ? best + 1 : 0;
 	if (t->o.emit && !run_stop) {
 		for (i = 0; strcmp(s->v[i].id, t->o.emit); i++)
 			;
 		if (!(emit_bad = r[i].status == ST_COMPILE_ERROR)) /* an error once the rest is written */
 			tune_emit(t, &set, t->dir, i, t->o.emit);
+		run_phase(t, "--emit");
 	}
+	write_report(t, &set, &writers[0], order);
+	run_phase(t, writers[0].file);
 	if (fileset_commit(&set) < 0)
 		fatal("cannot write '%s':", set.failed);
 	fileset_free(&set);
+	run_phase(t, "rename");
 	if (best != SIZE_MAX) {
 		char *p = space_params_str(c, &s->v[best]);
 		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id, p,
