@@ -3,6 +3,7 @@
 #include "report.h"
 #include "winner.h"
 #include "results.h"
+#include "csv.h"
 #include "bank.h"
 #include "retune.h"
 
@@ -112,7 +113,7 @@ TEST(report_csv_bank_columns)
 	x.co.ok = 1;
 	s.v = &v;
 	s.n = 1;
-	results_csv(&b, NULL, &c, &s, &x, &order);
+	csv_write(&b, NULL, &c, &s, &x, &order);
 	CHECK(strstr(b.s, "bank_predicted,bank_counted") != NULL);
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);

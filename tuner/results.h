@@ -23,9 +23,6 @@ struct space;
    (may be NULL) written to out as it goes, b serving as the buffer */
 void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                    const struct result *r, const size_t *order, const struct runinfo *ri);
-/* results.csv: one row per variant tried or dropped; b and out as results_write's */
-void results_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                 const struct result *r, const size_t *order);
 
 /* one parameter of a variant, or one size */
 struct results_val {

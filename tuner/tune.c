@@ -12,6 +12,7 @@
 #include "bench.h"
 #include "cache.h"
 #include "compile.h"
+#include "csv.h"
 #include "emit.h"
 #include "html.h"
 #include "measure.h"
@@ -370,7 +371,7 @@ static void write_csv(FILE *f, const struct run *t, const size_t *order)
 {
 	struct buf b = {0};
 
-	results_csv(&b, f, t->c, &t->s, t->r, order);
+	csv_write(&b, f, t->c, &t->s, t->r, order);
 	buf_free(&b);
 }
 
