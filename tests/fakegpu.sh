@@ -284,6 +284,34 @@ for v in d["variants"]:
     assert "refill: launch" in v["reason"], v
 '
 
+# the bank mode the fake GPU ignores: each 8-byte variant collapses into its 4-byte twin,
+# which stands for the pair though the 8-byte one comes first in the config and, with -j 1,
+# compiles first (and is timed); again from the journal, and again compiled in parallel
+jb=$tmp/ob/fake_banks/fake-gpu-sm90
+banks_check='
+assert d["bank_mode_ignored"] is True, d.get("bank_mode_ignored")
+by = {v["id"]: v for v in d["variants"]}
+for v in d["variants"]:
+    p = v["params"]
+    if p["BANK_BYTES"] == 4:
+        assert v["status"] == "ok" and "twin_of" not in v, v
+    else:
+        t = by[v["twin_of"]]
+        assert v["status"] == "collapsed" and t["params"] == dict(p, BANK_BYTES=4), (v, t)
+assert d["variants"][0]["params"]["BANK_BYTES"] == 4, d["variants"][0]
+'
+for r in "banks_first -j 1" "banks_resumed -j 1" "banks_parallel -j 2 --fresh"; do
+	set -- $r
+	n=$1
+	shift
+	tune "$n" 0 "$tmp/banks.log" "$@" --out "$tmp/ob" tests/fakecuda/banks.yaml
+	cp "$tmp/stderr" "$tmp/$n.err"
+	check "${n}_4byte_stands" "$jb/results.json" "$banks_check"
+	has "${n}_best_4byte" "^#define BANK_BYTES 4$" "$jb/best.cu"
+	has "${n}_best_said" "^best: v[0-9a-f]* (BANK_BYTES=4 " "$tmp/stdout"
+done
+has banks_resumed_said "2 results kept from an earlier run" "$tmp/banks_resumed.err"
+
 # --devices over GPUs of two models: a run each, side by side, each with its own architecture
 # and directory; GPUs of one model share one result set
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"

@@ -23,6 +23,7 @@
 #include "search.h"
 #include "stream.h"
 #include "t4.h"
+#include "twins.h"
 #include "util.h"
 
 void tune_load(struct run *t)
@@ -221,6 +222,7 @@ void tune_run(struct run *t)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
 		     t->o.shard_n, ncand, s->nkept);
 	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
+	twins_settle(t); /* the group's result to the member the rule prefers */
 	for (i = 0; i < ncand && run_stop && !t->o.budget; i++) { /* never reached */
 		struct result *x = &t->r[cand[i]];
 		if (x->status == ST_SKIPPED) {
