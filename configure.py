@@ -32,7 +32,8 @@ def find_cuda():
         if c and os.path.isfile(os.path.join(c, "include", "nvrtc.h")):
             return c
     fail("CUDA toolkit not found (no include/nvrtc.h under $CUDA_HOME, $CUDA_PATH, nvcc's "
-         "prefix or /usr/local/cuda): install the CUDA Toolkit or set CUDA_HOME")
+         "prefix or /usr/local/cuda): install the CUDA Toolkit 13.0 (scripts/setup and "
+         "docs/setup.md say how) or set CUDA_HOME")
 
 
 def try_compile(cc, cflags, ldflags, src):

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The test suite: unit tests (out/bin/unit) then end-to-end runs of out/bin/tuner.
 # TUNER_BINDIR names another build's bin directory (e.g. out/asan/bin, the sanitized build).
-# Needs no GPU. Ends with "N passed, N failed"; exits non-zero on any failure.
+# Needs no GPU. Ends with "N passed, N failed", and ", N skipped" after it where tests could not
+# run here (Slurm or a browser missing: scripts/setup --full installs them); exits non-zero on
+# any failure.
 # TUNER_NVCC names nvcc for the emitted-source checks (default: nvcc on PATH).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -34,6 +36,28 @@ has cli_missing_config_msg "nonexistent.yaml" "$tmp/stderr"
 expect cli_unknown_size 2 $T --size nope=3 configs/filter21.yaml
 expect cli_emit_unknown 2 $T --out "$tmp/o" --emit vdeadbeef tests/kernels/scale.yaml
 [ ! -e "$tmp/o" ] && ok "errors write nothing" || bad "errors write nothing" "$(find "$tmp/o")"
+
+# scripts/setup: the missing Debian packages installed as root, the command printed otherwise
+# (dpkg-query, id, sudo and apt-get faked: FAKE_MISSING lists what dpkg-query says is missing)
+mkdir "$tmp/fb"
+printf '#!/bin/sh\ncase " $FAKE_MISSING " in *" $4 "*) echo not-installed ;; *) echo installed ;; esac\n' >"$tmp/fb/dpkg-query"
+printf '#!/bin/sh\necho "${FAKE_UID:-1000}"\n' >"$tmp/fb/id"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/fb/sudo"
+printf '#!/bin/sh\necho "$@" >>"$FAKE_APT"\n' >"$tmp/fb/apt-get"
+chmod +x "$tmp/fb/"*
+setup() { env PATH="$tmp/fb:$PATH" FAKE_APT="$tmp/apt.log" "$@"; }
+expect setup_ready 0 setup env FAKE_MISSING= scripts/setup
+has setup_ready_said "^setup: ready: ./configure.py && ninja$" "$tmp/stdout"
+has setup_cuda_said "^setup: CUDA Toolkit .* in .* (configure.py uses it)$" "$tmp/stdout"
+expect setup_not_root 1 setup env FAKE_MISSING="libyaml-dev groff-base" scripts/setup
+has setup_not_root_command "^  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libyaml-dev groff-base$" "$tmp/stdout"
+expect setup_print 1 setup env FAKE_MISSING=chromium FAKE_UID=0 scripts/setup --full --print
+has setup_print_command "apt-get install -y chromium$" "$tmp/stdout"
+[ ! -e "$tmp/apt.log" ] && ok setup_print_installs_nothing || bad setup_print_installs_nothing "$(cat "$tmp/apt.log")"
+expect setup_root 0 setup env FAKE_MISSING="ninja-build slurm-wlm" FAKE_UID=0 scripts/setup --full
+if [ "$(cat "$tmp/apt.log" 2>/dev/null)" = "$(printf 'update\ninstall -y ninja-build slurm-wlm')" ]; then
+	ok setup_root_installs; else bad setup_root_installs "$(cat "$tmp/apt.log" 2>&1)"; fi
+expect setup_usage 2 scripts/setup --frobnicate
 
 # the architecture without a GPU: --arch, else TUNER_ARCH, else NVRTC's newest (said so)
 TUNER_ARCH=sm_90 $T -j 2 --out "$tmp/ta" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
@@ -282,15 +306,21 @@ for f in "$tmp"/inj/o/scale/*/v21e58637.h "$tmp"/inj/o/scale/*/v21e58637.cu; do
 	else bad "emit_path_comment_$(basename "$f")" "$(head -n 5 "$f" 2>&1)"; fi
 done
 
-# sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
-# selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written), the GPU side on a fake driver
-# (tests/fakegpu.sh: extra verification sizes, refills), hostile runs (interrupts, corrupt
-# cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
-# (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
-# shards (tests/search.sh), report.html in a headless browser and results.t4.json against the
-# T4 schema (tests/report.sh; TUNER_NO_BROWSER=1 skips the browser) and ninja install with the
-# man page (this build's configuration in its own build directory, $B/../install-test).
+# a suite that cannot run here says why and counts as skipped, not as passed or failed
+expect skip_counted 0 env TUNER_NO_SLURM=1 sh tests/slurm.sh "$T"
+has skip_counted_line "^slurm: 0 passed, 0 failed, 1 skipped$" "$tmp/stdout"
+has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
+
+# sub-suites, each ending "NAME: N passed, N failed" (", N skipped" may follow): tuner bundle
+# (the example application, the selection, the test kernel's bundle, bad input), bad input
+# through the real binary (exit 2, the message, within the time limit, nothing written), the
+# GPU side on a fake driver (tests/fakegpu.sh: extra verification sizes, refills), hostile runs
+# (interrupts, corrupt cache, concurrent writers), scripts/slurm-tune on a one-node Slurm
+# cluster the suite starts (two shards merged equal one unsharded run; skipped without Slurm or
+# with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
+# browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
+# without chromium or with TUNER_NO_BROWSER=1) and ninja install with the man page (this
+# build's configuration in its own build directory, $B/../install-test).
 # suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
@@ -298,9 +328,12 @@ suite() {
 	"$@" >"$tmp/$name.log" 2>&1
 	cat "$tmp/$name.log"
 	line=$(tail -n 1 "$tmp/$name.log")
-	sp=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
-	sf=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
-	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else pass=$((pass + sp)); fail=$((fail + sf)); fi
+	re="^$name: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}\$"
+	sp=$(echo "$line" | sed -n "s/$re/\1/p")
+	sf=$(echo "$line" | sed -n "s/$re/\2/p")
+	ss=$(echo "$line" | sed -n "s/$re/\4/p")
+	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else
+		pass=$((pass + sp)) fail=$((fail + sf)) skipped=$((skipped + ${ss:-0})); fi
 }
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
