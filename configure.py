@@ -285,7 +285,8 @@ def main():
     for d, pat in (("templates", "*.cu"), ("configs", "*.yaml")):
         for f in sorted(glob.glob(os.path.join(d, pat))):
             installs.append(("644", f, "share/tuner/" + f))
-    for f in ["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))):
+    for f in (["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))) +
+              sorted(glob.glob(os.path.join("docs", "*.json")))):
         installs.append(("644", f, "share/doc/tuner/" + f))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +

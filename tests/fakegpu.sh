@@ -49,6 +49,11 @@ o=$tmp/o
 tune pairs_run 0 "$tmp/pairs.log" --out "$o" tests/fakecuda/pairs.yaml
 cp "$tmp/stderr" "$tmp/pairs_run.err"
 has pairs_said_timed "rooflines on Fake GPU" "$tmp/stdout"
+# the first line says where it times; the last names report.html and best.cu
+if head -n 1 "$tmp/pairs_run.err" | grep -q "^tuner: timing on Fake GPU (sm_90): every variant tried is compiled, verified"; then
+	ok pairs_plan_first_line; else bad pairs_plan_first_line "$(head -n 3 "$tmp/pairs_run.err")"; fi
+if tail -n 1 "$tmp/pairs_run.err" | grep -q "^tuner: the run at a glance: $o/fake_pairs/fake-gpu-sm90/report.html; the winner: $o/fake_pairs/fake-gpu-sm90/best.cu$"; then
+	ok pairs_last_line; else bad pairs_last_line "$(tail -n 3 "$tmp/pairs_run.err")"; fi
 j=$o/fake_pairs/fake-gpu-sm90/results.json
 check pairs_results "$j" '
 assert d["timed"] is True, "timed"
@@ -366,4 +371,5 @@ tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" test
 has models_no_device_said "no CUDA device 7" "$tmp/stderr"
 unset FAKECUDA_DEVICES
 
+schema_all results_schema_fakegpu
 finish fakegpu

@@ -29,6 +29,37 @@ expect() {
 has() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
 }
+# schema_py: the python that has the module jsonschema (python3, else Debian's), or python3
+schema_py() {
+	if ! python3 -c 'import jsonschema' 2>/dev/null && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+		echo /usr/bin/python3
+	else
+		echo python3
+	fi
+}
+# schema NAME FILE...: every results.json FILE is valid against docs/results.schema.json and
+# keeps the promises it cannot state (tests/results_check.py); skipped without the python
+# module jsonschema
+schema() {
+	name=$1
+	shift
+	$(schema_py) tests/results_check.py "$@" >"$tmp/schema.out" 2>&1
+	case $? in
+	0) ok "$name ($(cat "$tmp/schema.out"))" ;;
+	2) skip "$name" "$(cat "$tmp/schema.out")" ;;
+	*) bad "$name" "$(cat "$tmp/schema.out")" ;;
+	esac
+}
+# schema_all NAME [PATTERN]: schema over every results.json the suite's runs left under $tmp
+# (those whose path matches the grep -E PATTERN left out: made wrong on purpose)
+schema_all() {
+	find "$tmp" -name results.json | sort | grep -Ev "${2:-^$}" >"$tmp/schema.list"
+	if [ -s "$tmp/schema.list" ]; then
+		schema "$1" --from "$tmp/schema.list"
+	else
+		bad "$1" "no results.json under $tmp"
+	fi
+}
 # now: the time in seconds, with nanoseconds
 now() { date +%s.%N; }
 # count DIR: how many compile cache entries DIR holds (not temporaries)

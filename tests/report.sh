@@ -104,7 +104,11 @@ load() {
 }
 if [ -n "$browser" ] && { [ -x "$browser" ] || command -v "$browser" >/dev/null 2>&1; }; then
 	load browser_untimed_run "$d/report.html" "$untimed_points"
+	# nothing is called best where nothing was timed: the axis says what the order is
+	if grep -q "place in the table (nothing timed" "$tmp/dom" && ! grep -q "1: best" "$tmp/dom"; then
+		ok browser_untimed_axis; else bad browser_untimed_axis "$(grep -o '<text[^>]*>[^<]*' "$tmp/dom" | head)"; fi
 	load browser_timed "$tmp/fx/timed.html" 18
+	if grep -q "rank (1: best)" "$tmp/dom"; then ok browser_timed_axis; else bad browser_timed_axis "$(grep -o '<text[^>]*>[^<]*' "$tmp/dom" | head)"; fi
 	load browser_untimed "$tmp/fx/untimed.html" 19
 	load browser_cap "$tmp/fx/cap.html" 20000
 	# the check catches what it must: a script error, and a console message (load's verdict
@@ -151,4 +155,5 @@ TUNER_T4_BY_HAND=1 python3 tests/t4_check.py "$tmp/bad.t4.json" >"$tmp/t4" 2>&1 
 $py -c 'import jsonschema' 2>/dev/null ||
 	skip t4_jsonschema "no python module jsonschema (apt-get install python3-jsonschema): checked by hand only"
 
+schema_all results_schema_report
 finish report

@@ -68,6 +68,44 @@ has cli_tuner_arch_bad_msg "TUNER_ARCH: 'sm_9000' is not an architecture" "$tmp/
 $T -j 2 --out "$tmp/tn" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
 has cli_default_arch_said "the newest NVRTC knows.*--arch sm_XX or TUNER_ARCH names yours" "$tmp/stdout"
 
+# what a run says: first what it will do (no GPU: nothing timed, for which architecture), last
+# where report.html is; -q still says that nothing was timed
+expect plan_untimed 0 $T -j 2 --arch sm_90 --out "$tmp/pl" tests/kernels/scale.yaml
+if head -n 1 "$tmp/stderr" | grep -q "^tuner: no GPU (.*): nothing will be timed; compiling for sm_90 to report"; then
+	ok plan_untimed_first_line; else bad plan_untimed_first_line "$(head -n 3 "$tmp/stderr")"; fi
+if tail -n 1 "$tmp/stderr" | grep -q "^tuner: the run at a glance: $tmp/pl/scale/untimed-sm_90/report.html (nothing timed: no best.cu)$"; then
+	ok plan_last_line_report; else bad plan_last_line_report "$(tail -n 3 "$tmp/stderr")"; fi
+expect quiet_untimed 0 $T -q -j 2 --arch sm_90 --out "$tmp/pl" tests/kernels/scale.yaml
+if [ "$(cat "$tmp/stdout")" = "nothing was timed: $(sed -n 's/^tuner: no GPU (\(.*\)): nothing.*/\1/p' "$tmp/stderr" | head -n 1)" ] ||
+	grep -q "^nothing was timed: .*; compiled for sm_90 only$" "$tmp/stdout" && [ "$(wc -l <"$tmp/stdout")" -eq 1 ] && [ ! -s "$tmp/stderr" ]; then
+	ok quiet_untimed_said; else bad quiet_untimed_said "$(cat "$tmp/stdout" "$tmp/stderr")"; fi
+expect emit_dry_run_refused 2 $T --dry-run --emit v21e58637 tests/kernels/scale.yaml
+has emit_dry_run_refused_msg "^tuner: --emit v21e58637 with --dry-run: a dry run compiles and writes nothing" "$tmp/stderr"
+expect bundle_no_results 2 $T bundle
+if [ "$(wc -l <"$tmp/stderr")" -eq 2 ] && grep -q "^usage: tuner bundle \[--out DIR\]" "$tmp/stderr"; then
+	ok bundle_no_results_short; else bad bundle_no_results_short "$(cat "$tmp/stderr")"; fi
+expect merge_no_dir 2 $T merge
+has merge_no_dir_short "^usage: tuner merge " "$tmp/stderr"
+
+# a config's own search (search: {budget, strategy}), unless the command line names one;
+# --budget all tries every variant, and a shard its whole share
+mkdir "$tmp/cs"
+cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/cs/"
+{ cat tests/kernels/scale.yaml; echo "search: {budget: 2, strategy: random}"; } >"$tmp/cs/scale.yaml"
+search_of() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["search"]["strategy"], d["search"]["budget"], sum(v["status"] == "untimed" for v in d["variants"]))' "$1"; }
+for c in "cs_config random 2 2 " "cs_all random 0 5 --budget all" \
+	"cs_cli exhaustive 3 3 --budget 3 --strategy exhaustive" "cs_shard exhaustive 0 3 --shard 1/2"; do
+	set -- $c
+	n=$1 w="$2 $3 $4"
+	shift 4
+	expect "$n" 0 $T -j 2 --arch sm_90 "$@" --out "$tmp/$n" "$tmp/cs/scale.yaml"
+	[ "$n" = cs_config ] && has cs_config_said "^tuner: trying at most 2 of the 5 kept variants, random search, as the config's search says (--budget all tries every one)$" "$tmp/stderr"
+	got=$(search_of "$(find "$tmp/$n" -name results.json | head -n 1)" 2>&1)
+	[ "$got" = "$w" ] && ok "${n}_search" || bad "${n}_search" "got '$got', want '$w'"
+done
+
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
 expect cli_sms_default 0 $T --dry-run configs/reduction.yaml
@@ -112,6 +150,50 @@ for v in d["variants"]:
 	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 $budget --out "$tmp/out" "$cfg"
 	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
 done
+
+# dropped variants: counted by rule in --dry-run, results.json and results.csv, listed one by
+# one only with --list-dropped; -q --dry-run prints the counts alone
+expect dropped_dry_run 0 $T --dry-run tests/kernels/scale.yaml
+has dropped_dry_run_count "^         1  constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+if grep -q "dropped: " "$tmp/stdout"; then bad dropped_dry_run_unlisted "$(cat "$tmp/stdout")"; else ok dropped_dry_run_unlisted; fi
+expect dropped_dry_run_listed 0 $T --dry-run --list-dropped tests/kernels/scale.yaml
+has dropped_dry_run_listed_row "^v[0-9a-f]*  BLOCK=256 UNROLL=2 .* dropped: constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+expect dropped_dry_run_quiet 0 $T -q --dry-run tests/kernels/scale.yaml
+if [ "$(wc -l <"$tmp/stdout")" -eq 3 ] && ! grep -q " kept$" "$tmp/stdout"; then ok dropped_dry_run_quiet_counts; else bad dropped_dry_run_quiet_counts "$(cat "$tmp/stdout")"; fi
+for l in "" --list-dropped; do
+	expect "dropped_run${l:+_listed}" 0 $T -q -j 2 --arch sm_90 $l --out "$tmp/dr$l" tests/kernels/scale.yaml
+	if python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+listed = sys.argv[2] == "1"
+dr = d["dropped"]
+assert dr["count"] == 1 and dr["listed"] is listed, dr
+assert [(r["rule"], r["count"]) for r in dr["by_rule"]] == [("constraint \u0027BLOCK * UNROLL <= 256\u0027", 1)], dr
+rows = [v for v in d["variants"] if v["status"] == "dropped"]
+assert len(rows) == listed and len(d["variants"]) == 5 + listed, d["variants"]
+assert all(r["reason"] == dr["by_rule"][0]["rule"] and r["id"] == dr["by_rule"][0]["first"] for r in rows), rows
+assert d["winner"] is None, d["winner"]
+c = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
+assert [r["id"] for r in c] == [v["id"] for v in d["variants"]], c
+' "$tmp/dr$l/scale/untimed-sm_90" "${l:+1}" 2>"$tmp/py"; then ok "dropped_results${l:+_listed}"; else bad "dropped_results${l:+_listed}" "$(cat "$tmp/py")"; fi
+done
+# the schema check refuses what breaks the schema or its promises
+python3 - "$tmp/dr/scale/untimed-sm_90/results.json" "$tmp/broken" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2])
+for name, change in (("status", lambda d: d["variants"][0].update(status="great")),
+                     ("winner", lambda d: d.pop("winner")),
+                     ("count", lambda d: d["dropped"].update(count=2)),
+                     ("untimed_winner", lambda d: d.update(winner=d["variants"][0]["id"]))):
+    e = json.loads(json.dumps(d))
+    change(e)
+    json.dump(e, open(os.path.join(sys.argv[2], name + ".json"), "w"))
+PY
+for f in status winner count untimed_winner; do
+	expect "schema_refuses_$f" 1 $(schema_py) tests/results_check.py "$tmp/broken/$f.json"
+done
+rm -r "$tmp/broken"
 
 # the emitted source of a variant compiles with plain nvcc, and matches its golden copy
 id=$($T --dry-run tests/kernels/scale.yaml | awk '$NF == "kept" { print $1; exit }')
@@ -204,7 +286,7 @@ mkdir "$tmp/sz"
 cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/sz/"
 sed -e 's|^  BLOCK: \[64, 128, 256\]$|  BLOCK: [64, "n / 32", 256]|' \
 	-e 's|^  UNROLL: \[1, 2\]$|  UNROLL: {from: 1, to: "ceil_div(n, 2048)"}|' tests/kernels/scale.yaml >"$tmp/sz/sized.yaml"
-expect sized_dry_run 0 $T --dry-run "$tmp/sz/sized.yaml"
+expect sized_dry_run 0 $T --dry-run --list-dropped "$tmp/sz/sized.yaml"
 has sized_id_of_values "^v21e58637  BLOCK=64 UNROLL=1 " "$tmp/stdout" # as scale.yaml's
 has sized_values "^9 variants: 6 kept" "$tmp/stdout" # n = 4099: BLOCK 64 128 256, UNROLL 1 2 3
 has sized_values_128 " BLOCK=128 UNROLL=3 " "$tmp/stdout"
@@ -253,7 +335,7 @@ for n in 1 2; do
 done
 wait
 j="$tmp/cc-out/scale/untimed-sm_90/results.json"
-if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 6' "$j" 2>/dev/null &&
+if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 5' "$j" 2>/dev/null &&
 	[ "$(find "$tmp/cc-out" "$tmp/cc" -name '*.tmp*' | wc -l)" -eq 0 ]; then ok "concurrent_runs"; else bad "concurrent_runs" "$(cat "$tmp/cc1.out" "$tmp/cc2.out")"; fi
 
 # the bank model: tuner explain, the table's column and results.json (docs/bank-model.md)
@@ -344,4 +426,5 @@ suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B"
 
+schema_all results_schema /szb/ # szb: synthetic results (tests/bundle/fake_gpus.py), not the tuner's
 finish

@@ -332,5 +332,6 @@ else
 	bad merged_equals_unsharded "$(cat "$tmp/cmp")"
 fi
 
+schema_all results_schema_slurm
 echo "slurm suite: $(($(date +%s) - t0)) s"
 finish slurm

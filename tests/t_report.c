@@ -112,7 +112,7 @@ TEST(report_csv_bank_columns)
 	x.co.ok = 1;
 	s.v = &v;
 	s.n = 1;
-	results_csv(&b, NULL, &c, &s, &x, &order);
+	results_csv(&b, NULL, &c, &s, &x, &order, &(struct runinfo){0});
 	CHECK(strstr(b.s, "bank_predicted,bank_counted") != NULL);
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);

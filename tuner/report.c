@@ -3,6 +3,7 @@
 #include "winner.h"
 
 #include "counters.h"
+#include "drops.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -182,6 +183,13 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 		fprintf(f, "  ... %zu more (-v lists them; results.json has every access)\n", shown - 8);
 }
 
+void report_untimed(FILE *f, const struct runinfo *ri)
+{
+	fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
+	        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
+	        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
+}
+
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri)
 {
@@ -236,9 +244,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		free(st);
 	}
 	if (!ri->timed)
-		fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
-		        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
-		        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
+		report_untimed(f, ri);
 	else if (ri->copy.median_ms > 0)
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s\n",
 		        ri->gpu.name, ri->copy_gbs, ri->copy.median_ms, ri->read_gbs);
@@ -303,22 +309,30 @@ void report_errors(struct buf *b, const struct run_result *x, const struct confi
 	           x->max_rel_err, c->atol);
 }
 
-void report_variants(FILE *f, const struct config *c, const struct space *s)
+void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped)
 {
 	size_t k, wi = 9, wp = 6;
+	struct drops d;
 
-	for (k = 0; k < s->n; k++) { /* columns as wide as their widest entry */
-		char *p = space_params_str(c, &s->v[k]);
+	for (k = 0; k < s->n && verbosity > 0; k++) { /* columns as wide as their widest entry */
+		char *p;
+		if (s->v[k].drop && !list_dropped)
+			continue;
+		p = space_params_str(c, &s->v[k]);
 		wi = strlen(s->v[k].id) > wi ? strlen(s->v[k].id) : wi;
 		wp = strlen(p) > wp ? strlen(p) : wp;
 		free(p);
 	}
-	fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8s  %s\n", (int)wi, "id", (int)wp, "params", "block",
-	        "grid", "shared", "status");
-	for (k = 0; k < s->n; k++) {
+	if (verbosity > 0)
+		fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8s  %s\n", (int)wi, "id", (int)wp, "params",
+		        "block", "grid", "shared", "status");
+	for (k = 0; k < s->n && verbosity > 0; k++) {
 		const struct variant *v = &s->v[k];
-		char *p = space_params_str(c, v), bl[48], gr[48];
+		char *p, bl[48], gr[48];
 
+		if (v->drop && !list_dropped)
+			continue;
+		p = space_params_str(c, v);
 		snprintf(bl, sizeof bl, "%lldx%lldx%lld", (long long)v->block[0],
 		         (long long)v->block[1], (long long)v->block[2]);
 		snprintf(gr, sizeof gr, "%lldx%lldx%lld", (long long)v->grid[0],
@@ -328,5 +342,12 @@ void report_variants(FILE *f, const struct config *c, const struct space *s)
 		        v->drop ? "dropped: " : "kept", v->drop ? v->drop : "");
 		free(p);
 	}
+	drops_count(s, &d);
+	if (d.n)
+		fprintf(f, "dropped, by the rule that dropped them%s:\n",
+		        list_dropped ? "" : " (--list-dropped lists them)");
+	for (k = 0; k < d.n; k++)
+		fprintf(f, "  %8zu  %s\n", d.v[k].n, d.v[k].rule);
+	drops_free(&d);
 	fprintf(f, "%zu variants: %zu kept, %zu dropped\n", s->n, s->nkept, s->n - s->nkept);
 }

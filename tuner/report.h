@@ -7,8 +7,12 @@
 #include "space.h"
 #include "result.h"
 
-/* --dry-run: every variant with its parameters, launch geometry and whether it was kept */
-void report_variants(FILE *f, const struct config *c, const struct space *s);
+/* --dry-run: the kept variants (every one with list_dropped) with their parameters and launch
+   geometry, the dropped ones counted by rule (drops.h); with -q only the counts */
+void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped);
+/* "nothing was timed: why; compiled for sm_XX only": what a run without a GPU says, even
+   with -q */
+void report_untimed(FILE *f, const struct runinfo *ri);
 /* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
    value tried"), one per line into b; returns how many (parameters with one value do not count) */
 size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);

@@ -15,6 +15,7 @@
 #include "winner.h"
 #include "config.h"
 #include "counters.h"
+#include "drops.h"
 #include "report.h"
 
 /* ---- writing ---- */
@@ -136,6 +137,30 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 	buf_free(&e);
 }
 
+/* results.json's "winner" (the first of the ranking where it verified and was timed, else
+   null) and "dropped": how many, and how many by each rule (drops.h) */
+static void json_drops(struct buf *b, const struct space *s, const size_t *order,
+                       const struct result *r, const struct runinfo *ri)
+{
+	struct drops d;
+	size_t k;
+
+	if (ri->timed && s->n && r[order[0]].status == ST_OK)
+		buf_printf(b, "  \"winner\": \"%s\",\n", s->v[order[0]].id);
+	else
+		buf_puts(b, "  \"winner\": null,\n");
+	drops_count(s, &d);
+	buf_printf(b, "  \"dropped\": {\"count\": %zu, \"listed\": %s, \"by_rule\": [", d.total,
+	           ri->list_dropped ? "true" : "false");
+	for (k = 0; k < d.n; k++) {
+		buf_puts(b, k ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
+		buf_json_str(b, d.v[k].rule);
+		buf_printf(b, ", \"count\": %zu, \"first\": \"%s\"}", d.v[k].n, s->v[d.v[k].first].id);
+	}
+	buf_puts(b, d.n ? "\n  ]},\n" : "]},\n");
+	drops_free(&d);
+}
+
 /* with out: write what b holds to out once it is large, or at the end (flush) */
 #define spill(b, out) buf_spill(b, out, 1 << 16, "the results")
 
@@ -229,12 +254,15 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 	if (ri->first_timed_s > 0)
 		buf_printf(b, ", \"first_timed_s\": %.3f", ri->first_timed_s);
 	buf_printf(b, ", \"wall_s\": %.3f},\n", ri->compile_s);
+	json_drops(b, s, order, r, ri);
 	buf_puts(b, "  \"variants\": [");
 	for (k = 0, first = 1; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
 		if (x->status == ST_SKIPPED) /* counted above; a budget may leave millions */
+			continue;
+		if (x->status == ST_DROPPED && !ri->list_dropped) /* counted by rule above */
 			continue;
 		buf_puts(b, first ? "\n" : ",\n");
 		first = 0;
@@ -337,7 +365,7 @@ static void csv_str(struct buf *b, const char *s)
 }
 
 void results_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                 const struct result *r, const size_t *order)
+                 const struct result *r, const size_t *order, const struct runinfo *ri)
 {
 	size_t k, i;
 
@@ -350,7 +378,7 @@ void results_csv(struct buf *b, FILE *out, const struct config *c, const struct 
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
-		if (x->status == ST_SKIPPED)
+		if (x->status == ST_SKIPPED || (x->status == ST_DROPPED && !ri->list_dropped))
 			continue;
 		spill(b, out);
 		buf_puts(b, v->id);
@@ -681,6 +709,12 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 		r->first_timed_s = num(d, "search", o, "first_timed_s");
 		r->wall_s = num(d, "search", o, "wall_s");
 	}
+	if ((v = json_object_get(doc, "winner")) && !json_is_null(v)) /* null: none */
+		r->winner = str(d, "", doc, "winner", OPTIONAL);
+	if ((o = get(d, "", doc, "dropped", JSON_OBJECT, OPTIONAL))) {
+		r->ndropped = (size_t)integer(d, "dropped", o, "count", 0);
+		r->dropped_listed = flag(d, "dropped", o, "listed", OPTIONAL);
+	}
 }
 
 /* the document into d->l->r */
@@ -815,6 +849,7 @@ void results_free(struct results *r)
 	free(r->nvrtc);
 	free(r->date);
 	free(r->strategy);
+	free(r->winner);
 	copy_free(&r->cfg);
 	copy_free(&r->tmpl);
 	for (i = 0; i < l->nnames; i++)

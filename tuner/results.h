@@ -18,14 +18,15 @@ struct space;
 /* the most bytes of a results.json results_load reads */
 #define RESULTS_MAX ((size_t)1 << 30)
 
-/* results.json: every variant tried or dropped (the skipped ones are only counted) with
-   parameters, status and reason, statistics, resources, error; appended to b, or with out
-   (may be NULL) written to out as it goes, b serving as the buffer */
+/* results.json: every variant tried (the skipped ones are only counted, the dropped ones
+   counted by rule unless ri->list_dropped) with parameters, status and reason, statistics,
+   resources, error; the winner; appended to b, or with out (may be NULL) written to out as
+   it goes, b serving as the buffer. Its schema: docs/results.schema.json */
 void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                    const struct result *r, const size_t *order, const struct runinfo *ri);
-/* results.csv: one row per variant tried or dropped; b and out as results_write's */
+/* results.csv: one row per variant results.json lists; b and out as results_write's */
 void results_csv(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                 const struct result *r, const size_t *order);
+                 const struct result *r, const size_t *order, const struct runinfo *ri);
 
 /* one parameter of a variant, or one size */
 struct results_val {
@@ -87,6 +88,9 @@ struct results {
 	char *strategy;           /* the search's */
 	int64_t budget, seed, ntimed;
 	double first_timed_s, wall_s;
+	char *winner;             /* its id (NULL: none, or not given) */
+	size_t ndropped;          /* variants dropped by a constraint or a limit */
+	int dropped_listed;       /* they are among v (--list-dropped), else only counted */
 	struct results_variant *v;
 	size_t n;
 };

@@ -86,5 +86,6 @@ void cfg_free(struct config *c)
 		free(c->verify[i].label);
 	}
 	free(c->verify);
+	free(c->search_strategy);
 	free(c);
 }
