@@ -90,6 +90,16 @@ assert len(ok) == 2 and all(v["playoff"]["rounds"] == 5 and v.get("tie") for v i
 assert d["ties"] == 2, d
 '
 has pairs_playoff_said "play-off: timing the 2 fastest again, 5 rounds" "$tmp/pairs_run.err"
+# the ties in one line, the rule in full with -v
+tune pairs_ties_verbose 0 "$tmp/pairs6.log" -v --out "$o" tests/fakecuda/pairs.yaml
+has pairs_ties_verbose_rule "^ties (=): 2 variants cannot be told apart from the fastest (their medians" "$tmp/stdout"
+tune pairs_ties_line 0 "$tmp/pairs6.log" --out "$o" tests/fakecuda/pairs.yaml
+if [ "$(grep -c '^ties (=)' "$tmp/stdout")" -eq 1 ] && grep -q "^ties (=): 2 within 0.5 % of the fastest (results of 0 other GPUs read); .*; the tie rule: -v or report.html$" "$tmp/stdout"; then
+	ok pairs_ties_one_line; else bad pairs_ties_one_line "$(cat "$tmp/stdout")"; fi
+# a row wider than 120 columns is cut to fit: here the mismatch's reason
+if awk '/^ *(rank|[0-9]+=?|-)  / && length($0) > 120 { exit 1 }' "$tmp/stdout" &&
+	grep -q "  mismatch: at n=1001: .*~$" "$tmp/stdout"; then
+	ok pairs_table_120_columns; else bad pairs_table_120_columns "$(cat "$tmp/stdout")"; fi
 if [ -f "$tmp/pairs2.log" ] && grep -q "^launch fake_pairs " "$tmp/pairs2.log"; then
 	bad pairs_playoff_resumed "$(grep -c '^launch fake_pairs ' "$tmp/pairs2.log") launches"
 else

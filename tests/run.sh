@@ -123,7 +123,7 @@ for cfg in configs/*.yaml bench/explore/*.yaml tests/kernels/*.yaml; do
 	kept=$(sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p' "$tmp/stdout")
 	budget=""
 	[ "${kept:-0}" -gt 2000 ] && budget="--budget 300 --strategy random"
-	expect "compile_all_$k" 0 $T -j 2 --arch sm_90 $budget --out "$tmp/out" "$cfg"
+	expect "compile_all_$k" 0 $T -j 2 --arch sm_90 --all $budget --out "$tmp/out" "$cfg"
 	has "untimed_said_$k" "nothing was timed" "$tmp/stdout"
 	if grep -q "compile-error" "$tmp/stdout"; then bad "no_compile_errors_$k" "$(grep compile-error "$tmp/stdout" | head)"; else ok "no_compile_errors_$k"; fi
 	j=$(ls "$tmp"/out/*/untimed-sm_90/results.json 2>/dev/null | grep "/$(sed -n 's/^name: *//p' "$cfg")/" | head -n 1)
@@ -194,6 +194,17 @@ for f in status winner count untimed_winner; do
 	expect "schema_refuses_$f" 1 $(schema_py) tests/results_check.py "$tmp/broken/$f.json"
 done
 rm -r "$tmp/broken"
+
+# the table: the first 20 rows (every one with --all), at most 120 columns, no column empty in
+# this run (nothing timed: no median_ms, GB/s, %copy), what every row shares said once
+expect table_default 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/filter21.yaml
+if [ "$(grep -c '^ *- *v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q "^\.\.\. 205 more (--all or -v lists them" "$tmp/stdout" &&
+	awk '/^ *(rank|[0-9]+=?|-)  / && length($0) > 120 { exit 1 }' "$tmp/stdout" && grep -q "^rank  id  *params  *regs  spill  smem  bank  status$" "$tmp/stdout" &&
+	grep -q "^every row: PAD=0 ASYNC=0 STAGES=1 GRID=0$" "$tmp/stdout"; then
+	ok table_default_shape; else bad table_default_shape "$(head -n 25 "$tmp/stdout")"; fi
+expect table_all 0 $T -j 2 --arch sm_90 --all --out "$tmp/out" configs/filter21.yaml
+if [ "$(grep -c '^ *- *v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 225 ] && ! grep -q "more (--all" "$tmp/stdout"; then
+	ok table_all_rows; else bad table_all_rows "$(grep -c '^ *- *v' "$tmp/stdout") rows"; fi
 
 # the emitted source of a variant compiles with plain nvcc, and matches its golden copy
 id=$($T --dry-run tests/kernels/scale.yaml | awk '$NF == "kept" { print $1; exit }')

@@ -63,6 +63,8 @@ static void usage(FILE *f)
 	        "                  first 5 have a median above 1.3x the best so far stops there)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
+	        );
+	fprintf(f,
 	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled);\n"
 	        "                  'all': every one (default: the config's search.budget, else all)\n"
 	        "  --strategy S    which variants, in what order: exhaustive (config order),\n"
@@ -78,10 +80,11 @@ static void usage(FILE *f)
 	        "  --t4            also write OUT/<kernel>/<gpu>/results.t4.json: the results in\n"
 	        "                  the T4 format (Open Autotuning Results Schema 1.0.0, as Kernel\n"
 	        "                  Tuner writes it)\n"
+	        "  --all           every row of the table (default: the first 20)\n"
 	        "  -q, --quiet     print only errors, the winner, and that nothing was timed\n"
 	        "                  where nothing was\n"
-	        "  -v, --verbose   also print the dropped variants in the table, compile logs and\n"
-	        "                  each phase's time\n"
+	        "  -v, --verbose   also every row of the table, uncut, the dropped variants in it,\n"
+	        "                  the tie rule in full, compile logs and each phase's time\n"
 	        "  -h, --help      this text\n"
 	        "  -V, --version   print the version\n\n"
 	        "exit status: 0 success (variants that failed are counted in the summary),\n"
@@ -132,7 +135,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
 	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
-	       O_T4, O_LISTDROP };
+	       O_T4, O_LISTDROP, O_ALL };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -144,6 +147,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		{"strategy", required_argument, 0, O_STRATEGY}, {"seed", required_argument, 0, O_SEED},
 		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
 		{"t4", no_argument, 0, O_T4}, {"list-dropped", no_argument, 0, O_LISTDROP},
+		{"all", no_argument, 0, O_ALL},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -173,6 +177,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case 'V': printf("tuner %s (NVRTC %s)\n", TUNER_VERSION, nv_version()); exit(0);
 		case O_DRY: o->dry_run = 1; break;
 		case O_LISTDROP: o->list_dropped = 1; break;
+		case O_ALL: o->all = 1; break;
 		case O_ARCH: o->arch = value("--arch"); break;
 		case O_SIZE:
 			o->sizes = xreallocarray(o->sizes, o->nsizes + 1, sizeof *o->sizes);

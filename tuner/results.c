@@ -127,7 +127,7 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 		nt += r[k].tie;
 	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"tie_within\": %g,\n"
 	           "  \"edge\": [", nt, WINNER_TIE_RULE, c->tie);
-	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, &s->v[order[0]]))
+	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, s, r, order[0]))
 		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
 			*q = '\0';
 			buf_puts(b, k ? ", " : "");

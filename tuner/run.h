@@ -20,6 +20,7 @@ struct run_opts {
 	int jobs;
 	int dry_run;
 	int list_dropped;         /* --list-dropped: list the dropped variants one by one */
+	int all;                  /* --all: every row of the table */
 	int no_cache;
 	int fresh;
 	int counters;             /* --counters: read shared-memory counters of each variant */

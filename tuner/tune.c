@@ -250,6 +250,7 @@ void tune_run(struct run *t)
 	t->ri.shard_k = t->o.shard_k;
 	t->ri.shard_n = t->o.shard_n;
 	t->ri.list_dropped = t->o.list_dropped;
+	t->ri.table_all = t->o.all;
 	if (t->m)
 		earlier_winner(t);
 	say_plan(t);
