@@ -32,7 +32,8 @@ def find_cuda():
         if c and os.path.isfile(os.path.join(c, "include", "nvrtc.h")):
             return c
     fail("CUDA toolkit not found (no include/nvrtc.h under $CUDA_HOME, $CUDA_PATH, nvcc's "
-         "prefix or /usr/local/cuda): install the CUDA Toolkit or set CUDA_HOME")
+         "prefix or /usr/local/cuda): install the CUDA Toolkit 13.0 (scripts/setup and "
+         "docs/setup.md say how) or set CUDA_HOME")
 
 
 def try_compile(cc, cflags, ldflags, src):
@@ -284,7 +285,8 @@ def main():
     for d, pat in (("templates", "*.cu"), ("configs", "*.yaml")):
         for f in sorted(glob.glob(os.path.join(d, pat))):
             installs.append(("644", f, "share/tuner/" + f))
-    for f in ["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))):
+    for f in (["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))) +
+              sorted(glob.glob(os.path.join("docs", "*.json")))):
         installs.append(("644", f, "share/doc/tuner/" + f))
     w.build([manifest], "configure",
             implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +

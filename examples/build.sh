@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 T=$1 O=$2 NVCC=${3:-nvcc}
 mkdir -p "$O/results"
 for k in filter21 reduction; do
+	echo "examples: $k: every variant compiled for sm_90 (a minute or two), then three GPUs' made-up results bundled"
 	"$T" -q --arch sm_90 --out "$O/untimed" "configs/$k.yaml" >/dev/null
 	rm -rf "$O/results/$k"
 	python3 tests/bundle/fake_gpus.py "$O/untimed/$k/untimed-sm_90" "$O/results/$k" \
@@ -18,6 +19,7 @@ for k in filter21 reduction; do
 	"$T" bundle -q --out "$O/bundle" "$O/results/$k"
 done
 # the architectures the bundles hold, as their headers say (the same GPUs for both kernels)
+echo "examples: the application with nvcc"
 flags=$(sed -n 's/^ \* nvcc flags: //p' "$O/bundle/filter21_bundle.h")
 "$NVCC" $flags -Xcompiler -Wall,-Wextra -I"$O/bundle" -Itests/ref -o "$O/app.tmp" \
 	examples/app.cu "$O/bundle/filter21_bundle.cu" "$O/bundle/reduction_bundle.cu" \

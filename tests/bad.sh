@@ -184,7 +184,7 @@ run gen_symlink_loop "$limit" "$g/loop.yaml" &&
 cp "$g/base.yaml" "$g/unreadable.yaml"
 chmod 000 "$g/unreadable.yaml"
 if [ "$(id -u)" -eq 0 ]; then
-	echo "skip gen_unreadable (running as root, who may read any file)"
+	skip gen_unreadable "running as root, who may read any file"
 else
 	run gen_unreadable "$limit" "$g/unreadable.yaml" &&
 		want gen_unreadable "tuner: $g/unreadable.yaml: cannot read config: Permission denied"

@@ -49,6 +49,11 @@ o=$tmp/o
 tune pairs_run 0 "$tmp/pairs.log" --out "$o" tests/fakecuda/pairs.yaml
 cp "$tmp/stderr" "$tmp/pairs_run.err"
 has pairs_said_timed "rooflines on Fake GPU" "$tmp/stdout"
+# the first line says where it times; the last names report.html and best.cu
+if head -n 1 "$tmp/pairs_run.err" | grep -q "^tuner: timing on Fake GPU (sm_90): every variant tried is compiled, verified"; then
+	ok pairs_plan_first_line; else bad pairs_plan_first_line "$(head -n 3 "$tmp/pairs_run.err")"; fi
+if tail -n 1 "$tmp/pairs_run.err" | grep -q "^tuner: the run at a glance: $o/fake_pairs/fake-gpu-sm90/report.html; the winner: $o/fake_pairs/fake-gpu-sm90/best.cu$"; then
+	ok pairs_last_line; else bad pairs_last_line "$(tail -n 3 "$tmp/pairs_run.err")"; fi
 j=$o/fake_pairs/fake-gpu-sm90/results.json
 check pairs_results "$j" '
 assert d["timed"] is True, "timed"
@@ -120,6 +125,16 @@ assert len(ok) == 2 and all(v["playoff"]["rounds"] == 5 and v.get("tie") for v i
 assert d["ties"] == 2, d
 '
 has pairs_playoff_said "play-off: timing the 2 fastest again, 5 rounds" "$tmp/pairs_run.err"
+# the ties in one line, the rule in full with -v
+tune pairs_ties_verbose 0 "$tmp/pairs6.log" -v --out "$o" tests/fakecuda/pairs.yaml
+has pairs_ties_verbose_rule "^ties (=): 2 variants cannot be told apart from the fastest (their medians" "$tmp/stdout"
+tune pairs_ties_line 0 "$tmp/pairs6.log" --out "$o" tests/fakecuda/pairs.yaml
+if [ "$(grep -c '^ties (=)' "$tmp/stdout")" -eq 1 ] && grep -q "^ties (=): 2 within 0.5 % of the fastest (results of 0 other GPUs read); .*; the tie rule: -v or report.html$" "$tmp/stdout"; then
+	ok pairs_ties_one_line; else bad pairs_ties_one_line "$(cat "$tmp/stdout")"; fi
+# a row wider than 120 columns is cut to fit: here the mismatch's reason
+if awk '/^ *(rank|[0-9]+=?|-)  / && length($0) > 120 { exit 1 }' "$tmp/stdout" &&
+	grep -q "  mismatch: at n=1001: .*~$" "$tmp/stdout"; then
+	ok pairs_table_120_columns; else bad pairs_table_120_columns "$(cat "$tmp/stdout")"; fi
 if [ -f "$tmp/pairs2.log" ] && grep -q "^launch fake_pairs " "$tmp/pairs2.log"; then
 	bad pairs_playoff_resumed "$(grep -c '^launch fake_pairs ' "$tmp/pairs2.log") launches"
 else
@@ -386,6 +401,34 @@ for v in d["variants"]:
     assert "refill: launch" in v["reason"], v
 '
 
+# the bank mode the fake GPU ignores: each 8-byte variant collapses into its 4-byte twin,
+# which stands for the pair though the 8-byte one comes first in the config and, with -j 1,
+# compiles first (and is timed); again from the journal, and again compiled in parallel
+jb=$tmp/ob/fake_banks/fake-gpu-sm90
+banks_check='
+assert d["bank_mode_ignored"] is True, d.get("bank_mode_ignored")
+by = {v["id"]: v for v in d["variants"]}
+for v in d["variants"]:
+    p = v["params"]
+    if p["BANK_BYTES"] == 4:
+        assert v["status"] == "ok" and "twin_of" not in v, v
+    else:
+        t = by[v["twin_of"]]
+        assert v["status"] == "collapsed" and t["params"] == dict(p, BANK_BYTES=4), (v, t)
+assert d["variants"][0]["params"]["BANK_BYTES"] == 4, d["variants"][0]
+'
+for r in "banks_first -j 1" "banks_resumed -j 1" "banks_parallel -j 2 --fresh"; do
+	set -- $r
+	n=$1
+	shift
+	tune "$n" 0 "$tmp/banks.log" "$@" --out "$tmp/ob" tests/fakecuda/banks.yaml
+	cp "$tmp/stderr" "$tmp/$n.err"
+	check "${n}_4byte_stands" "$jb/results.json" "$banks_check"
+	has "${n}_best_4byte" "^#define BANK_BYTES 4$" "$jb/best.cu"
+	has "${n}_best_said" "^best: v[0-9a-f]* (BANK_BYTES=4 " "$tmp/stdout"
+done
+has banks_resumed_said "2 results kept from an earlier run" "$tmp/banks_resumed.err"
+
 # --devices over GPUs of two models: a run each, side by side, each with its own architecture
 # and directory; GPUs of one model share one result set
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"
@@ -542,4 +585,5 @@ has points_no_shard_said "shard one point at a time" "$tmp/stderr"
 tune points_too_many 2 "$tmp/pts4.log" --out "$p/4" --size n=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 tests/fakecuda/pairs.yaml
 has points_too_many_said "more than 16 points to tune at" "$tmp/stderr"
 
+schema_all results_schema_fakegpu "/pts/h/"
 finish fakegpu

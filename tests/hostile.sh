@@ -333,4 +333,5 @@ rc=$?
 [ $rc -eq 0 ] && ! grep -rq SECRET_LINE_42 "$tmp/nl.out" "$tmp/nl.err" "$nd/o" &&
 	ok "newline_template_path_escaped" || bad "newline_template_path_escaped" "exit $rc: $(cat "$tmp/nl.err")"
 
+schema_all results_schema_hostile
 finish hostile

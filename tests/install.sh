@@ -69,7 +69,7 @@ cmp -s "$ib/man/tuner.1" "$root/share/man/man1/tuner.1" || miss="$miss share/man
 for f in templates/*.cu configs/*.yaml; do
 	cmp -s "$f" "$root/share/tuner/$f" || miss="$miss share/tuner/$f"
 done
-for f in README.md docs/*.md; do
+for f in README.md docs/*.md docs/*.json; do
 	cmp -s "$f" "$root/share/doc/tuner/$f" || miss="$miss share/doc/tuner/$f"
 done
 [ -z "$miss" ] && ok install_files || bad install_files "missing or different:$miss
@@ -77,7 +77,7 @@ $(cd "$tmp/dest" && find . -type f | sort)"
 # nothing else (no temporaries), and the modes
 other=$(cd "$root" && find . -type f ! -path ./bin/tuner ! -path ./share/man/man1/tuner.1 \
 	! -path './share/tuner/templates/*.cu' ! -path './share/tuner/configs/*.yaml' \
-	! -path './share/doc/tuner/*.md')
+	! -path './share/doc/tuner/*.md' ! -path './share/doc/tuner/docs/*.json')
 modes=$(cd "$root" && find . -type f -printf '%m %p\n' | grep -v -e '^755 ./bin/tuner$' -e '^644 ./share/')
 [ -z "$other$modes" ] && ok install_nothing_else || bad install_nothing_else "$other $modes"
 

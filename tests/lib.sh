@@ -1,9 +1,10 @@
 # What the shell suites share, sourced by each after its cd to the repository root
 # (. tests/lib.sh): the counters, ok and bad, expect and has, a few helpers (the time, the
 # compile cache's entries), a temporary directory removed on exit, and the summary line with
-# the exit status.
+# the exit status. A test that cannot run here (a system service or a program missing) is
+# skipped with its reason and counted apart.
 
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 
 # ok NAME: one test passed
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
@@ -13,6 +14,8 @@ bad() {
 	echo "FAIL $1"
 	if [ $# -gt 1 ]; then printf '%s\n' "$2" | head -n 40 | sed 's/^/  /'; fi
 }
+# skip NAME WHY: a test not run here, and why
+skip() { skipped=$((skipped + 1)); echo "skip $1: $2"; }
 # expect NAME STATUS CMD...: run CMD (its output in $tmp/stdout and $tmp/stderr), check its
 # exit status
 expect() {
@@ -26,6 +29,37 @@ expect() {
 has() {
 	if grep -q -- "$2" "$3"; then ok "$1"; else bad "$1" "no '$2' in $3: $(head -c 2000 "$3")"; fi
 }
+# schema_py: the python that has the module jsonschema (python3, else Debian's), or python3
+schema_py() {
+	if ! python3 -c 'import jsonschema' 2>/dev/null && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+		echo /usr/bin/python3
+	else
+		echo python3
+	fi
+}
+# schema NAME FILE...: every results.json FILE is valid against docs/results.schema.json and
+# keeps the promises it cannot state (tests/results_check.py); skipped without the python
+# module jsonschema
+schema() {
+	name=$1
+	shift
+	$(schema_py) tests/results_check.py "$@" >"$tmp/schema.out" 2>&1
+	case $? in
+	0) ok "$name ($(cat "$tmp/schema.out"))" ;;
+	2) skip "$name" "$(cat "$tmp/schema.out")" ;;
+	*) bad "$name" "$(cat "$tmp/schema.out")" ;;
+	esac
+}
+# schema_all NAME [PATTERN]: schema over every results.json the suite's runs left under $tmp
+# (those whose path matches the grep -E PATTERN left out: made wrong on purpose)
+schema_all() {
+	find "$tmp" -name results.json | sort | grep -Ev "${2:-^$}" >"$tmp/schema.list"
+	if [ -s "$tmp/schema.list" ]; then
+		schema "$1" --from "$tmp/schema.list"
+	else
+		bad "$1" "no results.json under $tmp"
+	fi
+}
 # now: the time in seconds, with nanoseconds
 now() { date +%s.%N; }
 # count DIR: how many compile cache entries DIR holds (not temporaries)
@@ -35,10 +69,11 @@ wait_cache() {
 	i=0
 	while [ "$(count "$1")" -lt 1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 }
-# finish [SUITE]: print "SUITE: N passed, N failed" ("N passed, N failed" without SUITE) and
-# exit, non-zero on any failure
+# finish [SUITE]: print "SUITE: N passed, N failed" ("N passed, N failed" without SUITE),
+# followed by ", N skipped" where some were, and exit, non-zero on any failure
 finish() {
-	echo "${1:+$1: }$pass passed, $fail failed"
+	if [ "$skipped" -gt 0 ]; then s=", $skipped skipped"; else s=""; fi
+	echo "${1:+$1: }$pass passed, $fail failed$s"
 	[ "$fail" -eq 0 ]
 	exit
 }

@@ -6,9 +6,10 @@
 # results.t4.json is checked against the T4 results schema (tests/t4_check.py).
 # usage: tests/report.sh [TUNER]   (default: $TUNER_BINDIR/tuner, else out/bin/tuner; the unit
 # binary beside it)
-# The browser checks fail when chromium is missing, unless TUNER_NO_BROWSER=1 (then they are
-# skipped, said so). TUNER_CHROMIUM names the browser (default: chromium on PATH).
-# Ends with "report: N passed, N failed"; exits non-zero on any failure.
+# The browser checks are skipped (said so, and counted) where chromium is missing or
+# TUNER_NO_BROWSER=1. TUNER_CHROMIUM names the browser (default: chromium on PATH).
+# Ends with "report: N passed, N failed" (", N skipped" after it where some were); exits
+# non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
@@ -17,7 +18,6 @@ U=$(dirname "$T")/unit
 tmpdir report
 export TUNER_CACHE="${TUNER_CACHE:-$tmp/cache}"
 
-skip() { echo "skip $1: $2"; }
 # self_contained NAME FILE: nothing the page would fetch: no URL, no linked stylesheet, script
 # source, image or font
 self_contained() {
@@ -104,7 +104,11 @@ load() {
 }
 if [ -n "$browser" ] && { [ -x "$browser" ] || command -v "$browser" >/dev/null 2>&1; }; then
 	load browser_untimed_run "$d/report.html" "$untimed_points"
+	# nothing is called best where nothing was timed: the axis says what the order is
+	if grep -q "place in the table (nothing timed" "$tmp/dom" && ! grep -q "1: best" "$tmp/dom"; then
+		ok browser_untimed_axis; else bad browser_untimed_axis "$(grep -o '<text[^>]*>[^<]*' "$tmp/dom" | head)"; fi
 	load browser_timed "$tmp/fx/timed.html" 18
+	if grep -q "rank (1: best)" "$tmp/dom"; then ok browser_timed_axis; else bad browser_timed_axis "$(grep -o '<text[^>]*>[^<]*' "$tmp/dom" | head)"; fi
 	load browser_untimed "$tmp/fx/untimed.html" 19
 	load browser_cap "$tmp/fx/cap.html" 20000
 	# the check catches what it must: a script error, and a console message (load's verdict
@@ -123,7 +127,7 @@ if [ -n "$browser" ] && { [ -x "$browser" ] || command -v "$browser" >/dev/null 
 elif [ "${TUNER_NO_BROWSER:-0}" = 1 ]; then
 	skip browser "TUNER_NO_BROWSER=1: report.html not loaded in a browser"
 else
-	bad browser "no chromium (apt-get install chromium; TUNER_NO_BROWSER=1 skips the browser checks)"
+	skip browser "no chromium: report.html not loaded in a browser (apt-get install chromium, or scripts/setup --full)"
 fi
 
 # (d) results.t4.json against the T4 results schema: with jsonschema where python has it,
@@ -151,4 +155,5 @@ TUNER_T4_BY_HAND=1 python3 tests/t4_check.py "$tmp/bad.t4.json" >"$tmp/t4" 2>&1 
 $py -c 'import jsonschema' 2>/dev/null ||
 	skip t4_jsonschema "no python module jsonschema (apt-get install python3-jsonschema): checked by hand only"
 
+schema_all results_schema_report
 finish report

@@ -1,7 +1,9 @@
 #!/bin/sh
 # The test suite: unit tests (out/bin/unit) then end-to-end runs of out/bin/tuner.
 # TUNER_BINDIR names another build's bin directory (e.g. out/asan/bin, the sanitized build).
-# Needs no GPU. Ends with "N passed, N failed"; exits non-zero on any failure.
+# Needs no GPU. Ends with "N passed, N failed", and ", N skipped" after it where tests could not
+# run here (Slurm or a browser missing: scripts/setup --full installs them); exits non-zero on
+# any failure.
 # TUNER_NVCC names nvcc for the emitted-source checks (default: nvcc on PATH).
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -35,6 +37,28 @@ expect cli_unknown_size 2 $T --size nope=3 configs/filter21.yaml
 expect cli_emit_unknown 2 $T --out "$tmp/o" --emit vdeadbeef tests/kernels/scale.yaml
 [ ! -e "$tmp/o" ] && ok "errors write nothing" || bad "errors write nothing" "$(find "$tmp/o")"
 
+# scripts/setup: the missing Debian packages installed as root, the command printed otherwise
+# (dpkg-query, id, sudo and apt-get faked: FAKE_MISSING lists what dpkg-query says is missing)
+mkdir "$tmp/fb"
+printf '#!/bin/sh\ncase " $FAKE_MISSING " in *" $4 "*) echo not-installed ;; *) echo installed ;; esac\n' >"$tmp/fb/dpkg-query"
+printf '#!/bin/sh\necho "${FAKE_UID:-1000}"\n' >"$tmp/fb/id"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/fb/sudo"
+printf '#!/bin/sh\necho "$@" >>"$FAKE_APT"\n' >"$tmp/fb/apt-get"
+chmod +x "$tmp/fb/"*
+setup() { env PATH="$tmp/fb:$PATH" FAKE_APT="$tmp/apt.log" "$@"; }
+expect setup_ready 0 setup env FAKE_MISSING= scripts/setup
+has setup_ready_said "^setup: ready: ./configure.py && ninja$" "$tmp/stdout"
+has setup_cuda_said "^setup: CUDA Toolkit .* in .* (configure.py uses it)$" "$tmp/stdout"
+expect setup_not_root 1 setup env FAKE_MISSING="libyaml-dev groff-base" scripts/setup
+has setup_not_root_command "^  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libyaml-dev groff-base$" "$tmp/stdout"
+expect setup_print 1 setup env FAKE_MISSING=chromium FAKE_UID=0 scripts/setup --full --print
+has setup_print_command "apt-get install -y chromium$" "$tmp/stdout"
+[ ! -e "$tmp/apt.log" ] && ok setup_print_installs_nothing || bad setup_print_installs_nothing "$(cat "$tmp/apt.log")"
+expect setup_root 0 setup env FAKE_MISSING="ninja-build slurm-wlm" FAKE_UID=0 scripts/setup --full
+if [ "$(cat "$tmp/apt.log" 2>/dev/null)" = "$(printf 'update\ninstall -y ninja-build slurm-wlm')" ]; then
+	ok setup_root_installs; else bad setup_root_installs "$(cat "$tmp/apt.log" 2>&1)"; fi
+expect setup_usage 2 scripts/setup --frobnicate
+
 # the architecture without a GPU: --arch, else TUNER_ARCH, else NVRTC's newest (said so)
 TUNER_ARCH=sm_90 $T -j 2 --out "$tmp/ta" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
 [ -f "$tmp/ta/scale/untimed-sm_90/results.json" ] && has cli_tuner_arch "compiled for sm_90 only$" "$tmp/stdout" ||
@@ -43,6 +67,44 @@ expect cli_tuner_arch_bad 2 env TUNER_ARCH=sm_9000 $T --dry-run tests/kernels/sc
 has cli_tuner_arch_bad_msg "TUNER_ARCH: 'sm_9000' is not an architecture" "$tmp/stderr"
 $T -j 2 --out "$tmp/tn" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
 has cli_default_arch_said "the newest NVRTC knows.*--arch sm_XX or TUNER_ARCH names yours" "$tmp/stdout"
+
+# what a run says: first what it will do (no GPU: nothing timed, for which architecture), last
+# where report.html is; -q still says that nothing was timed
+expect plan_untimed 0 $T -j 2 --arch sm_90 --out "$tmp/pl" tests/kernels/scale.yaml
+if head -n 1 "$tmp/stderr" | grep -q "^tuner: no GPU (.*): nothing will be timed; compiling for sm_90 to report"; then
+	ok plan_untimed_first_line; else bad plan_untimed_first_line "$(head -n 3 "$tmp/stderr")"; fi
+if tail -n 1 "$tmp/stderr" | grep -q "^tuner: the run at a glance: $tmp/pl/scale/untimed-sm_90/report.html (nothing timed: no best.cu)$"; then
+	ok plan_last_line_report; else bad plan_last_line_report "$(tail -n 3 "$tmp/stderr")"; fi
+expect quiet_untimed 0 $T -q -j 2 --arch sm_90 --out "$tmp/pl" tests/kernels/scale.yaml
+if [ "$(cat "$tmp/stdout")" = "nothing was timed: $(sed -n 's/^tuner: no GPU (\(.*\)): nothing.*/\1/p' "$tmp/stderr" | head -n 1)" ] ||
+	grep -q "^nothing was timed: .*; compiled for sm_90 only$" "$tmp/stdout" && [ "$(wc -l <"$tmp/stdout")" -eq 1 ] && [ ! -s "$tmp/stderr" ]; then
+	ok quiet_untimed_said; else bad quiet_untimed_said "$(cat "$tmp/stdout" "$tmp/stderr")"; fi
+expect emit_dry_run_refused 2 $T --dry-run --emit v21e58637 tests/kernels/scale.yaml
+has emit_dry_run_refused_msg "^tuner: --emit v21e58637 with --dry-run: a dry run compiles and writes nothing" "$tmp/stderr"
+expect bundle_no_results 2 $T bundle
+if [ "$(wc -l <"$tmp/stderr")" -eq 2 ] && grep -q "^usage: tuner bundle \[--out DIR\]" "$tmp/stderr"; then
+	ok bundle_no_results_short; else bad bundle_no_results_short "$(cat "$tmp/stderr")"; fi
+expect merge_no_dir 2 $T merge
+has merge_no_dir_short "^usage: tuner merge " "$tmp/stderr"
+
+# a config's own search (search: {budget, strategy}), unless the command line names one;
+# --budget all tries every variant, and a shard its whole share
+mkdir "$tmp/cs"
+cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/cs/"
+{ cat tests/kernels/scale.yaml; echo "search: {budget: 2, strategy: random}"; } >"$tmp/cs/scale.yaml"
+search_of() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["search"]["strategy"], d["search"]["budget"], sum(v["status"] == "untimed" for v in d["variants"]))' "$1"; }
+for c in "cs_config random 2 2 " "cs_all random 0 5 --budget all" \
+	"cs_cli exhaustive 3 3 --budget 3 --strategy exhaustive" "cs_shard exhaustive 0 3 --shard 1/2"; do
+	set -- $c
+	n=$1 w="$2 $3 $4"
+	shift 4
+	expect "$n" 0 $T -j 2 --arch sm_90 "$@" --out "$tmp/$n" "$tmp/cs/scale.yaml"
+	[ "$n" = cs_config ] && has cs_config_said "^tuner: trying at most 2 of the 5 kept variants, random search, as the config's search says (--budget all tries every one)$" "$tmp/stderr"
+	got=$(search_of "$(find "$tmp/$n" -name results.json | head -n 1)" 2>&1)
+	[ "$got" = "$w" ] && ok "${n}_search" || bad "${n}_search" "got '$got', want '$w'"
+done
 
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
@@ -61,7 +123,7 @@ for cfg in configs/*.yaml bench/explore/*.yaml tests/kernels/*.yaml; do
 	kept=$(sed -n 's/^[0-9]* variants: \([0-9]*\) kept.*/\1/p' "$tmp/stdout")
 	budget=""
 	[ "${kept:-0}" -gt 2000 ] && budget="--budget 300 --strategy random"
-	expect "compile_all_$k" 0 $T -j 2 --arch sm_90 $budget --out "$tmp/out" "$cfg"
+	expect "compile_all_$k" 0 $T -j 2 --arch sm_90 --all $budget --out "$tmp/out" "$cfg"
 	has "untimed_said_$k" "nothing was timed" "$tmp/stdout"
 	if grep -q "compile-error" "$tmp/stdout"; then bad "no_compile_errors_$k" "$(grep compile-error "$tmp/stdout" | head)"; else ok "no_compile_errors_$k"; fi
 	j=$(ls "$tmp"/out/*/untimed-sm_90/results.json 2>/dev/null | grep "/$(sed -n 's/^name: *//p' "$cfg")/" | head -n 1)
@@ -88,6 +150,61 @@ for v in d["variants"]:
 	expect "cache_rerun_$k" 0 $T -j 2 --arch sm_90 $budget --out "$tmp/out" "$cfg"
 	has "cache_hit_$k" "compiled 0," "$tmp/stderr"
 done
+
+# dropped variants: counted by rule in --dry-run, results.json and results.csv, listed one by
+# one only with --list-dropped; -q --dry-run prints the counts alone
+expect dropped_dry_run 0 $T --dry-run tests/kernels/scale.yaml
+has dropped_dry_run_count "^         1  constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+if grep -q "dropped: " "$tmp/stdout"; then bad dropped_dry_run_unlisted "$(cat "$tmp/stdout")"; else ok dropped_dry_run_unlisted; fi
+expect dropped_dry_run_listed 0 $T --dry-run --list-dropped tests/kernels/scale.yaml
+has dropped_dry_run_listed_row "^v[0-9a-f]*  BLOCK=256 UNROLL=2 .* dropped: constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+expect dropped_dry_run_quiet 0 $T -q --dry-run tests/kernels/scale.yaml
+if [ "$(wc -l <"$tmp/stdout")" -eq 3 ] && ! grep -q " kept$" "$tmp/stdout"; then ok dropped_dry_run_quiet_counts; else bad dropped_dry_run_quiet_counts "$(cat "$tmp/stdout")"; fi
+for l in "" --list-dropped; do
+	expect "dropped_run${l:+_listed}" 0 $T -q -j 2 --arch sm_90 $l --out "$tmp/dr$l" tests/kernels/scale.yaml
+	if python3 -c '
+import csv, json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+listed = sys.argv[2] == "1"
+dr = d["dropped"]
+assert dr["count"] == 1 and dr["listed"] is listed, dr
+assert [(r["rule"], r["count"]) for r in dr["by_rule"]] == [("constraint \u0027BLOCK * UNROLL <= 256\u0027", 1)], dr
+rows = [v for v in d["variants"] if v["status"] == "dropped"]
+assert len(rows) == listed and len(d["variants"]) == 5 + listed, d["variants"]
+assert all(r["reason"] == dr["by_rule"][0]["rule"] and r["id"] == dr["by_rule"][0]["first"] for r in rows), rows
+assert d["winner"] is None, d["winner"]
+c = list(csv.DictReader(open(sys.argv[1] + "/results.csv")))
+assert [r["id"] for r in c] == [v["id"] for v in d["variants"]], c
+' "$tmp/dr$l/scale/untimed-sm_90" "${l:+1}" 2>"$tmp/py"; then ok "dropped_results${l:+_listed}"; else bad "dropped_results${l:+_listed}" "$(cat "$tmp/py")"; fi
+done
+# the schema check refuses what breaks the schema or its promises
+python3 - "$tmp/dr/scale/untimed-sm_90/results.json" "$tmp/broken" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2])
+for name, change in (("status", lambda d: d["variants"][0].update(status="great")),
+                     ("winner", lambda d: d.pop("winner")),
+                     ("count", lambda d: d["dropped"].update(count=2)),
+                     ("untimed_winner", lambda d: d.update(winner=d["variants"][0]["id"]))):
+    e = json.loads(json.dumps(d))
+    change(e)
+    json.dump(e, open(os.path.join(sys.argv[2], name + ".json"), "w"))
+PY
+for f in status winner count untimed_winner; do
+	expect "schema_refuses_$f" 1 $(schema_py) tests/results_check.py "$tmp/broken/$f.json"
+done
+rm -r "$tmp/broken"
+
+# the table: the first 20 rows (every one with --all), at most 120 columns, no column empty in
+# this run (nothing timed: no median_ms, GB/s, %copy), what every row shares said once
+expect table_default 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/filter21.yaml
+if [ "$(grep -c '^ *- *v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q "^\.\.\. 205 more (--all or -v lists them" "$tmp/stdout" &&
+	awk '/^ *(rank|[0-9]+=?|-)  / && length($0) > 120 { exit 1 }' "$tmp/stdout" && grep -q "^rank  id  *params  *regs  spill  smem  bank  status$" "$tmp/stdout" &&
+	grep -q "^every row: PAD=0 ASYNC=0 STAGES=1 GRID=0$" "$tmp/stdout"; then
+	ok table_default_shape; else bad table_default_shape "$(head -n 25 "$tmp/stdout")"; fi
+expect table_all 0 $T -j 2 --arch sm_90 --all --out "$tmp/out" configs/filter21.yaml
+if [ "$(grep -c '^ *- *v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 225 ] && ! grep -q "more (--all" "$tmp/stdout"; then
+	ok table_all_rows; else bad table_all_rows "$(grep -c '^ *- *v' "$tmp/stdout") rows"; fi
 
 # the emitted source of a variant compiles with plain nvcc, and matches its golden copy
 id=$($T --dry-run tests/kernels/scale.yaml | awk '$NF == "kept" { print $1; exit }')
@@ -180,7 +297,7 @@ mkdir "$tmp/sz"
 cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/sz/"
 sed -e 's|^  BLOCK: \[64, 128, 256\]$|  BLOCK: [64, "n / 32", 256]|' \
 	-e 's|^  UNROLL: \[1, 2\]$|  UNROLL: {from: 1, to: "ceil_div(n, 2048)"}|' tests/kernels/scale.yaml >"$tmp/sz/sized.yaml"
-expect sized_dry_run 0 $T --dry-run "$tmp/sz/sized.yaml"
+expect sized_dry_run 0 $T --dry-run --list-dropped "$tmp/sz/sized.yaml"
 has sized_id_of_values "^v21e58637  BLOCK=64 UNROLL=1 " "$tmp/stdout" # as scale.yaml's
 has sized_values "^9 variants: 6 kept" "$tmp/stdout" # n = 4099: BLOCK 64 128 256, UNROLL 1 2 3
 has sized_values_128 " BLOCK=128 UNROLL=3 " "$tmp/stdout"
@@ -229,7 +346,7 @@ for n in 1 2; do
 done
 wait
 j="$tmp/cc-out/scale/untimed-sm_90/results.json"
-if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 6' "$j" 2>/dev/null &&
+if python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["variants"]) == 5' "$j" 2>/dev/null &&
 	[ "$(find "$tmp/cc-out" "$tmp/cc" -name '*.tmp*' | wc -l)" -eq 0 ]; then ok "concurrent_runs"; else bad "concurrent_runs" "$(cat "$tmp/cc1.out" "$tmp/cc2.out")"; fi
 
 # the bank model: tuner explain, the table's column and results.json (docs/bank-model.md)
@@ -282,15 +399,21 @@ for f in "$tmp"/inj/o/scale/*/v21e58637.h "$tmp"/inj/o/scale/*/v21e58637.cu; do
 	else bad "emit_path_comment_$(basename "$f")" "$(head -n 5 "$f" 2>&1)"; fi
 done
 
-# sub-suites, each ending "NAME: N passed, N failed": tuner bundle (the example application, the
-# selection, the test kernel's bundle, bad input), bad input through the real binary (exit 2,
-# the message, within the time limit, nothing written), the GPU side on a fake driver
-# (tests/fakegpu.sh: extra verification sizes, refills), hostile runs (interrupts, corrupt
-# cache, concurrent writers), scripts/slurm-tune on a one-node Slurm cluster the suite starts
-# (two shards merged equal one unsharded run; TUNER_NO_SLURM=1 skips it), large spaces and
-# shards (tests/search.sh), report.html in a headless browser and results.t4.json against the
-# T4 schema (tests/report.sh; TUNER_NO_BROWSER=1 skips the browser) and ninja install with the
-# man page (this build's configuration in its own build directory, $B/../install-test).
+# a suite that cannot run here says why and counts as skipped, not as passed or failed
+expect skip_counted 0 env TUNER_NO_SLURM=1 sh tests/slurm.sh "$T"
+has skip_counted_line "^slurm: 0 passed, 0 failed, 1 skipped$" "$tmp/stdout"
+has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
+
+# sub-suites, each ending "NAME: N passed, N failed" (", N skipped" may follow): tuner bundle
+# (the example application, the selection, the test kernel's bundle, bad input), bad input
+# through the real binary (exit 2, the message, within the time limit, nothing written), the
+# GPU side on a fake driver (tests/fakegpu.sh: extra verification sizes, refills), hostile runs
+# (interrupts, corrupt cache, concurrent writers), scripts/slurm-tune on a one-node Slurm
+# cluster the suite starts (two shards merged equal one unsharded run; skipped without Slurm or
+# with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
+# browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
+# without chromium or with TUNER_NO_BROWSER=1) and ninja install with the man page (this
+# build's configuration in its own build directory, $B/../install-test).
 # suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
@@ -298,9 +421,12 @@ suite() {
 	"$@" >"$tmp/$name.log" 2>&1
 	cat "$tmp/$name.log"
 	line=$(tail -n 1 "$tmp/$name.log")
-	sp=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p")
-	sf=$(echo "$line" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p")
-	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else pass=$((pass + sp)); fail=$((fail + sf)); fi
+	re="^$name: \([0-9]*\) passed, \([0-9]*\) failed\(, \([0-9]*\) skipped\)\{0,1\}\$"
+	sp=$(echo "$line" | sed -n "s/$re/\1/p")
+	sf=$(echo "$line" | sed -n "s/$re/\2/p")
+	ss=$(echo "$line" | sed -n "s/$re/\4/p")
+	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else
+		pass=$((pass + sp)) fail=$((fail + sf)) skipped=$((skipped + ${ss:-0})); fi
 }
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
@@ -311,4 +437,5 @@ suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B"
 
+schema_all results_schema /szb/ # szb: synthetic results (tests/bundle/fake_gpus.py), not the tuner's
 finish

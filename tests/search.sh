@@ -145,4 +145,5 @@ bad_case merge_no_shards "no shard-K-of-N directories" merge "$tmp/m5"
 bad_case merge_no_dir "cannot open the GPU directory" merge "$tmp/nonexistent"
 bad_case devices_without_gpu "--devices" --devices 7 --out "$tmp/none" $cfg
 
+schema_all results_schema_search
 finish search

@@ -7,12 +7,13 @@
 # results.csv, config.yaml and template.cu; each shard holds its share of the kept variants
 # (position p in config order goes to shard p % 2 + 1). Also: slurm-tune's usage errors, and a
 # run whose shards fail ends --wait with a failure instead of leaving the merge job pending.
-# Needs the Debian packages slurm-wlm and munge; without them it fails, unless TUNER_NO_SLURM=1
-# (then it skips, saying so). The daemons and jobs run as the user running it. Every daemon it
+# Needs the Debian packages slurm-wlm and munge; without them, or with TUNER_NO_SLURM=1, the
+# suite is skipped (said so, and counted). The daemons and jobs run as the user running it. Every daemon it
 # starts is stopped on exit; waits are bounded (TUNER_SLURM_SECONDS, default 150, for the
 # whole suite).
 # usage: tests/slurm.sh [TUNER]   (default: $TUNER_BINDIR/tuner, else out/bin/tuner)
-# Ends with "slurm: N passed, N failed"; exits non-zero on any failure.
+# Ends with "slurm: N passed, N failed" (", 1 skipped" when skipped); exits non-zero on any
+# failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 T=${1:-${TUNER_BINDIR:-out/bin}/tuner}
@@ -23,7 +24,7 @@ t0=$(date +%s)
 left() { echo $((limit - ($(date +%s) - t0))); } # seconds left of the suite's limit
 
 if [ "${TUNER_NO_SLURM:-}" = 1 ]; then
-	echo "skip slurm: TUNER_NO_SLURM=1 (scripts/slurm-tune is not tested against a real Slurm)"
+	skip slurm "TUNER_NO_SLURM=1 (scripts/slurm-tune is not tested against a real Slurm)"
 	finish slurm
 fi
 PATH=$PATH:/usr/sbin:/sbin
@@ -32,7 +33,7 @@ for b in munged munge slurmctld slurmd sbatch sinfo squeue scontrol scancel pyth
 	command -v $b >/dev/null 2>&1 || missing="$missing $b"
 done
 if [ -n "$missing" ]; then
-	bad slurm_installed "not found:$missing (apt-get install slurm-wlm munge; TUNER_NO_SLURM=1 skips this suite)"
+	skip slurm "not found:$missing: scripts/slurm-tune is not tested against a real Slurm (apt-get install slurm-wlm munge, or scripts/setup --full)"
 	finish slurm
 fi
 
@@ -331,5 +332,6 @@ else
 	bad merged_equals_unsharded "$(cat "$tmp/cmp")"
 fi
 
+schema_all results_schema_slurm
 echo "slurm suite: $(($(date +%s) - t0)) s"
 finish slurm

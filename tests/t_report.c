@@ -113,7 +113,7 @@ TEST(report_csv_bank_columns)
 	x.co.ok = 1;
 	s.v = &v;
 	s.n = 1;
-	csv_write(&b, NULL, &c, &s, &x, &order);
+	csv_write(&b, NULL, &c, &s, &x, &order, &(struct runinfo){0});
 	CHECK(strstr(b.s, "bank_predicted,bank_counted") != NULL);
 	/* predicted 20 / 12 wavefronts over ideal; counted (64 + 16) / (32 + 16) */
 	CHECK(strstr(b.s, ",1.667,1.667,") != NULL);
@@ -435,26 +435,45 @@ TEST(report_ties_playoff)
 
 TEST(report_edges_of_space)
 {
-	int64_t bv[] = {256, 64, 128}, ov[] = {1, 2, 4}, one[] = {7};
+	/* BLOCK 64 128 256 (listed out of order), OUT 1 2 4, SW 0 1 (a switch: never an edge);
+	   the winner BLOCK=64 OUT=4 SW=0 */
+	int64_t bv[] = {256, 64, 128}, ov[] = {1, 2, 4}, sv[] = {0, 1};
 	struct param p[3] = {{.name = "BLOCK", .vals = bv, .nvals = 3},
 	                     {.name = "OUT", .vals = ov, .nvals = 3},
-	                     {.name = "K", .vals = one, .nvals = 1}};
+	                     {.name = "SW", .vals = sv, .nvals = 2}};
+	int64_t vals[5][3] = {{64, 4, 0}, {128, 4, 0}, {64, 2, 0}, {64, 4, 1}, {128, 2, 0}};
+	double ms[5] = {1.0, 1.1, 1.03, 1.5, 2.0};
 	struct config c;
-	struct variant v;
-	int64_t vals[3] = {64, 4, 7};
+	struct variant v[5];
+	struct result r[5];
+	struct run_result run[5];
+	struct space s = {.v = v, .n = 5};
 	struct buf b = {0};
+	size_t i;
 
 	memset(&c, 0, sizeof c);
-	memset(&v, 0, sizeof v);
+	memset(v, 0, sizeof v);
+	memset(r, 0, sizeof r);
+	memset(run, 0, sizeof run);
 	c.params = p;
 	c.nparams = 3;
-	v.vals = vals;
-	CHECK_EQ(report_edges(&b, &c, &v), 2);
-	CHECK_STR(b.s, "BLOCK=64 is the smallest value tried\nOUT=4 is the largest value tried\n");
-	vals[0] = 128;
-	vals[1] = 2;
+	for (i = 0; i < 5; i++) {
+		v[i].vals = vals[i];
+		r[i].status = ST_OK;
+		run[i].t.median_ms = ms[i];
+		r[i].run = &run[i];
+	}
+	CHECK_EQ(report_edges(&b, &c, &s, r, 0), 2);
+	CHECK_STR(b.s, "BLOCK=64 is the smallest value tried, and BLOCK=128 is 10.0 % slower\n"
+	               "OUT=4 is the largest value tried, and OUT=2 is 3.0 % slower\n");
+	/* an inward neighbour as fast, or not timed: nothing to say there */
+	run[1].t.median_ms = 1.0;
+	r[2].status = ST_MISMATCH;
 	b.len = 0;
-	CHECK_EQ(report_edges(&b, &c, &v), 0);
+	CHECK_EQ(report_edges(&b, &c, &s, r, 0), 0);
+	/* not at an edge: BLOCK=128 OUT=2 */
+	b.len = 0;
+	CHECK_EQ(report_edges(&b, &c, &s, r, 4), 0);
 	buf_free(&b);
 }
 

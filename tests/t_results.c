@@ -175,8 +175,11 @@ static void check_variants(const struct fixture *f, const struct results *r)
 {
 	size_t i;
 
-	CHECK_EQ(r->n, NV - 1); /* the skipped one is only counted */
+	/* the skipped one is only counted; the dropped one too unless it is listed */
+	CHECK_EQ(r->n, NV - 1 - !f->ri.list_dropped);
 	CHECK(find(r, f->v[ST_SKIPPED].id) == NULL);
+	CHECK_EQ(r->ndropped, 1);
+	CHECK_EQ(r->dropped_listed, f->ri.list_dropped);
 	for (i = 0; i < NV - 1; i++) {
 		const struct variant *v = &f->v[i];
 		const struct result *x = &f->r[i];
@@ -184,6 +187,10 @@ static void check_variants(const struct fixture *f, const struct results *r)
 		const struct run_result *run = result_run(x);
 		int tried = x->status != ST_DROPPED;
 
+		if (x->status == ST_DROPPED && !f->ri.list_dropped) {
+			CHECK(y == NULL);
+			continue;
+		}
 		CHECK(y != NULL);
 		if (!y)
 			continue;
@@ -258,6 +265,7 @@ TEST(results_round_trip)
 		return;
 	fixture(f);
 	for (complete = 0; complete < 2; complete++) {
+		f->ri.list_dropped = complete; /* --list-dropped, or not */
 		r = round_trip(f, dir, complete);
 		CHECK(r != NULL);
 		if (!r)
@@ -313,6 +321,7 @@ TEST(results_round_trip)
 			CHECK_STR(r->phases[3].kind, "total");
 			CHECK(r->phases[3].start_s == 0 && same_num(r->phases[3].s, 0.125));
 		}
+		CHECK(r->winner && !strcmp(r->winner, f->v[ST_OK].id));
 		check_variants(f, r);
 		results_free(r);
 	}
@@ -330,6 +339,7 @@ TEST(results_round_trip)
 	if (r) {
 		struct results *t = round_trip(f, dir, 1);
 		CHECK_EQ(r->timed, 0);
+		CHECK(r->winner == NULL); /* nothing is called best untimed */
 		CHECK_STR(r->why_untimed, "no GPU: libcuda.so.1 not found");
 		CHECK(r->gpu == NULL && r->cc_major == 0);
 		CHECK_EQ(r->copies, 0);

@@ -1,6 +1,7 @@
 /* Tests for space (expansion, constraints, limits, ids) and source (instantiation). */
 #include "test.h"
 #include "config.h"
+#include "drops.h"
 #include "source.h"
 #include "space.h"
 
@@ -100,8 +101,32 @@ TEST(space_device_limits)
 	}
 	CHECK(big > 0);
 	CHECK(small > 0);
+	/* counted by rule: the variants' own numbers as N, the limit's kept; the most first */
+	struct drops d;
+	size_t sum = 0, over = 0, nover = 0;
+	drops_count(&s, &d);
+	CHECK_EQ(d.total, s.n - s.nkept);
+	for (k = 0; k < d.n; k++) {
+		sum += d.v[k].n;
+		CHECK(k == 0 || d.v[k - 1].n >= d.v[k].n);
+		CHECK(s.v[d.v[k].first].drop != NULL);
+		if (!strcmp(d.v[k].rule, "N bytes of shared memory exceed the limit of 4096"))
+			over = d.v[k].n;
+	}
+	for (k = 0; k < s.n; k++)
+		nover += s.v[k].drop && strstr(s.v[k].drop, "exceed the limit of 4096") != NULL;
+	CHECK_EQ(sum, d.total);
+	CHECK(over > 0);
+	CHECK_EQ(over, nover);
+	drops_free(&d);
 	space_free(&s);
 	cfg_free(c);
+	char *r = drops_rule("at n=1001: 2048 threads per block exceed the limit of 1024");
+	CHECK_STR(r, "at n=1001: N threads per block exceed the limit of 1024");
+	free(r);
+	r = drops_rule("constraint 'BLOCK * 2 <= 256'");
+	CHECK_STR(r, "constraint 'BLOCK * 2 <= 256'");
+	free(r);
 }
 
 /* 64-bit values in the launch and the limits: dropped with their real values, an overflow of

@@ -559,6 +559,22 @@ static void get_timing(struct reader *x, const struct node *n)
 		c->playoff = (int)read_int(x, f[PLAYOFF].v, "playoff", 0, CFG_PLAYOFF_MAX);
 }
 
+/* search: {budget: N, strategy: S}: the run's search unless the command line names one (the
+   strategy's name is checked where the strategies are known: tune_load) */
+static void get_search(struct reader *x, const struct node *n)
+{
+	struct field f[] = {OPT("budget", D_NONE), OPT("strategy", D_NONE)};
+	struct config *c = x->c;
+
+	read_fields(x, n, "search", f, LEN(f));
+	if (f[0].v)
+		c->search_budget = (size_t)read_int(x, f[0].v, "budget", 1, CFG_BUDGET_MAX);
+	if (f[1].v) {
+		c->search_strategy = xstrdup(read_text(x, f[1].v, "strategy"));
+		c->search_loc = read_loc(f[1].v);
+	}
+}
+
 /* ---- verify: extra sizes every variant is verified at ---- */
 
 /* verify: {sizes: [{NAME: N, ...}, ...]}: each entry the file's sizes with some changed */
@@ -739,7 +755,7 @@ static void check_int_fills(struct reader *x, const struct node *seq, const stru
 static void walk(struct reader *x)
 {
 	enum { NAME, TEMPLATE, ENTRY, OPTIONS, SIZES, PARAMS, CONSTRAINTS, BUFFERS, CONSTANTS,
-	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES, VERIFY };
+	       ARGS, LAUNCH, BYTES, REFERENCE, TOLERANCE, TIMING, ACCESSES, VERIFY, SEARCH };
 	/* whether each section can change a result, and how the journal covers it: enum dig */
 	struct field f[] = {
 		REQ("name", D_NONE), REQ("template", D_CUBIN), REQ("entry", D_RESULT),
@@ -747,7 +763,7 @@ static void walk(struct reader *x)
 		OPT("constraints", D_VARIANT), REQ("buffers", D_RESULT), OPT("constants", D_RESULT),
 		REQ("args", D_RESULT), REQ("launch", D_VARIANT), REQ("bytes", D_VARIANT),
 		REQ("reference", D_RESULT), OPT("tolerance", D_RESULT), OPT("timing", D_RESULT),
-		OPT("accesses", D_NONE), OPT("verify", D_RESULT),
+		OPT("accesses", D_NONE), OPT("verify", D_RESULT), OPT("search", D_NONE),
 	};
 	struct config *c = x->c;
 	const char *s;
@@ -833,6 +849,8 @@ static void walk(struct reader *x)
 		accesses_read(x, f[ACCESSES].v);
 	if (f[VERIFY].v)
 		get_verify(x, f[VERIFY].v);
+	if (f[SEARCH].v)
+		get_search(x, f[SEARCH].v);
 	c->result_digest = result_digest(x->t.root);
 }
 

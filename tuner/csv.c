@@ -1,4 +1,4 @@
-/* csv: results.csv, one row per variant tried or dropped, written from a run's results. */
+/* csv: results.csv, one row per variant results.json lists, written from a run's results. */
 #include "csv.h"
 
 #include <stdio.h>
@@ -22,7 +22,7 @@ static void csv_str(struct buf *b, const char *s)
 }
 
 void csv_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-                 const struct result *r, const size_t *order)
+               const struct result *r, const size_t *order, const struct runinfo *ri)
 {
 	size_t k, i;
 
@@ -35,7 +35,7 @@ void csv_write(struct buf *b, FILE *out, const struct config *c, const struct sp
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
-		if (x->status == ST_SKIPPED)
+		if (x->status == ST_SKIPPED || (x->status == ST_DROPPED && !ri->list_dropped))
 			continue;
 		buf_spill(b, out, 1 << 16, "results.csv");
 		buf_puts(b, v->id);

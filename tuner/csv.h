@@ -1,4 +1,4 @@
-/* csv: results.csv, one row per variant tried or dropped, written from a run's results. */
+/* csv: results.csv, one row per variant results.json lists, written from a run's results. */
 #ifndef TUNER_CSV_H
 #define TUNER_CSV_H
 
@@ -8,9 +8,10 @@
 #include "space.h"
 #include "util.h"
 
-/* results.csv: one row per variant tried or dropped, in the order `order`; appended to b, or
-   with out (may be NULL) written to out as it goes, b serving as the buffer */
+/* results.csv: one row per variant results.json lists (ri->list_dropped: the dropped ones
+   too), in the order `order`; appended to b, or with out (may be NULL) written to out as it
+   goes, b serving as the buffer */
 void csv_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
-               const struct result *r, const size_t *order);
+               const struct result *r, const size_t *order, const struct runinfo *ri);
 
 #endif

@@ -137,7 +137,8 @@ try {
       });
     }
     s.push('<text x="' + (L + pw / 2) + '" y="' + (H - 8) + '" text-anchor="middle">' +
-           esc(xk === 'rank' ? 'rank (1: best)' : P[+xk]) + '</text>');
+           esc(xk !== 'rank' ? P[+xk] : D.timed ? 'rank (1: best)'
+               : 'place in the table (nothing timed: by the bank model, then spills)') + '</text>');
     s.push('<text transform="translate(16,' + (T + ph / 2) +
            ') rotate(-90)" text-anchor="middle">' +
            esc(selY.options[selY.selectedIndex].text) + '</text>');

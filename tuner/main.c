@@ -21,13 +21,16 @@
 #include "util.h"
 #include "version.h"
 
+#define BUNDLE_USAGE "tuner bundle [--out DIR] [-q|-v] RESULTS"
+#define MERGE_USAGE "tuner merge [-q|-v] OUT/<kernel>/<gpu>"
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: tuner [options] CONFIG\n"
 	        "       tuner explain [options] CONFIG\n"
-	        "       tuner bundle [--out DIR] [-q|-v] RESULTS\n"
-	        "       tuner merge [-q|-v] OUT/<kernel>/<gpu>\n"
+	        "       " BUNDLE_USAGE "\n"
+	        "       " MERGE_USAGE "\n"
 	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
 	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
 	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
@@ -39,7 +42,10 @@ static void usage(FILE *f)
 	        "merge: join the shard-K-of-N results under a GPU directory into the results one\n"
 	        "run over every variant would have written there; needs no GPU.\n\n"
 	        "  -j N            compile with N worker processes (default: number of cores)\n"
-	        "  --dry-run       list the variants with their launch geometry; compile nothing\n"
+	        "  --dry-run       list the kept variants with their launch geometry and count\n"
+	        "                  the dropped ones by constraint or limit; compile nothing\n"
+	        "  --list-dropped  also list every dropped variant with its reason (--dry-run,\n"
+	        "                  results.json, results.csv)\n"
 	        "  --arch sm_XX    compile for this architecture (default: the GPU's, or without one\n"
 	        "                  $TUNER_ARCH, else the newest NVRTC supports); timing needs the\n"
 	        "                  GPU's own\n"
@@ -58,10 +64,14 @@ static void usage(FILE *f)
 	        "                  samples show it beyond the play-off's reach stops early)\n"
 	        "  --counters      also read each variant's shared-memory wavefronts and bank\n"
 	        "                  conflicts through CUPTI, beside the bank model's prediction\n"
-	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled)\n"
-	        "  --strategy S    which variants, in what order: exhaustive (default: config\n"
-	        "                  order), random, or guided (timings so far predict the next;\n"
-	        "                  docs/search.md)\n"
+	        );
+	fprintf(f,
+	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled);\n"
+	        "                  'all': every one (default: the config's search.budget, else all)\n"
+	        "  --strategy S    which variants, in what order: exhaustive (config order),\n"
+	        "                  random, or guided (timings so far predict the next;\n"
+	        "                  docs/search.md); default: the config's search.strategy, else\n"
+	        "                  exhaustive\n"
 	        "  --seed N        the random and guided strategies' seed (default 1)\n"
 	        "  --devices L     time on these GPUs at once, one worker each: 'all' or numbers\n"
 	        "                  as 0,1 (default: device 0); GPUs of one model share a result\n"
@@ -71,8 +81,11 @@ static void usage(FILE *f)
 	        "  --t4            also write OUT/<kernel>/<gpu>/results.t4.json: the results in\n"
 	        "                  the T4 format (Open Autotuning Results Schema 1.0.0, as Kernel\n"
 	        "                  Tuner writes it)\n"
-	        "  -q, --quiet     print only errors and the winner\n"
-	        "  -v, --verbose   print dropped variants, compile logs and each phase's time\n"
+	        "  --all           every row of the table (default: the first 20)\n"
+	        "  -q, --quiet     print only errors, the winner, and that nothing was timed\n"
+	        "                  where nothing was\n"
+	        "  -v, --verbose   also every row of the table, uncut, the dropped variants in it,\n"
+	        "                  the tie rule in full, compile logs and each phase's time\n"
 	        "  -h, --help      this text\n"
 	        "  -V, --version   print the version\n\n"
 	        "exit status: 0 success (variants that failed are counted in the summary),\n"
@@ -93,6 +106,20 @@ static noreturn void bad_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+/* a subcommand's command-line error: the message and its one usage line (not the whole
+   help), exit status 2 */
+static noreturn void bad_sub(const char *use, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static noreturn void bad_sub(const char *use, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "usage: %s (tuner --help says more)\n", use);
+	exit(EXIT_USAGE);
+}
+
 /* optarg of option opt, refused when it is empty or blank */
 static const char *value(const char *opt)
 {
@@ -109,7 +136,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
 	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
-	       O_T4 };
+	       O_T4, O_LISTDROP, O_ALL };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -120,7 +147,8 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		{"sms", required_argument, 0, O_SMS}, {"budget", required_argument, 0, O_BUDGET},
 		{"strategy", required_argument, 0, O_STRATEGY}, {"seed", required_argument, 0, O_SEED},
 		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
-		{"t4", no_argument, 0, O_T4},
+		{"t4", no_argument, 0, O_T4}, {"list-dropped", no_argument, 0, O_LISTDROP},
+		{"all", no_argument, 0, O_ALL},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -149,6 +177,8 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("tuner %s (NVRTC %s)\n", TUNER_VERSION, nv_version()); exit(0);
 		case O_DRY: o->dry_run = 1; break;
+		case O_LISTDROP: o->list_dropped = 1; break;
+		case O_ALL: o->all = 1; break;
 		case O_ARCH: o->arch = value("--arch"); break;
 		case O_SIZE:
 			o->sizes = xreallocarray(o->sizes, o->nsizes + 1, sizeof *o->sizes);
@@ -170,6 +200,11 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_BUDGET: {
 			unsigned long long b;
+			o->budget_set = 1;
+			if (!strcmp(optarg, "all")) { /* none, whatever the config's search says */
+				o->budget = 0;
+				break;
+			}
 			errno = 0;
 			b = strtoull(optarg, &end, 10);
 			if (errno || *end || optarg[0] == '-' || b < 1 || b > 1000000000ULL)
@@ -181,6 +216,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case O_STRATEGY:
 			if ((o->strategy = search_strategy(optarg)) < 0)
 				fatal("--strategy: '%s' is none of exhaustive, random, guided", optarg);
+			o->strategy_set = 1;
 			break;
 		case O_SEED:
 			errno = 0;
@@ -218,6 +254,9 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 	if (optind != argc - 1)
 		bad_usage(optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
 	o->config = argv[optind];
+	if (o->emit && o->dry_run)
+		fatal("--emit %s with --dry-run: a dry run compiles and writes nothing; leave out "
+		      "--dry-run to write %s.cu and %s.h", o->emit, o->emit, o->emit);
 	if (!o->arch && getenv("TUNER_ARCH") && *getenv("TUNER_ARCH")) {
 		o->arch = getenv("TUNER_ARCH");
 		o->arch_from = "TUNER_ARCH";
@@ -245,14 +284,14 @@ static int bundle(int argc, char **argv)
 		case 'v': verbosity = 2; break;
 		case 'h': usage(stdout); exit(0);
 		case ':':
-			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
+			bad_sub(BUNDLE_USAGE, "tuner: option '%s' needs a value\n", argv[optind - 1]);
 		default:
-			bad_usage("tuner: bundle: unknown option '%s'\n", argv[optind - 1]);
+			bad_sub(BUNDLE_USAGE, "tuner: bundle: unknown option '%s'\n", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
-		bad_usage(optind < argc ? "tuner: bundle: one RESULTS directory at a time\n"
-		                        : "tuner: bundle: no RESULTS directory given\n");
+		bad_sub(BUNDLE_USAGE, "tuner: bundle: %s\n", optind < argc ? "one RESULTS directory "
+		        "at a time" : "no RESULTS directory given");
 	bundle_make(argv[optind], out);
 	return 0;
 }
@@ -273,12 +312,12 @@ static int merge(int argc, char **argv)
 		case 'v': verbosity = 2; break;
 		case 'h': usage(stdout); exit(0);
 		default:
-			bad_usage("tuner: merge: unknown option '%s'\n", argv[optind - 1]);
+			bad_sub(MERGE_USAGE, "tuner: merge: unknown option '%s'\n", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
-		bad_usage(optind < argc ? "tuner: merge: one GPU directory at a time\n"
-		                        : "tuner: merge: no GPU directory (OUT/<kernel>/<gpu>) given\n");
+		bad_sub(MERGE_USAGE, "tuner: merge: %s\n", optind < argc ? "one GPU directory at a "
+		        "time" : "no GPU directory (OUT/<kernel>/<gpu>) given");
 	return merge_run(argv[optind]);
 }
 
@@ -330,7 +369,7 @@ int main(int argc, char **argv)
 		return EXIT_INTERRUPT;
 	}
 	if (t.o.dry_run) {
-		report_variants(stdout, t.c, &t.s);
+		report_variants(stdout, t.c, &t.s, t.o.list_dropped);
 		tune_free(&t);
 		return 0;
 	}

@@ -287,16 +287,19 @@ def page(h, version, prefix, date):
           *h.para("The compile cache (see ENVIRONMENT and --cache); safe to delete."),
           ".TP", line(path("out/<kernel>/<gpu>/")),
           *h.para("What a run writes (--out): best.cu and best.h (the winner, with its launch "
-                  "header), results.json, results.csv, the config and template as tuned, the "
-                  "journal of finished GPU results."),
+                  "header), report.html (the run at a glance, one page that loads nothing), "
+                  "results.json (its schema: docs/results.schema.json) and results.csv, "
+                  "results.t4.json (with --t4), the config and template as tuned, the journal "
+                  "of finished GPU results."),
           ".TP", line(path(share + "/tuner/configs/")),
           *h.para("Example configs; each names its template as ../templates/NAME.cu, relative "
                   "to itself, so the two directories stay side by side."),
           ".TP", line(path(share + "/tuner/templates/")),
           *h.para("Their kernel templates and reference kernels."),
           ".TP", line(path(share + "/doc/tuner/")),
-          *h.para("README.md, and in docs/ the config format (docs/config.md), the results "
-                  "format, the bank model, the search and the architecture."),
+          *h.para("README.md, and in docs/ the setup (docs/setup.md), the config format "
+                  "(docs/config.md), the results format and its schema, the bank model, the "
+                  "search and the architecture."),
           ".SH EXAMPLES",
           *h.para("List the variants of an example config, tune it on the GPU in front of you, "
                   "then bundle the winners of every GPU it was tuned on:"),

@@ -316,6 +316,7 @@ int merge_run(const char *dir)
 	                : same_str(r0->strategy, "guided") ? "guided" : "exhaustive";
 	t.ri.budget = (size_t)r0->budget;
 	t.ri.seed = (uint64_t)r0->seed;
+	t.ri.list_dropped = r0->dropped_listed;
 	t.ri.compile_s = wall;
 	t.ri.first_timed_s = first;
 	t.ri.lim = t.lim;

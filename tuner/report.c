@@ -3,28 +3,58 @@
 #include "winner.h"
 
 #include "counters.h"
+#include "drops.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-size_t report_edges(struct buf *b, const struct config *c, const struct variant *v)
+/* the variant of s whose values are v's but val for parameter k, or SIZE_MAX */
+static size_t neighbour(const struct config *c, const struct space *s, const struct variant *v,
+                        size_t k, int64_t val)
 {
-	size_t i, j, n = 0;
+	size_t i, j;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < c->nparams; j++)
+			if (s->v[i].vals[j] != (j == k ? val : v->vals[j]))
+				break;
+		if (j == c->nparams)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+size_t report_edges(struct buf *b, const struct config *c, const struct space *s,
+                    const struct result *r, size_t w)
+{
+	const struct variant *v = &s->v[w];
+	size_t i, j, n = 0, k;
 
 	for (i = 0; i < c->nparams; i++) {
 		const struct param *p = &c->params[i];
-		int64_t lo = p->vals[0], hi = p->vals[0];
-		if (p->nvals < 2)
+		int64_t lo = INT64_MAX, hi = INT64_MIN, lo2 = INT64_MAX, hi2 = INT64_MIN, in;
+		double ms;
+		if (p->nvals < 3) /* a switch, or a pair: no side beyond to speak of */
 			continue;
-		for (j = 1; j < p->nvals; j++) {
-			lo = p->vals[j] < lo ? p->vals[j] : lo;
-			hi = p->vals[j] > hi ? p->vals[j] : hi;
+		for (j = 0; j < p->nvals; j++) {
+			int64_t x = p->vals[j];
+			if (x < lo) { lo2 = lo; lo = x; } else if (x < lo2) lo2 = x;
+			if (x > hi) { hi2 = hi; hi = x; } else if (x > hi2) hi2 = x;
 		}
-		if (lo == hi || (v->vals[i] != lo && v->vals[i] != hi))
+		if (v->vals[i] != lo && v->vals[i] != hi)
 			continue;
-		buf_printf(b, "%s=%lld is the %s value tried\n", p->name, (long long)v->vals[i],
-		           v->vals[i] == lo ? "smallest" : "largest");
+		in = v->vals[i] == lo ? lo2 : hi2;
+		k = neighbour(c, s, v, i, in);
+		if (k == SIZE_MAX || r[k].status != ST_OK || r[w].status != ST_OK)
+			continue;
+		ms = result_run(&r[k])->t.median_ms;
+		if (!(ms > result_run(&r[w])->t.median_ms)) /* slower inward: faster may lie beyond */
+			continue;
+		buf_printf(b, "%s=%lld is the %s value tried, and %s=%lld is %.1f %% slower\n",
+		           p->name, (long long)v->vals[i], v->vals[i] == lo ? "smallest" : "largest",
+		           p->name, (long long)in, 100 * (ms / result_run(&r[w])->t.median_ms - 1));
 		n++;
 	}
 	return n;
@@ -182,63 +212,154 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 		fprintf(f, "  ... %zu more (-v lists them; results.json has every access)\n", shown - 8);
 }
 
+void report_untimed(FILE *f, const struct runinfo *ri)
+{
+	fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
+	        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
+	        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
+}
+
+/* the table's columns */
+enum { C_RANK, C_ID, C_PARAMS, C_MS, C_GBS, C_PCT, C_REGS, C_SPILL, C_SMEM, C_BANK, C_COUNTED,
+       C_STATUS, NCOL };
+static const char *const col_head[NCOL] = {"rank", "id", "params", "median_ms", "GB/s", "%copy",
+                                           "regs", "spill", "smem", "bank", "counted", "status"};
+static const char col_right[NCOL] = {1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+
+/* p without the parameters constant over the rows (keep[i] 0), as "A=1 B=2" (malloc'd) */
+static char *varying(const struct config *c, const struct variant *v, const char *keep)
+{
+	struct buf b = {0};
+	size_t i;
+
+	for (i = 0; i < c->nparams; i++)
+		if (keep[i])
+			buf_printf(&b, "%s%s=%lld", b.len ? " " : "", c->params[i].name,
+			           (long long)v->vals[i]);
+	if (!b.s)
+		buf_puts(&b, "");
+	return b.s;
+}
+
+/* cell of width w: cut with '~' where longer */
+static void cell(FILE *f, const char *s, int w, int right, int last)
+{
+	int n = (int)strlen(s);
+
+	if (n > w)
+		fprintf(f, "%.*s~", w - 1, s);
+	else if (last)
+		fputs(s, f);
+	else
+		fprintf(f, right ? "%*s" : "%-*s", w, s);
+	fputs(last ? "\n" : "  ", f);
+}
+
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri)
 {
-	size_t k, rank = 0, w = 6;
-	int meas = ri->counters != 0 && c->naccesses;
+	size_t k, j, rank = 0, nrows = 0, shown = 0, cap;
+	int meas = ri->counters != 0 && c->naccesses, w[NCOL], use[NCOL], total = 0, d;
+	int all = ri->table_all || verbosity >= 2;
+	char *(*cells)[NCOL], *keep = xcalloc(c->nparams + 1, 1);
+	const struct variant *v0 = NULL;
 
-	for (k = 0; k < s->n; k++) {
-		char *p = space_params_str(c, &s->v[k]);
-		if (strlen(p) > w)
-			w = strlen(p);
-		free(p);
+	for (k = 0; k < s->n; k++) /* the rows: the dropped ones with -v, never the skipped */
+		nrows += !((r[order[k]].status == ST_DROPPED && verbosity < 2) ||
+		           r[order[k]].status == ST_SKIPPED);
+	cap = all || nrows < REPORT_TABLE_ROWS ? nrows : REPORT_TABLE_ROWS;
+	cells = xcalloc(cap + 1, sizeof *cells);
+	for (k = 0; k < s->n && shown < cap; k++) { /* the parameters that vary over them */
+		const struct variant *v = &s->v[order[k]];
+		if ((r[order[k]].status == ST_DROPPED && verbosity < 2) ||
+		    r[order[k]].status == ST_SKIPPED)
+			continue;
+		shown++;
+		if (!v0)
+			v0 = v;
+		for (j = 0; j < c->nparams; j++)
+			keep[j] |= v->vals[j] != v0->vals[j];
 	}
-	fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s  %s%s%s\n", "rank", "id", (int)w,
-	        "params", "median_ms", "GB/s", "%copy", "regs", "spill", "smem",
-	        c->naccesses ? "  bank  " : "", meas ? " counted " : "", "status");
-	for (k = 0; k < s->n; k++) {
+	for (k = shown = 0; k < s->n && shown < cap; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
-		char *p, *st, rk[16] = "-", t[32] = "-", g[32] = "-", pc[32] = "-", rg[16] = "-",
-		     sp[16] = "-", sm[16] = "-", bk[24] = "", ms[24] = "";
+		char **z = cells[shown];
 
 		if ((x->status == ST_DROPPED && verbosity < 2) || x->status == ST_SKIPPED)
 			continue;
-		if (x->status == ST_OK) {
-			snprintf(rk, sizeof rk, "%zu%s", ++rank, x->tie ? "=" : "");
-			snprintf(t, sizeof t, "%.4f", result_run(x)->t.median_ms);
-			snprintf(g, sizeof g, "%.1f", x->gbs);
-			snprintf(pc, sizeof pc, "%.1f", x->pct_copy);
-		}
-		if (x->co.ok && x->co.regs >= 0) {
-			snprintf(rg, sizeof rg, "%d", x->co.regs);
-			snprintf(sp, sizeof sp, "%d", x->co.spill_stores + x->co.spill_loads);
-			snprintf(sm, sizeof sm, "%lld", (long long)(x->co.smem_static + v->shared));
-		}
-		if (c->naccesses && x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
-			snprintf(bk, sizeof bk, "  %6.2f", report_bank_ratio(x->bank, c->naccesses));
-		else if (c->naccesses)
-			snprintf(bk, sizeof bk, "  %6s", "-");
+		shown++;
+		z[C_RANK] = x->status == ST_OK ? xasprintf("%zu%s", ++rank, x->tie ? "=" : "")
+		                               : xstrdup("-");
+		z[C_ID] = xstrdup(v->id);
+		z[C_PARAMS] = shown == 1 && cap == 1 ? space_params_str(c, v) : varying(c, v, keep);
+		z[C_MS] = x->status == ST_OK ? xasprintf("%.4f", result_run(x)->t.median_ms) : xstrdup("-");
+		z[C_GBS] = x->status == ST_OK ? xasprintf("%.1f", x->gbs) : xstrdup("-");
+		z[C_PCT] = x->status == ST_OK ? xasprintf("%.1f", x->pct_copy) : xstrdup("-");
+		d = x->co.ok && x->co.regs >= 0;
+		z[C_REGS] = d ? xasprintf("%d", x->co.regs) : xstrdup("-");
+		z[C_SPILL] = d ? xasprintf("%d", x->co.spill_stores + x->co.spill_loads) : xstrdup("-");
+		z[C_SMEM] = d ? xasprintf("%lld", (long long)(x->co.smem_static + v->shared))
+		              : xstrdup("-");
+		z[C_BANK] = c->naccesses && x->bank && report_bank_ratio(x->bank, c->naccesses) > 0
+		            ? xasprintf("%.2f", report_bank_ratio(x->bank, c->naccesses)) : xstrdup("-");
 		if (meas && report_meas_ratio(x) > 0) {
 			struct bank_check l, s2;
 			int gap = (report_bank_check(c, v, x, 0, &l) > 0 && !l.match) ||
 			          (report_bank_check(c, v, x, 1, &s2) > 0 && !s2.match);
-			snprintf(ms, sizeof ms, "  %6.2f%c", report_meas_ratio(x), gap ? '*' : ' ');
-		} else if (meas) {
-			snprintf(ms, sizeof ms, "  %6s ", "-");
+			z[C_COUNTED] = xasprintf("%.2f%s", report_meas_ratio(x), gap ? "*" : "");
+		} else {
+			z[C_COUNTED] = xstrdup("-");
 		}
-		p = space_params_str(c, v);
-		st = status_text(s, x);
-		fprintf(f, "%4s  %-9s  %-*s  %9s  %8s  %6s  %4s  %5s  %7s%s%s  %s\n", rk, v->id, (int)w,
-		        p, t, g, pc, rg, sp, sm, bk, ms, st);
-		free(p);
-		free(st);
+		z[C_STATUS] = status_text(s, x);
 	}
+	/* a column only where some row has something in it */
+	for (d = 0; d < NCOL; d++) {
+		w[d] = (int)strlen(col_head[d]);
+		use[d] = d == C_RANK || d == C_ID || d == C_STATUS || (d == C_PARAMS && c->nparams);
+		for (k = 0; k < shown; k++) {
+			use[d] |= strcmp(cells[k][d], "-") != 0 && *cells[k][d];
+			w[d] = (int)strlen(cells[k][d]) > w[d] ? (int)strlen(cells[k][d]) : w[d];
+		}
+		total += use[d] ? w[d] + 2 : 0;
+	}
+	use[C_COUNTED] &= meas;
+	/* at most REPORT_TABLE_WIDTH columns (but with -v): the status, then the parameters cut */
+	for (d = C_STATUS; total - 2 > REPORT_TABLE_WIDTH && verbosity < 2 && d >= C_PARAMS;
+	     d -= C_STATUS - C_PARAMS) {
+		int cut = total - 2 - REPORT_TABLE_WIDTH, min = d == C_STATUS ? 16 : 24;
+		int to = w[d] - cut < min ? min : w[d] - cut;
+		if (to < w[d] && use[d]) {
+			total -= w[d] - to;
+			w[d] = to;
+		}
+	}
+	if (shown > 1) { /* what every row shares, said once */
+		struct buf b = {0};
+		for (j = 0; j < c->nparams; j++)
+			if (!keep[j])
+				buf_printf(&b, " %s=%lld", c->params[j].name, (long long)v0->vals[j]);
+		if (b.len)
+			fprintf(f, "every row:%s\n", b.s);
+		buf_free(&b);
+	}
+	for (d = 0, j = NCOL; d < NCOL; d++)
+		j = use[d] ? (size_t)d : j;
+	for (d = 0; d < NCOL; d++)
+		if (use[d])
+			cell(f, col_head[d], w[d], col_right[d], (size_t)d == j);
+	for (k = 0; k < shown; k++)
+		for (d = 0; d < NCOL; d++) {
+			if (use[d])
+				cell(f, cells[k][d], w[d], col_right[d], (size_t)d == j);
+			free(cells[k][d]);
+		}
+	if (shown < nrows)
+		fprintf(f, "... %zu more (--all or -v lists them; report.html and results.csv have "
+		           "every one)\n", nrows - shown);
+	free(cells);
+	free(keep);
 	if (!ri->timed)
-		fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
-		        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
-		        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
+		report_untimed(f, ri);
 	else if (ri->copy.median_ms > 0)
 		fprintf(f, "rooflines on %s: copy %.1f GB/s (median %.4f ms), read-only %.1f GB/s; "
 		        "every sample %s (%s)\n", ri->gpu.name, ri->copy_gbs, ri->copy.median_ms,
@@ -251,14 +372,19 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		fputs(ri->retune_text.s, f);
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
-	if (ri->playoff)
+	if (ri->playoff && verbosity >= 2)
 		fprintf(f, "play-off: %zu variants, those with medians within %g %% of the fastest's%s, "
 		           "timed again in %d rounds, one after another in turn; the ties and the "
 		           "winner come from their rounds' medians\n", ri->playoff,
 		        100 * ri->playoff_net,
 		        ri->playoff_earlier ? " and the run before's winner (within twice that)" : "",
 		        ri->playoff_rounds);
-	if (rank)
+	else if (ri->playoff)
+		fprintf(f, "play-off: the %zu fastest (within %g %%)%s timed again, %d rounds\n",
+		        ri->playoff, 100 * ri->playoff_net,
+		        ri->playoff_earlier ? " and the run before's winner (within twice that)" : "",
+		        ri->playoff_rounds);
+	if (rank && verbosity >= 2)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
 		           "differ by less than twice their standard error, or %g %%); the winner "
 		           "among them has %s (results of %zu other GPU%s read)%s%s%s\n", rank,
@@ -266,9 +392,16 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		        ri->kept_winner ? "; but the run before's winner stays while it is within "
 		                          "twice that band: it is kept" : "",
 		        ri->tie_key ? "; here it was chosen by " : "", winner_tie_keys[ri->tie_key]);
+	else if (rank) /* the rule in full: -v, report.html */
+		fprintf(f, "ties (=): %zu within %g %% of the fastest (results of %zu other GPU%s "
+		           "read)%s%s%s; the tie rule: -v or report.html\n", rank, 100 * c->tie,
+		        ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
+		        ri->kept_winner ? "; the run before's winner, within twice that band: it is "
+		                          "kept" : "",
+		        ri->tie_key ? "; here it was chosen by " : "", winner_tie_keys[ri->tie_key]);
 	if (ri->timed && s->n && r[order[0]].status == ST_OK) {
 		struct buf e = {0};
-		if (report_edges(&e, c, &s->v[order[0]])) {
+		if (report_edges(&e, c, s, r, order[0])) {
 			char *p = e.s, *q;
 			fprintf(f, "edge of the space: the winner's ");
 			for (; (q = strchr(p, '\n')); p = q + 1)
@@ -305,22 +438,30 @@ void report_errors(struct buf *b, const struct run_result *x, const struct confi
 	           x->max_rel_err, c->atol);
 }
 
-void report_variants(FILE *f, const struct config *c, const struct space *s)
+void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped)
 {
 	size_t k, wi = 9, wp = 6;
+	struct drops d;
 
-	for (k = 0; k < s->n; k++) { /* columns as wide as their widest entry */
-		char *p = space_params_str(c, &s->v[k]);
+	for (k = 0; k < s->n && verbosity > 0; k++) { /* columns as wide as their widest entry */
+		char *p;
+		if (s->v[k].drop && !list_dropped)
+			continue;
+		p = space_params_str(c, &s->v[k]);
 		wi = strlen(s->v[k].id) > wi ? strlen(s->v[k].id) : wi;
 		wp = strlen(p) > wp ? strlen(p) : wp;
 		free(p);
 	}
-	fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8s  %s\n", (int)wi, "id", (int)wp, "params", "block",
-	        "grid", "shared", "status");
-	for (k = 0; k < s->n; k++) {
+	if (verbosity > 0)
+		fprintf(f, "%-*s  %-*s  %-16s  %-16s  %8s  %s\n", (int)wi, "id", (int)wp, "params",
+		        "block", "grid", "shared", "status");
+	for (k = 0; k < s->n && verbosity > 0; k++) {
 		const struct variant *v = &s->v[k];
-		char *p = space_params_str(c, v), bl[48], gr[48];
+		char *p, bl[48], gr[48];
 
+		if (v->drop && !list_dropped)
+			continue;
+		p = space_params_str(c, v);
 		snprintf(bl, sizeof bl, "%lldx%lldx%lld", (long long)v->block[0],
 		         (long long)v->block[1], (long long)v->block[2]);
 		snprintf(gr, sizeof gr, "%lldx%lldx%lld", (long long)v->grid[0],
@@ -330,5 +471,12 @@ void report_variants(FILE *f, const struct config *c, const struct space *s)
 		        v->drop ? "dropped: " : "kept", v->drop ? v->drop : "");
 		free(p);
 	}
+	drops_count(s, &d);
+	if (d.n)
+		fprintf(f, "dropped, by the rule that dropped them%s:\n",
+		        list_dropped ? "" : " (--list-dropped lists them)");
+	for (k = 0; k < d.n; k++)
+		fprintf(f, "  %8zu  %s\n", d.v[k].n, d.v[k].rule);
+	drops_free(&d);
 	fprintf(f, "%zu variants: %zu kept, %zu dropped\n", s->n, s->nkept, s->n - s->nkept);
 }

@@ -7,11 +7,22 @@
 #include "space.h"
 #include "result.h"
 
-/* --dry-run: every variant with its parameters, launch geometry and whether it was kept */
-void report_variants(FILE *f, const struct config *c, const struct space *s);
-/* the parameters at whose smallest or largest value the variant v sits ("OUT=4 is the largest
-   value tried"), one per line into b; returns how many (parameters with one value do not count) */
-size_t report_edges(struct buf *b, const struct config *c, const struct variant *v);
+/* --dry-run: the kept variants (every one with list_dropped) with their parameters and launch
+   geometry, the dropped ones counted by rule (drops.h); with -q only the counts */
+void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped);
+/* the ranked table shows this many rows (every one with --all or -v), in at most this many
+   columns (but with -v): the status, then the parameters, are cut to fit */
+#define REPORT_TABLE_ROWS 20
+#define REPORT_TABLE_WIDTH 120
+/* "nothing was timed: why; compiled for sm_XX only": what a run without a GPU says, even
+   with -q */
+void report_untimed(FILE *f, const struct runinfo *ri);
+/* the parameters of more than two values at whose smallest or largest the timed variant w
+   sits while its neighbour inward (the next value, all else the same) ran slower: a better
+   variant may lie beyond ("OUT=8 is the largest value tried, and OUT=4 is 3.0 % slower"), one
+   per line into b; returns how many */
+size_t report_edges(struct buf *b, const struct config *c, const struct space *s,
+                    const struct result *r, size_t w);
 /* "max abs error 2e-07, max rel error 3.1e-07 (where |ref| > 1e-06)": x's errors against the
    reference, the relative one over the elements beyond c's absolute tolerance (tuner/cmp.h) */
 void report_errors(struct buf *b, const struct run_result *x, const struct config *c);

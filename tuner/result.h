@@ -136,6 +136,10 @@ struct runinfo {
 	size_t budget;            /* --budget (0: none) */
 	uint64_t seed;
 	int shard_k, shard_n;     /* --shard K/N (0/0: none) */
+	int list_dropped;         /* --list-dropped: results.json and .csv list the dropped variants
+	                             (else they count them by rule) */
+	int table_all;            /* --all: the table shows every row, not the first
+	                             REPORT_TABLE_ROWS */
 	int counters;             /* --counters: 1 + the set of counters_smem read, -1 unavailable
 	                             (counters_why), 0 not asked (or every result resumed) */
 	int counter_passes;       /* the profiler's passes per kernel */

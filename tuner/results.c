@@ -16,6 +16,7 @@
 #include "winner.h"
 #include "config.h"
 #include "counters.h"
+#include "drops.h"
 #include "report.h"
 
 /* ---- writing ---- */
@@ -127,7 +128,7 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 		nt += r[k].tie;
 	buf_printf(b, "  \"ties\": %zu,\n  \"tie_rule\": \"%s\",\n  \"tie_within\": %g,\n"
 	           "  \"edge\": [", nt, WINNER_TIE_RULE, c->tie);
-	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, &s->v[order[0]]))
+	if (s->n && r[order[0]].status == ST_OK && report_edges(&e, c, s, r, order[0]))
 		for (p = e.s, k = 0; (q = strchr(p, '\n')); p = q + 1, k++) {
 			*q = '\0';
 			buf_puts(b, k ? ", " : "");
@@ -135,6 +136,30 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 		}
 	buf_puts(b, "],\n");
 	buf_free(&e);
+}
+
+/* results.json's "winner" (the first of the ranking where it verified and was timed, else
+   null) and "dropped": how many, and how many by each rule (drops.h) */
+static void json_drops(struct buf *b, const struct space *s, const size_t *order,
+                       const struct result *r, const struct runinfo *ri)
+{
+	struct drops d;
+	size_t k;
+
+	if (ri->timed && s->n && r[order[0]].status == ST_OK)
+		buf_printf(b, "  \"winner\": \"%s\",\n", s->v[order[0]].id);
+	else
+		buf_puts(b, "  \"winner\": null,\n");
+	drops_count(s, &d);
+	buf_printf(b, "  \"dropped\": {\"count\": %zu, \"listed\": %s, \"by_rule\": [", d.total,
+	           ri->list_dropped ? "true" : "false");
+	for (k = 0; k < d.n; k++) {
+		buf_puts(b, k ? ",\n    {\"rule\": " : "\n    {\"rule\": ");
+		buf_json_str(b, d.v[k].rule);
+		buf_printf(b, ", \"count\": %zu, \"first\": \"%s\"}", d.v[k].n, s->v[d.v[k].first].id);
+	}
+	buf_puts(b, d.n ? "\n  ]},\n" : "]},\n");
+	drops_free(&d);
 }
 
 /* with out: write what b holds to out once it is large, or at the end (flush) */
@@ -275,12 +300,15 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 	buf_printf(b, ", \"wall_s\": %.3f", ri->compile_s);
 	json_phases(b, ri);
 	buf_puts(b, "},\n");
+	json_drops(b, s, order, r, ri);
 	buf_puts(b, "  \"variants\": [");
 	for (k = 0, first = 1; k < s->n; k++) {
 		const struct variant *v = &s->v[order[k]];
 		const struct result *x = &r[order[k]];
 
 		if (x->status == ST_SKIPPED) /* counted above; a budget may leave millions */
+			continue;
+		if (x->status == ST_DROPPED && !ri->list_dropped) /* counted by rule above */
 			continue;
 		buf_puts(b, first ? "\n" : ",\n");
 		first = 0;
@@ -729,6 +757,12 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 		r->run_s = num(d, "search", o, "run_s");
 		read_phases(d, get(d, "search", o, "phases", JSON_ARRAY, OPTIONAL), r);
 	}
+	if ((v = json_object_get(doc, "winner")) && !json_is_null(v)) /* null: none */
+		r->winner = str(d, "", doc, "winner", OPTIONAL);
+	if ((o = get(d, "", doc, "dropped", JSON_OBJECT, OPTIONAL))) {
+		r->ndropped = (size_t)integer(d, "dropped", o, "count", 0);
+		r->dropped_listed = flag(d, "dropped", o, "listed", OPTIONAL);
+	}
 }
 
 /* the document into d->l->r */
@@ -921,6 +955,7 @@ void results_free(struct results *r)
 		free(r->phases[i].kind);
 	}
 	free(r->phases);
+	free(r->winner);
 	copy_free(&r->cfg);
 	copy_free(&r->tmpl);
 	for (i = 0; i < l->nnames; i++)

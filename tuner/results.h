@@ -18,9 +18,10 @@ struct space;
 /* the most bytes of a results.json results_load reads */
 #define RESULTS_MAX ((size_t)1 << 30)
 
-/* results.json: every variant tried or dropped (the skipped ones are only counted) with
-   parameters, status and reason, statistics, resources, error; appended to b, or with out
-   (may be NULL) written to out as it goes, b serving as the buffer */
+/* results.json: every variant tried (the skipped ones are only counted, the dropped ones
+   counted by rule unless ri->list_dropped) with parameters, status and reason, statistics,
+   resources, error; the winner; appended to b, or with out (may be NULL) written to out as
+   it goes, b serving as the buffer. Its schema: docs/results.schema.json */
 void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                    const struct result *r, const size_t *order, const struct runinfo *ri);
 
@@ -96,6 +97,9 @@ struct results {
 	double run_s;             /* search.run_s: the serial phases' sum (0: not given) */
 	struct results_phase *phases; /* search.phases (none: not given) */
 	size_t nphases;
+	char *winner;             /* its id (NULL: none, or not given) */
+	size_t ndropped;          /* variants dropped by a constraint or a limit */
+	int dropped_listed;       /* they are among v (--list-dropped), else only counted */
 	struct results_variant *v;
 	size_t n;
 };

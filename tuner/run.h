@@ -19,13 +19,17 @@ struct run_opts {
 	const char *emit;
 	int jobs;
 	int dry_run;
+	int list_dropped;         /* --list-dropped: list the dropped variants one by one */
+	int all;                  /* --all: every row of the table */
 	int no_cache;
 	int fresh;
 	int counters;             /* --counters: read shared-memory counters of each variant */
 	int no_race;              /* --no-race: every verified variant gets all its samples */
 	int64_t sms;              /* --sms: SMS in expressions without a GPU (0: not given) */
 	size_t budget;            /* --budget: variants timed (compiled without a GPU); 0: all */
+	int budget_set;           /* --budget was given (else the config's search may set it) */
 	int strategy;             /* --strategy (enum strategy) */
+	int strategy_set;         /* --strategy was given (else the config's search may set it) */
 	uint64_t seed;            /* --seed */
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */

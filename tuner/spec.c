@@ -93,5 +93,6 @@ void cfg_free(struct config *c)
 		free(c->points[i].label);
 	}
 	free(c->points);
+	free(c->search_strategy);
 	free(c);
 }

@@ -122,6 +122,7 @@ struct vsize {
 #define CFG_WARMUP_MAX 10000       /* timing.warmup: 0 .. this */
 #define CFG_PLAYOFF_MAX 100        /* timing.playoff: 0 .. this */
 #define CFG_TIE_MAX 0.5            /* timing.tie: 0 .. this */
+#define CFG_BUDGET_MAX 1000000000  /* search.budget: 1 .. this, as --budget */
 #define CFG_SOURCE_MAX (4 << 20)   /* bytes of a template or reference source */
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
@@ -173,6 +174,9 @@ struct config {
 	size_t nverify;
 	struct vsize *points; /* sizes as a list: the points to tune at (the first in sizes[]) */
 	size_t npoints;       /* 0: sizes is one mapping */
+	size_t search_budget;  /* search.budget: the default --budget (0: none) */
+	char *search_strategy; /* search.strategy: the default --strategy (NULL: none) */
+	struct loc search_loc; /* of search.strategy */
 };
 
 /* an expression's place in the file: exact for text on one line */

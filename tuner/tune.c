@@ -26,7 +26,26 @@
 #include "stream.h"
 #include "t4.h"
 #include "timing.h"
+#include "twins.h"
 #include "util.h"
+
+/* the config's search (budget, strategy) where the command line names none; a shard tries
+   its whole share */
+static void config_search(struct run *t)
+{
+	const struct config *c = t->c;
+	int st = 0;
+
+	if (c->search_strategy && (st = search_strategy(c->search_strategy)) < 0)
+		fatal("%s:%d:%d: search: strategy '%s' is none of exhaustive, random, guided",
+		      c->path, c->search_loc.line, c->search_loc.col, c->search_strategy);
+	if (t->o.shard_n)
+		return;
+	if (c->search_strategy && !t->o.strategy_set)
+		t->o.strategy = st;
+	if (c->search_budget && !t->o.budget_set)
+		t->o.budget = c->search_budget;
+}
 
 void tune_load(struct run *t)
 {
@@ -46,6 +65,7 @@ void tune_load(struct run *t)
 	cfg_points_free(pts, t->npoints);
 	cfg_eval_params(t->c);
 	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
+	config_search(t);
 	gmtime_r(&now, &tm);
 	strftime(t->ri.date, sizeof t->ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	t->ri.nvrtc = nv_version();
@@ -203,6 +223,26 @@ static void earlier_winner(struct run *t)
 	free(prev);
 }
 
+/* what the run will do, before it does it: where it times, or that it times nothing and
+   compiles for which architecture; how much of the space it tries */
+static void say_plan(const struct run *t)
+{
+	const struct runinfo *ri = &t->ri;
+
+	if (t->m)
+		note(1, "tuner: timing on %s (%s): every variant tried is compiled, verified against "
+		        "the reference and timed\n", ri->gpu.name, ri->arch);
+	else
+		note(1, "tuner: no GPU (%s): nothing will be timed; compiling for %s%s to report "
+		        "registers, spills and shared memory\n", ri->why_untimed ? ri->why_untimed : "",
+		     ri->arch, ri->arch_default ? ", the newest NVRTC knows (--arch sm_XX or "
+		     "TUNER_ARCH names yours)" : "");
+	if (t->o.budget && !t->o.shard_n)
+		note(1, "tuner: trying at most %zu of the %zu kept variants, %s search%s\n",
+		     t->o.budget, t->s.nkept, search_name(t->o.strategy),
+		     t->o.budget_set ? "" : ", as the config's search says (--budget all tries every one)");
+}
+
 void tune_run(struct run *t)
 {
 	struct config *c = t->c;
@@ -226,8 +266,11 @@ void tune_run(struct run *t)
 	t->ri.seed = t->o.seed;
 	t->ri.shard_k = t->o.shard_k;
 	t->ri.shard_n = t->o.shard_n;
+	t->ri.list_dropped = t->o.list_dropped;
+	t->ri.table_all = t->o.all;
 	if (t->m)
 		earlier_winner(t);
+	say_plan(t);
 	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
 	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
 	     t->m ? ", timing as they come" : "");
@@ -240,6 +283,7 @@ void tune_run(struct run *t)
 		     t->o.shard_n, ncand, s->nkept);
 	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
 	run_phase(t, "stream");
+	twins_settle(t); /* the group's result to the member the rule prefers */
 	for (i = 0; i < ncand && run_stop && !t->o.budget; i++) { /* never reached */
 		struct result *x = &t->r[cand[i]];
 		if (x->status == ST_SKIPPED) {
@@ -371,7 +415,7 @@ static void write_csv(FILE *f, const struct run *t, const size_t *order)
 {
 	struct buf b = {0};
 
-	csv_write(&b, f, t->c, &t->s, t->r, order);
+	csv_write(&b, f, t->c, &t->s, t->r, order, &t->ri);
 	buf_free(&b);
 }
 
@@ -496,6 +540,8 @@ int tune_finish(struct run *t)
 	run_phase(t, "ranking");
 	if (verbosity >= (t->npoints > 1 ? 2 : 1)) /* several points: points.h's table */
 		report_table(stdout, c, s, r, order, &t->ri);
+	else if (!t->ri.timed) /* -q: still never silent about what a run did not do */
+		report_untimed(stdout, &t->ri);
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
@@ -543,6 +589,9 @@ int tune_finish(struct run *t)
 	if (t->o.emit && !run_stop)
 		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	note(1, "tuner: results in %s/results.json\n", t->dir);
+	note(1, "tuner: the run at a glance: %s/report.html%s%s%s\n", t->dir,
+	     best != SIZE_MAX ? "; the winner: " : "", best != SIZE_MAX ? t->dir : "",
+	     best != SIZE_MAX ? "/best.cu" : t->ri.timed ? "" : " (nothing timed: no best.cu)");
 	close(lock); /* the files of the directory are one run's */
 	free(order);
 	if (run_stop) {

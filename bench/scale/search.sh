@@ -39,13 +39,13 @@ if [ -n "${SEARCH_TRUTH:-}" ]; then
 	echo "exhaustive ground truth from $SEARCH_TRUTH"
 else
 	rm -rf "$TUNER_CACHE" "$out/exh"
-	out/bin/tuner --out "$out/exh" "$cfg" >"$out/exh.log" 2>&1 || { tail "$out/exh.log"; exit 1; }
+	out/bin/tuner --budget all --strategy exhaustive --out "$out/exh" "$cfg" >"$out/exh.log" 2>&1 || { tail "$out/exh.log"; exit 1; }
 	grep -E "^tuner: (timed|[0-9]+ variants in)" "$out/exh.log"
 	truth=$(ls "$out"/exh/"$k"/*/results.json)
 	gzip -c "$truth" >"$out/truth.json.gz"
 fi
 if [ -n "${SEARCH_DEVICES:-}" ]; then
-	out/bin/tuner --devices "$SEARCH_DEVICES" --fresh --out "$out/dev" "$cfg" >"$out/dev.log" 2>&1 ||
+	out/bin/tuner --budget all --strategy exhaustive --devices "$SEARCH_DEVICES" --fresh --out "$out/dev" "$cfg" >"$out/dev.log" 2>&1 ||
 		tail "$out/dev.log"
 	grep -E "^tuner: timed|^best" "$out/dev.log"
 fi

@@ -49,6 +49,9 @@ $3"
 
 # the example: bundles of filter21 and reduction from synthetic GPUs, the application compiled
 expect example_builds 0 examples/build.sh "$T" "$tmp/ex" "$NVCC"
+# it says what it does while it works, and nvcc warns of nothing in the bundles
+has example_says_progress "^examples: filter21: every variant compiled for sm_90" "$tmp/stdout"
+if grep -i "warning" "$tmp/stdout" "$tmp/stderr" >"$tmp/warn"; then bad example_no_warnings "$(head -n 8 "$tmp/warn")"; else ok example_no_warnings; fi
 [ -x "$tmp/ex/app" ] && ok example_app || bad example_app "no $tmp/ex/app"
 for k in filter21 reduction; do
 	h=$tmp/ex/bundle/${k}_bundle.h

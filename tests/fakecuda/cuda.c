@@ -14,7 +14,7 @@
  * opened). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
  * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
  * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
- * which order.
+ * which order. The bank-size mode is accepted and ignored (4-byte banks), as on sm_75+.
  */
 #include <cuda.h>
 
@@ -225,6 +225,27 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute a, CUfunction f)
 	(void)a;
 	(void)f;
 	*pi = 0;
+	return CUDA_SUCCESS;
+}
+
+/* the Kepler bank-size mode: accepted and ignored, as on every GPU CUDA 13 supports (the
+   getter always says 4-byte banks) */
+CUresult cuFuncSetSharedMemConfig(CUfunction f, CUsharedconfig c)
+{
+	(void)f;
+	(void)c;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetSharedMemConfig(CUsharedconfig c)
+{
+	(void)c;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxGetSharedMemConfig(CUsharedconfig *c)
+{
+	*c = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
 	return CUDA_SUCCESS;
 }
 
