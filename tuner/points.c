@@ -21,6 +21,7 @@ struct point {
 	int timed;
 	size_t n;                 /* variants (every one of its space) */
 	char (*id)[40];
+	size_t *by;               /* the indices in the order of their ids */
 	double *ms;               /* median, NAN where not verified and timed */
 	unsigned char *tie;       /* a tie of the winner (or the winner) */
 	long win;                 /* the winner's index, -1: none */
@@ -37,6 +38,13 @@ static double median_of(const struct result *r, const struct result *x)
 	     r[x->twin].status == ST_OK))
 		return result_run(x)->t.median_ms;
 	return NAN;
+}
+
+static const struct point *sorting; /* by_id's */
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(sorting->id[*(const size_t *)a], sorting->id[*(const size_t *)b]);
 }
 
 static void keep(struct point *p, const struct run *t)
@@ -56,6 +64,11 @@ static void keep(struct point *p, const struct run *t)
 		p->ms[i] = median_of(t->r, &t->r[i]);
 		p->tie[i] = t->r[i].tie || (long)i == p->win;
 	}
+	p->by = xcalloc(p->n + 1, sizeof *p->by);
+	for (i = 0; i < p->n; i++)
+		p->by[i] = i;
+	sorting = p;
+	qsort(p->by, p->n, sizeof *p->by, by_id);
 	/* the reference at this point: the winner's median as every variant was timed (not
 	   the play-off's), so that every number of the table is measured alike */
 	p->best = p->win >= 0 ? p->ms[p->win] : NAN;
@@ -70,27 +83,39 @@ static void point_free(struct point *p)
 	free(p->label);
 	free(p->dir);
 	free(p->id);
+	free(p->by);
 	free(p->ms);
 	free(p->tie);
 	free(p->params);
 }
 
-/* the index of variant id at point p, or -1 */
-static long find(const struct point *p, const char *id)
+/* the index of variant id at point p, or -1: where it is at the index `hint` (the spaces of
+   two points are alike unless a parameter's values follow the sizes), else by bisection of
+   p->by */
+static long find(const struct point *p, const char *id, size_t hint)
 {
-	size_t i;
+	size_t lo = 0, hi = p->n;
 
-	for (i = 0; i < p->n; i++) /* a point holds at most CFG's million: a scan per lookup is
-	                              fine for the few lookups made here */
-		if (!strcmp(p->id[i], id))
-			return (long)i;
+	if (hint < p->n && !strcmp(p->id[hint], id))
+		return (long)hint;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(p->id[p->by[mid]], id);
+		if (!d)
+			return (long)p->by[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
-/* how variant id runs at point p: % of the speed of p's winner (NAN: not timed there) */
-static double pct_at(const struct point *p, const char *id)
+/* how variant id (at index hint in another point) runs at point p: % of the speed of p's
+   winner (NAN: not timed there) */
+static double pct_at(const struct point *p, const char *id, size_t hint)
 {
-	long i = find(p, id);
+	long i = find(p, id, hint);
 
 	return i >= 0 && p->ms[i] > 0 ? 100 * p->best / p->ms[i] : NAN;
 }
@@ -116,14 +141,16 @@ static void side_make(struct side *s)
 	s->m = xcalloc(s->np * s->np, sizeof *s->m);
 	for (i = 0; i < s->np; i++)
 		for (j = 0; j < s->np; j++)
-			s->m[i * s->np + j] = s->p[j].win >= 0 ? pct_at(&s->p[i], s->p[j].id[s->p[j].win])
-			                                       : NAN;
+			s->m[i * s->np + j] = s->p[j].win >= 0 ? pct_at(&s->p[i], s->p[j].id[s->p[j].win],
+			                                                (size_t)s->p[j].win) : NAN;
 	s->single = -1;
 	s->single_pct = xcalloc(s->np, sizeof *s->single_pct);
 	for (v = 0; v < p0->n; v++) {
 		double worst = INFINITY;
+		if (!(p0->ms[v] > 0)) /* not timed at the first point */
+			continue;
 		for (i = 0; i < s->np && worst > best_worst; i++) {
-			double x = pct_at(&s->p[i], p0->id[v]);
+			double x = pct_at(&s->p[i], p0->id[v], v);
 			worst = x == x && x < worst ? x : x == x ? worst : -1;
 		}
 		if (worst > best_worst && worst != INFINITY) {
@@ -133,8 +160,8 @@ static void side_make(struct side *s)
 	}
 	s->single_ties = s->single >= 0;
 	for (i = 0; s->single >= 0 && i < s->np; i++) {
-		long k = find(&s->p[i], p0->id[s->single]);
-		s->single_pct[i] = pct_at(&s->p[i], p0->id[s->single]);
+		long k = find(&s->p[i], p0->id[s->single], (size_t)s->single);
+		s->single_pct[i] = pct_at(&s->p[i], p0->id[s->single], (size_t)s->single);
 		s->single_ties &= k >= 0 && s->p[i].tie[k];
 	}
 }

@@ -34,6 +34,16 @@ for c in cold warm; do
 	[ $c = cold ] && rm -rf "$TUNER_CACHE"
 	wall "filter21 4 points $c" --size $f4 configs/filter21.yaml
 done
+# where each point's time went (its results.json's search.phases: the serial phases, and the
+# spans and totals over 0.05 s), from the last four-point run
+python3 - "$outdir/o/filter21" <<'PY'
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*/*/results.json")):
+    d = json.load(open(f))
+    ph = d["search"].get("phases", [])
+    print("  %-40s run_s %.2f: %s" % (f.split("/")[-2], d["search"].get("run_s", 0),
+          ", ".join("%s %.2f" % (p["name"], p["s"]) for p in ph if p["s"] >= 0.05)))
+PY
 # the points side by side, from the last run of each
 show() {
 	python3 - "$1" <<'PY'
