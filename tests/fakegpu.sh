@@ -579,6 +579,11 @@ json.dump(d, open(f, 'w'))" "$p/h" "$bad"
 	has "points_bundle_bad_dir_said_$k" "results.json: points\[1\]: no 'dir' naming a point's directory" "$tmp/stderr"
 	if [ -e "$p/hb" ]; then bad "points_bundle_bad_dir_nothing_$k" "wrote $p/hb"; else ok "points_bundle_bad_dir_nothing_$k"; fi
 done
+# without a GPU: each point compiled, the GPU directory's file says nothing was timed
+expect points_untimed 0 env -u LD_LIBRARY_PATH "$T" -q --arch sm_90 --out "$p/u" --size n=1024,4096 tests/fakecuda/pairs.yaml
+check points_untimed_json "$p/u/fake_pairs/untimed-sm_90/results.json" '
+assert d["timed"] is False and d["emitted"] is None and d["single"] is None, d
+assert d["winners_at_points"]["pct"] == [[None, None], [None, None]], d'
 # what several points cannot do together
 tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"

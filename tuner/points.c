@@ -267,7 +267,7 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 		buf_puts(b, i ? ", [" : "[");
 		for (j = 0; j < s->np; j++) {
 			buf_puts(b, j ? ", " : "");
-			json_num(b, s->m[i * s->np + j]);
+			json_num(b, s->m ? s->m[i * s->np + j] : NAN); /* untimed: none */
 		}
 		buf_puts(b, "]");
 	}
