@@ -584,6 +584,15 @@ expect points_untimed 0 env -u LD_LIBRARY_PATH "$T" -q --arch sm_90 --out "$p/u"
 check points_untimed_json "$p/u/fake_pairs/untimed-sm_90/results.json" '
 assert d["timed"] is False and d["emitted"] is None and d["single"] is None, d
 assert d["winners_at_points"]["pct"] == [[None, None], [None, None]], d'
+# a point where no variant verifies (the fake's kernels in 512 blocks or more do nothing): its
+# run exits 1, the others' results stand, and no best.cu chooses by size
+FAKECUDA_WRONG=512 tune points_no_winner 1 "$tmp/pts6.log" --out "$p/nw" --size n=1024,65536 tests/fakecuda/pairs.yaml
+check points_no_winner_json "$p/nw/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["timed"] is True and d["emitted"] is None, d
+assert d["points"][0]["winner"] and d["points"][1]["winner"] is None, d["points"]'
+has points_no_winner_said "no variant verified at n=65536: no best.cu chooses by size" "$tmp/stderr"
+if [ -e "$p/nw/fake_pairs/fake-gpu-sm90/best.cu" ] || [ ! -s "$p/nw/fake_pairs/fake-gpu-sm90/n=1024/best.cu" ]; then
+	bad points_no_winner_files "$(ls -R "$p/nw")"; else ok points_no_winner_files; fi
 # what several points cannot do together
 tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"

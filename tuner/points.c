@@ -414,8 +414,14 @@ int points_run(struct run *t)
 		side_make(&s);
 		if (verbosity >= 1)
 			table(stdout, &s, gpu);
-		emitted = s.single >= 0 && s.single_ties ? "single" : "by size";
-		if (emitted[0] == 's')
+		for (i = 0; i < np && p[i].win >= 0; i++)
+			;
+		emitted = i < np ? NULL /* a point without a winner: nothing to choose from there */
+		          : s.single >= 0 && s.single_ties ? "single" : "by size";
+		if (!emitted)
+			warn("%s: no variant verified at %s: no best.cu chooses by size (each other "
+			     "point's best.cu is in its directory)", o.config, p[i].label);
+		else if (emitted[0] == 's')
 			emit_single(&first, &set, gpudir, p[0].id[s.single]);
 		else {
 			char **dirs = xcalloc(np, sizeof *dirs);
@@ -434,7 +440,7 @@ int points_run(struct run *t)
 			fatal("cannot write '%s':", set.failed);
 		free(path);
 	}
-	if (timed)
+	if (emitted)
 		note(0, "tuner: %zu points: %s -> %s/best.cu and best.h (%s)\n", np,
 		     emitted[0] == 's' ? "one variant ties every point's winner" :
 		                         "each point's winner, chosen by size",
