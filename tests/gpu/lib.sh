@@ -11,7 +11,13 @@ gpu_build() {
 
 # gpu_header FIELDS: the commit and time, then nvidia-smi's FIELDS (a --query-gpu list)
 gpu_header() {
-	echo "commit ${TUNER_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, $(date -u +%Y-%m-%dT%H:%MZ)"
+	c=${TUNER_COMMIT:-}
+	if [ -z "$c" ]; then # a tree whose files differ from its .git's HEAD says so
+		c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+		n=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)
+		[ "$n" -gt 0 ] && c="$c + $n changed files"
+	fi
+	echo "commit $c, $(date -u +%Y-%m-%dT%H:%MZ)"
 	nvidia-smi --query-gpu="$1" --format=csv,noheader || true
 }
 
