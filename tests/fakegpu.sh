@@ -593,6 +593,10 @@ assert d["points"][0]["winner"] and d["points"][1]["winner"] is None, d["points"
 has points_no_winner_said "no variant verified at n=65536: no best.cu chooses by size" "$tmp/stderr"
 if [ -e "$p/nw/fake_pairs/fake-gpu-sm90/best.cu" ] || [ ! -s "$p/nw/fake_pairs/fake-gpu-sm90/n=1024/best.cu" ]; then
 	bad points_no_winner_files "$(ls -R "$p/nw")"; else ok points_no_winner_files; fi
+# two GPUs of one model: both workers take each point's setup, and each point uses both
+FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4" tune points_devices 0 "$tmp/pts7.log" --devices all --out "$p/dv" --size n=1024,65536 tests/fakecuda/pairs.yaml
+check points_devices_json "$p/dv/fake_pairs/fake-gpu-sm90/n=65536/results.json" '
+assert sorted({v["device"] for v in d["variants"] if "device" in v}) == [0, 1], d["variants"]'
 # what several points cannot do together
 tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,4096 tests/fakecuda/pairs.yaml
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"
