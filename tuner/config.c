@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "accesses.h"
@@ -400,20 +401,38 @@ static void get_constants(struct reader *x, const struct node *seq)
 	}
 }
 
+/* 1 if s spells an infinity or a NaN (YAML's .inf and .nan, C's inf and nan) */
+static int non_finite(const char *s)
+{
+	static const char *const w[] = {"inf", ".inf", "infinity", "nan", ".nan"};
+	size_t i, n;
+
+	s += strspn(s, " \t");
+	s += *s == '+' || *s == '-';
+	for (i = 0; i < LEN(w); i++) {
+		n = strlen(w[i]);
+		if (!strncasecmp(s, w[i], n) && s[n + strspn(s + n, " \t")] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
 static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
                      const struct vars *v)
 {
 	struct config *c = x->c;
 	int64_t dummy;
 	size_t i;
+	int col;
 
 	read_want(x, seq, N_SEQ, "args");
 	if (seq->n > CFG_ITEMS_MAX)
 		read_err(x, seq->kid[CFG_ITEMS_MAX], "more than %d args", CFG_ITEMS_MAX);
 	k->args = xcalloc(seq->n, sizeof *k->args);
 	for (i = 0; i < seq->n; i++) {
-		const struct node *n = seq->kid[i];
+		const struct node *n = seq->kid[i], *val = n;
 		struct arg *a = &k->args[k->nargs++];
+		const char *what = "args";
 
 		a->buffer = -1;
 		a->type = EL_I32;
@@ -433,15 +452,23 @@ static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
 				read_err(x, f[0].v, "buffer '%s' cannot be a scalar value",
 				         read_show(x, f[0].v->s));
-			read_expr(x, f[0].v, "value", v, &a->value);
 			if (f[1].v)
 				a->type = get_elem(x, f[1].v, "type");
-			continue;
-		}
-		if (n->kind != N_SCALAR)
+			val = f[0].v;
+			what = "value";
+		} else if (n->kind != N_SCALAR) {
 			read_err(x, n, "'args' items must be buffer names, expressions or "
 			               "{value, type}");
-		read_expr(x, n, "args", v, &a->value);
+		}
+		if (non_finite(read_str(x, val, what)))
+			read_err(x, val, "argument %zu, '%s', is not a finite number: a kernel argument "
+			         "must be finite", i + 1, read_show(x, val->s));
+		read_expr_real(x, val, what, v, &a->value);
+		if (a->type != EL_F32 && a->type != EL_F64 && expr_real(a->value, &col))
+			read_err_at(x, val->line, read_col(val, col), "argument %zu is %s, and '%s' has a "
+			            "floating-point value (for a float or double argument, give "
+			            "{value: ..., type: float})", i + 1, elem_name(a->type),
+			            read_show(x, val->s));
 	}
 }
 

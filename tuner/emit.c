@@ -376,8 +376,15 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	           c->kernel.entry, c->kernel.entry);
 	for (i = 0; i < c->kernel.nargs; i++) {
 		const struct arg *a = &c->kernel.args[i];
-		buf_printf(b, "%s%s", i ? ", " : "",
-		           a->buffer >= 0 ? c->buffers[a->buffer].name : expr_src(a->value));
+		buf_puts(b, i ? ", " : "");
+		if (a->buffer < 0 && (a->type == EL_F32 || a->type == EL_F64)) {
+			/* C's arithmetic is the tuner's: the value it passed, of its type */
+			buf_printf(b, "(%s)(", elem_name(a->type));
+			expr_print_c(a->value, &pv, b);
+			buf_puts(b, ")");
+			continue;
+		}
+		buf_puts(b, a->buffer >= 0 ? c->buffers[a->buffer].name : expr_src(a->value));
 	}
 	buf_puts(b, ");\n   above 48 KiB of dynamic shared memory, first call cudaFuncSetAttribute("
 	            "kernel,\n   cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes). */\n");

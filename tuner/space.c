@@ -1,7 +1,9 @@
 /* space: the variants of a config (cartesian product, constraints, device limits). */
 #include "space.h"
 
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +113,16 @@ static void args_check(const struct config *c, const struct kernel *k, const cha
 		    c->kernel.args[i].value)
 			e = c->kernel.args[i].value;
 		snprintf(what, sizeof what, "%s %zu", kind, i + 1);
+		if (a->type == EL_F32 || a->type == EL_F64) {
+			struct expr_err err;
+			double d;
+			if (expr_eval_real(e, vars, &d, &err) < 0)
+				fail_expr(c, e, err.col, v, at, what, "%s", err.msg);
+			if (a->type == EL_F32 && !isfinite((float)d))
+				fail_expr(c, e, 0, v, at, what, "%g does not fit float (beyond %g)", d,
+				          FLT_MAX);
+			continue;
+		}
 		x = eval_at(c, e, vars, v, at, what);
 		if (!arg_fits(x, a->type))
 			fail_expr(c, e, 0, v, at, what, "%lld does not fit %s", (long long)x,
