@@ -8,7 +8,8 @@
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
 # journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW), the tie
-# that ran best on another GPU tuned beside this one; float and double arguments. And --devices over fake GPUs of two models
+# that ran best on another GPU tuned beside this one; float and double arguments; a parameter
+# whose values depend on an earlier one. And --devices over fake GPUs of two models
 # (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
@@ -584,6 +585,28 @@ tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,40
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"
 tune points_too_many 2 "$tmp/pts4.log" --out "$p/4" --size n=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 tests/fakecuda/pairs.yaml
 has points_too_many_said "more than 16 points to tune at" "$tmp/stderr"
+
+# a parameter whose values depend on an earlier one: TAIL is [1, BLOCK / 64], so BLOCK 32 has
+# TAIL 1 and 0 and BLOCK 64 only 1 (its 1 twice, tried once); the bundle checks a variant's
+# value among those its earlier values give
+sed -e 's|  TAIL: \[0, 1\]|  TAIL: [1, "BLOCK / 64"]|' -e "s|: pairs.cu|: $PWD/tests/fakecuda/pairs.cu|" \
+	-e "s|: fake_ref.cu|: $PWD/tests/fakecuda/fake_ref.cu|" tests/fakecuda/pairs.yaml >"$tmp/dep.yaml"
+d=$tmp/dep
+tune dep_run 0 "$tmp/dep.log" --out "$d" "$tmp/dep.yaml"
+check dep_variants "$d/fake_pairs/fake-gpu-sm90/results.json" '
+got = sorted((v["params"]["BLOCK"], v["params"]["TAIL"], v["status"]) for v in d["variants"])
+assert got == [(32, 0, "mismatch"), (32, 1, "ok"), (64, 1, "ok")], got
+'
+expect dep_bundle 0 "$T" bundle "$d/fake_pairs"
+python3 -c "
+import json, sys
+f = sys.argv[1]
+d = json.load(open(f))
+w = [v for v in d['variants'] if v['id'] == d['winner']][0]
+w['params'] = {'BLOCK': 64, 'TAIL': 0}
+json.dump(d, open(f, 'w'))" "$d/fake_pairs/fake-gpu-sm90/results.json"
+expect dep_bundle_value_refused 2 "$T" bundle --out "$tmp/dep_b2" "$d/fake_pairs"
+has dep_bundle_value_said "TAIL=0 is not among the config's values" "$tmp/stderr"
 
 # floating-point scalar arguments: a float and a double worked out from expressions reach the
 # kernel as those types (the reference has their values built in), and so do the emitted header

@@ -73,7 +73,12 @@ struct param {
 	                         literals): the list's values, or a range's PR_N bounds */
 	size_t nitems;
 	struct loc at;        /* of the list or range */
+	int dep;              /* an item uses an earlier parameter: its values are worked out per
+	                         combination of those (cfg_param_walk); vals are their union */
 };
+
+/* at most this many variants in a space (combinations of parameter values) */
+#define CFG_VARIANTS_MAX 1000000
 
 struct constraint {
 	struct expr *e;
