@@ -9,7 +9,7 @@
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
 # journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW), the tie
 # that ran best on another GPU tuned beside this one; float and double arguments; a parameter
-# whose values depend on an earlier one. And --devices over fake GPUs of two models
+# whose values depend on an earlier one; float2 buffers. And --devices over fake GPUs of two models
 # (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
@@ -607,6 +607,24 @@ w['params'] = {'BLOCK': 64, 'TAIL': 0}
 json.dump(d, open(f, 'w'))" "$d/fake_pairs/fake-gpu-sm90/results.json"
 expect dep_bundle_value_refused 2 "$T" bundle --out "$tmp/dep_b2" "$d/fake_pairs"
 has dep_bundle_value_said "TAIL=0 is not among the config's values" "$tmp/stderr"
+
+# float2 buffers: allocated, filled (the device fill checked against the host formula) and
+# compared per component; a variant wrong in one component of each element is a mismatch that
+# names the element and the component; the header and the bundle take float2 pointers
+v=$tmp/vec
+tune vec_run 0 "$tmp/vec.log" --out "$v" tests/fakecuda/cswap.yaml
+check vec_results "$v/fake_cswap/fake-gpu-sm90/results.json" '
+st = {v["params"]["BUG"]: (v["status"], v.get("reason", "")) for v in d["variants"]}
+assert st[0] == ("ok", ""), st
+assert st[1] == ("mismatch", "999 of 2000 elements differ; first at out[0].y: -1 vs -2"), st
+'
+has vec_header_doc "^/\* out (float2, argument 1): out, written by the kernel \*/$" \
+	"$v/fake_cswap/fake-gpu-sm90/best.h"
+expect vec_bundle 0 "$T" bundle "$v/fake_cswap"
+has vec_bundle_params "fake_cswap_bundle_launch(int entry, float2 \*out, float2 \*in, long long n," \
+	"$v/fake_cswap/bundle/fake_cswap_bundle.h"
+expect vec_bundle_nvcc 0 "${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" \
+	-arch=sm_90 -Xcompiler -Wall,-Wextra -c -o "$tmp/vec.o" "$v/fake_cswap/bundle/fake_cswap_bundle.cu"
 
 # floating-point scalar arguments: a float and a double worked out from expressions reach the
 # kernel as those types (the reference has their values built in), and so do the emitted header

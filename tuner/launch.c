@@ -160,6 +160,9 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 			break;
 		case EL_F32:
 		case EL_F64:
+		case EL_F32X2: /* buffers only */
+		case EL_F32X4:
+		case EL_F64X2:
 			break;
 		}
 		continue;

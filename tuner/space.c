@@ -81,6 +81,9 @@ static int arg_fits(int64_t x, enum elem t)
 	case EL_I64:
 	case EL_F32:
 	case EL_F64: return 1;
+	case EL_F32X2: /* buffers only */
+	case EL_F32X4:
+	case EL_F64X2: return 0;
 	}
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* The references of pairs.cu's, hist.cu's and coef.cu's kernels, one thread per element. */
+/* The references of pairs.cu's, hist.cu's, coef.cu's and cswap.cu's kernels, one thread per element. */
 
 extern "C" __global__ void fake_pairs_ref(float *out, const float *in, int n)
 {
@@ -23,4 +23,12 @@ extern "C" __global__ void fake_coef_ref(float *out, const float *in, int n)
 
 	if (i < n)
 		out[i] = (float)(0.25f * in[i] + n / 8192.0);
+}
+
+extern "C" __global__ void fake_cswap_ref(float2 *out, const float2 *in, int n)
+{
+	const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		out[i] = make_float2(in[i].y, 2.0f * in[i].x);
 }
