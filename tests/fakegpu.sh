@@ -8,7 +8,8 @@
 # interval of every launch, a missing refill is a mismatch after the timed launches, and the
 # journal, results.json and best.cu, and the play-off: its rounds, its results resumed from the
 # journal, an earlier winner kept while it ties (within twice the band: FAKECUDA_SLOW), the tie
-# that ran best on another GPU tuned beside this one. And --devices over fake GPUs of two models
+# that ran best on another GPU tuned beside this one; float and double arguments; a parameter
+# whose values depend on an earlier one; float2 buffers. And --devices over fake GPUs of two models
 # (FAKECUDA_DEVICES): a run per model, side by side, each into its own directory. What a real GPU does with the kernels:
 # tests/gpu/verify.sh.
 # usage: tests/fakegpu.sh [TUNER [FAKEDIR]]   (defaults: $TUNER_BINDIR/tuner, else
@@ -602,6 +603,68 @@ tune points_no_shard 2 "$tmp/pts3.log" --shard 1/2 --out "$p/3" --size n=1024,40
 has points_no_shard_said "shard one point at a time" "$tmp/stderr"
 tune points_too_many 2 "$tmp/pts4.log" --out "$p/4" --size n=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 tests/fakecuda/pairs.yaml
 has points_too_many_said "more than 16 points to tune at" "$tmp/stderr"
+
+# a parameter whose values depend on an earlier one: TAIL is [1, BLOCK / 64], so BLOCK 32 has
+# TAIL 1 and 0 and BLOCK 64 only 1 (its 1 twice, tried once); the bundle checks a variant's
+# value among those its earlier values give
+sed -e 's|  TAIL: \[0, 1\]|  TAIL: [1, "BLOCK / 64"]|' -e "s|: pairs.cu|: $PWD/tests/fakecuda/pairs.cu|" \
+	-e "s|: fake_ref.cu|: $PWD/tests/fakecuda/fake_ref.cu|" tests/fakecuda/pairs.yaml >"$tmp/dep.yaml"
+d=$tmp/dep
+tune dep_run 0 "$tmp/dep.log" --out "$d" "$tmp/dep.yaml"
+check dep_variants "$d/fake_pairs/fake-gpu-sm90/results.json" '
+got = sorted((v["params"]["BLOCK"], v["params"]["TAIL"], v["status"]) for v in d["variants"])
+assert got == [(32, 0, "mismatch"), (32, 1, "ok"), (64, 1, "ok")], got
+'
+expect dep_bundle 0 "$T" bundle "$d/fake_pairs"
+python3 -c "
+import json, sys
+f = sys.argv[1]
+d = json.load(open(f))
+w = [v for v in d['variants'] if v['id'] == d['winner']][0]
+w['params'] = {'BLOCK': 64, 'TAIL': 0}
+json.dump(d, open(f, 'w'))" "$d/fake_pairs/fake-gpu-sm90/results.json"
+expect dep_bundle_value_refused 2 "$T" bundle --out "$tmp/dep_b2" "$d/fake_pairs"
+has dep_bundle_value_said "TAIL=0 is not among the config's values" "$tmp/stderr"
+
+# float2 buffers: allocated, filled (the device fill checked against the host formula) and
+# compared per component; a variant wrong in one component of each element is a mismatch that
+# names the element and the component; the header and the bundle take float2 pointers
+v=$tmp/vec
+tune vec_run 0 "$tmp/vec.log" --out "$v" tests/fakecuda/cswap.yaml
+check vec_results "$v/fake_cswap/fake-gpu-sm90/results.json" '
+st = {v["params"]["BUG"]: (v["status"], v.get("reason", "")) for v in d["variants"]}
+assert st[0] == ("ok", ""), st
+assert st[1] == ("mismatch", "999 of 2000 elements differ; first at out[0].y: -1 vs -2"), st
+'
+has vec_header_doc "^/\* out (float2, argument 1): out, written by the kernel \*/$" \
+	"$v/fake_cswap/fake-gpu-sm90/best.h"
+expect vec_bundle 0 "$T" bundle "$v/fake_cswap"
+has vec_bundle_params "fake_cswap_bundle_launch(int entry, float2 \*out, float2 \*in, long long n," \
+	"$v/fake_cswap/bundle/fake_cswap_bundle.h"
+expect vec_bundle_nvcc 0 "${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" \
+	-arch=sm_90 -Xcompiler -Wall,-Wextra -c -o "$tmp/vec.o" "$v/fake_cswap/bundle/fake_cswap_bundle.cu"
+
+# floating-point scalar arguments: a float and a double worked out from expressions reach the
+# kernel as those types (the reference has their values built in), and so do the emitted header
+# and bundle, as C computes them; an integer division in one stays an integer division
+c=$tmp/coef
+tune coef_run 0 "$tmp/coef.log" --out "$c" tests/fakecuda/coef.yaml
+check coef_verified "$c/fake_coef/fake-gpu-sm90/results.json" '
+assert [v["status"] for v in d["variants"]] == ["ok", "ok"], [(v["status"], v.get("reason")) for v in d["variants"]]
+'
+has coef_header_call ">>>(out, in, n, (float)((1.0 / 4LL)), (double)((((32LL / (2.0 \* 32LL)) \* n) / 4096LL)));" \
+	"$c/fake_coef/fake-gpu-sm90/best.h"
+expect coef_bundle 0 "$T" bundle "$c/fake_coef"
+has coef_bundle_call "(float)((1.0 / 4LL)), (double)(" "$c/fake_coef/bundle/fake_coef_bundle.cu"
+NVCC=${TUNER_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+expect coef_bundle_nvcc 0 "$NVCC" -arch=sm_90 -Xcompiler -Wall,-Wextra -c -o "$tmp/coef.o" \
+	"$c/fake_coef/bundle/fake_coef_bundle.cu"
+sed -e 's|"BLOCK / (2.0 \* BLOCK) \* n / 4096"|"n / 8192"|' -e "s|: coef.cu|: $PWD/tests/fakecuda/coef.cu|" \
+	-e "s|: fake_ref.cu|: $PWD/tests/fakecuda/fake_ref.cu|" tests/fakecuda/coef.yaml >"$tmp/coef_int.yaml"
+tune coef_int_division 1 "$tmp/coef.log" --out "$c" "$tmp/coef_int.yaml"
+check coef_int_mismatch "$c/fake_coef/fake-gpu-sm90/results.json" '
+assert [v["status"] for v in d["variants"]] == ["mismatch", "mismatch"], d["variants"]
+'
 
 schema_all results_schema_fakegpu "/pts/h/"
 finish fakegpu

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "config.h"
 #include "nvrtc.h"
 #include "util.h"
 
@@ -86,6 +87,36 @@ TEST(bench_fill_integers_range_const_list)
 	CHECK(iv[0] == -2 && iv[1] == 3 && iv[2] == 1 && iv[3] == -2);
 	bench_fill_host(uv, 0, 2, EL_U32, &l); /* a negative wraps as C converts it */
 	CHECK(uv[0] == 1 && uv[1] == UINT32_MAX - 1);
+}
+
+/* a vector element's components are the scalars at i * comps + c, whatever the fill: the
+   device fills a vector buffer as the array of its components */
+TEST(bench_fill_vectors_per_component)
+{
+	struct fill r = {.kind = FILL_RANDOM, .seed = 5, .lo = -1, .hi = 1};
+	struct fill g = {.kind = FILL_RANGE, .start = 1, .step = 0.25};
+	double lv[] = {1, 2, 3};
+	struct fill l = {.kind = FILL_LIST, .list = lv, .nlist = 3};
+	float v2[2 * 4], s2[2 * 4], v4[4 * 2];
+	double d2[2 * 3], sd[2 * 3];
+
+	CHECK_EQ(elem_size(EL_F32X2), 8);
+	CHECK_EQ(elem_size(EL_F32X4), 16);
+	CHECK_EQ(elem_size(EL_F64X2), 16);
+	CHECK_EQ(elem_comps(EL_F32X4), 4);
+	CHECK(elem_scalar(EL_F64X2) == EL_F64 && elem_scalar(EL_I32) == EL_I32);
+	CHECK_STR(elem_name(EL_F32X2), "float2");
+	bench_fill_host(v2, 3, 4, EL_F32X2, &r); /* elements 3..6: components 6..13 */
+	bench_fill_host(s2, 6, 8, EL_F32, &r);
+	CHECK(!memcmp(v2, s2, sizeof v2));
+	CHECK(v2[0] != v2[1]); /* each component draws its own value */
+	bench_fill_host(d2, 1, 3, EL_F64X2, &r);
+	bench_fill_host(sd, 2, 6, EL_F64, &r);
+	CHECK(!memcmp(d2, sd, sizeof d2));
+	bench_fill_host(v4, 1, 2, EL_F32X4, &g); /* element 1 is components 4..7 */
+	CHECK(v4[0] == 2.0f && v4[1] == 2.25f && v4[3] == 2.75f && v4[4] == 3.0f);
+	bench_fill_host(v2, 1, 2, EL_F32X2, &l); /* cyclic over the components: from 2 % 3 */
+	CHECK(v2[0] == 3 && v2[1] == 1 && v2[2] == 2 && v2[3] == 3);
 }
 
 TEST(bench_fill_saturates)

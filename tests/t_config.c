@@ -1145,9 +1145,9 @@ static void eval_case(const void *arg)
 	if (t->size)
 		cfg_set_size(c, t->size);
 	cfg_eval_params(c);
-	fprintf(stderr, "values:");
-	for (size_t i = 0; i < c->params[0].nvals; i++)
-		fprintf(stderr, " %lld", (long long)c->params[0].vals[i]);
+	fprintf(stderr, "values:"); /* the last parameter's */
+	for (size_t i = 0; i < c->params[c->nparams - 1].nvals; i++)
+		fprintf(stderr, " %lld", (long long)c->params[c->nparams - 1].vals[i]);
 	fprintf(stderr, "\n");
 	cfg_free(c);
 }
@@ -1186,13 +1186,25 @@ TEST(config_param_expr_errors)
 		 "tuner: warning: mem.yaml:5:18: 'B': value 1 ('n / 5') repeats an earlier one with "
 		 "n=5: tried once\nvalues: 1\n"},
 		{{"params: {B: {from: 2, to: \"n\"}}\n", "n=3"}, 0, "values: 2 3\n"},
+		/* a parameter's values that depend on earlier ones: the union over their values */
+		{{"params: {A: [1, 2, 4], B: [0, \"A - 1\", A]}\n", NULL}, 0, "values: 0 1 2 3 4\n"},
+		{{"params: {A: [2, 1], B: {from: 1, to: \"A * n\", times: 2}}\n", "n=2"}, 0,
+		 "values: 1 2 4\n"},
+		{{"params: {A: [0, 1], B: [\"n / A\"]}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:28: 'B' value 'n / A': division by zero with n=5, A=0\n"},
+		{{"params: {A: [3, 1], B: {from: 2, to: A}}\n", NULL}, 2,
+		 "tuner: mem.yaml:5:38: 'B': 'to' (1) is below 'from' (2) with A=1\n"},
 		/* found when loading */
 		{{"params: {B: [1, \"n * L\"], L: [1]}\n", NULL}, 3,
-		 "parse: mem.yaml:5:22: parameter 'L' not allowed here (sizes only)\n"},
+		 "parse: mem.yaml:5:22: 'B' uses 'L', a parameter after it: a parameter's values may "
+		 "use only the sizes and the parameters before it (move 'L' up)\n"},
+		{{"params: {B: [1, \"B + 1\"]}\n", NULL}, 3,
+		 "parse: mem.yaml:5:18: 'B' uses its own value: a parameter's values may use only the "
+		 "sizes and the parameters before it\n"},
 		{{"params: {B: [1, \"k + 1\"]}\n", NULL}, 3, "parse: mem.yaml:5:18: unknown name 'k'\n"},
 		{{"params: {B: [1, \"2 * SMS\"]}\n", NULL}, 3,
 		 "parse: mem.yaml:5:22: 'SMS' is not allowed in parameter values: they may use sizes "
-		 "only (a variant is the same on every GPU)\n"},
+		 "and earlier parameters only (a variant is the same on every GPU)\n"},
 		{{"params: {B: [1, \"n / 2\", 1]}\n", NULL}, 3,
 		 "parse: mem.yaml:5:26: duplicate value 1 in 'B'\n"},
 		{{"params: {B: [1, \"n * 1.5\"]}\n", NULL}, 3,

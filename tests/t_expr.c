@@ -21,22 +21,34 @@ static void failf(int line, const char *fmt, ...)
 	test_fail(__FILE__, line, m);
 }
 
+/* parse src and evaluate it under v, as a double with real set: expr_eval's result, or -2
+   (reported) where src does not parse */
+static int parse_eval(int line, const char *src, const struct vars *v, int real, int64_t *i,
+                      double *d, struct expr_err *err)
+{
+	struct expr *e = expr_parse(src, err);
+	int r;
+
+	if (!e) {
+		failf(line, "'%s': parse error at %d: %s", src, err->col, err->msg);
+		return -2;
+	}
+	r = real ? expr_eval_real(e, v, d, err) : expr_eval(e, v, i, err);
+	expr_free(e);
+	return r;
+}
+
 /* parse and evaluate src under v; it must give want */
 static void ev(int line, const char *src, const struct vars *v, int64_t want)
 {
 	struct expr_err err = {0};
-	struct expr *e = expr_parse(src, &err);
 	int64_t got = 0;
+	int r = parse_eval(line, src, v, 0, &got, NULL, &err);
 
-	if (!e) {
-		failf(line, "'%s': parse error at %d: %s", src, err.col, err.msg);
-		return;
-	}
-	if (expr_eval(e, v, &got, &err) < 0)
+	if (r == -1)
 		failf(line, "'%s': eval error at %d: %s", src, err.col, err.msg);
-	else if (got != want)
+	else if (r == 0 && got != want)
 		failf(line, "'%s' gave %lld, not %lld", src, (long long)got, (long long)want);
-	expr_free(e);
 }
 
 /* src must fail to parse with msg at col */
@@ -55,23 +67,25 @@ static void perr(int line, const char *src, int col, const char *msg)
 		      col);
 }
 
-/* src must parse and fail to evaluate under v with msg at col */
-static void eerr(int line, const char *src, const struct vars *v, int col, const char *msg)
+/* src must parse and fail to evaluate under v (as a double with real set) with msg at col */
+static void eerr_as(int line, const char *src, const struct vars *v, int real, int col,
+                    const char *msg)
 {
 	struct expr_err err = {0};
-	struct expr *e = expr_parse(src, &err);
 	int64_t got = 0;
+	double d = 0;
+	int r = parse_eval(line, src, v, real, &got, &d, &err);
 
-	if (!e) {
-		failf(line, "'%s': parse error at %d: %s", src, err.col, err.msg);
-		return;
-	}
-	if (expr_eval(e, v, &got, &err) == 0)
-		failf(line, "'%s' gave %lld; wanted '%s' at %d", src, (long long)got, msg, col);
-	else if (err.col != col || strcmp(err.msg, msg))
+	if (r == 0)
+		failf(line, "'%s' gave %lld (%g); wanted '%s' at %d", src, (long long)got, d, msg, col);
+	else if (r == -1 && (err.col != col || strcmp(err.msg, msg)))
 		failf(line, "'%s': got '%s' at %d, wanted '%s' at %d", src, err.msg, err.col, msg,
 		      col);
-	expr_free(e);
+}
+
+static void eerr(int line, const char *src, const struct vars *v, int col, const char *msg)
+{
+	eerr_as(line, src, v, 0, col, msg);
 }
 
 /* src printed as C must be want */
@@ -561,4 +575,75 @@ TEST(expr_print_c_subst)
 	CHECK_STR(b.s, "(tuner_ceil_div(n, (256LL * 2LL)) + (-1LL))");
 	buf_free(&b);
 	expr_free(e);
+}
+
+/* src evaluated as a double under v must be want exactly */
+static void evr(int line, const char *src, const struct vars *v, double want)
+{
+	struct expr_err err = {0};
+	double got = 0;
+	int r = parse_eval(line, src, v, 1, NULL, &got, &err);
+
+	if (r == -1)
+		failf(line, "'%s': eval error at %d: %s", src, err.col, err.msg);
+	else if (r == 0 && got != want)
+		failf(line, "'%s' gave %.17g, not %.17g", src, got, want);
+}
+
+#define EVR(src, want) evr(__LINE__, src, NULL, want)
+
+TEST(expr_real)
+{
+	struct vars v = {0};
+	struct expr_err err = {0};
+	struct expr *e;
+	int col = -1;
+
+	vars_set(&v, "n", 4096);
+	vars_set(&v, "B", 3);
+	EVR("0.5", 0.5);
+	EVR(".5", 0.5);
+	EVR("2.", 2.0);
+	EVR("1e-3", 1e-3);
+	EVR("1E+3", 1000.0);
+	EVR("2.5e2", 250.0);
+	EVR("0.1", 0.1);
+	EVR("-0.25 * 4", -1.0);
+	EVR("7", 7.0);
+	/* C's arithmetic: an integer operation stays one; a real operand makes the other real */
+	EVR("7 / 2", 3.0);
+	EVR("7 / 2.0", 3.5);
+	EVR("7.0 / 2 + 7 / 2", 6.5);
+	EVR("1.0 / 3", 1.0 / 3);
+	EVR("ceil_div(7, 2) * 0.5", 2.0);
+	evr(__LINE__, "1.0 / n", &v, 1.0 / 4096);
+	evr(__LINE__, "B / (2.0 * B) * n / 4096", &v, 0.5);
+	evr(__LINE__, "n / 8192", &v, 0.0);
+	eerr_as(__LINE__, "1.0 / 0", NULL, 1, 4, "division by zero");
+	eerr_as(__LINE__, "1.0 / (1 - 1)", NULL, 1, 4, "division by zero");
+	eerr_as(__LINE__, "1e300 * 1e300", NULL, 1, 6, "overflow in '*'");
+	eerr_as(__LINE__, "-1e308 - 1e308", NULL, 1, 7, "overflow in '-'");
+	EERR("1 + 0.5", 4, "floating-point value where an integer is needed");
+	PERR("1e999", 0, "floating-point literal '1e999' out of range");
+	PERR("1e-999", 0, "floating-point literal '1e-999' out of range");
+	PERR("1.5.2", 0, "invalid number '1.5.2'");
+	PERR("2.5x", 0, "invalid number '2.5x'");
+	PERR("n % 2.5", 2, "'%' takes integers, not a floating-point value");
+	PERR("0.5 < 1", 4, "'<' takes integers, not a floating-point value");
+	PERR("!0.5", 0, "'!' takes integers, not a floating-point value");
+	PERR("1 && 0.5", 2, "'&&' takes integers, not a floating-point value");
+	PERR("min(1, 0.5)", 0, "'min' takes integers, not a floating-point value");
+	PERR("ceil_div(1.0, 2)", 0, "'ceil_div' takes integers, not a floating-point value");
+	PERR("1..", 0, "invalid number '1..'");
+	e = expr_parse("n * 2 + 0.25", &err);
+	CHECK(e && expr_real(e, &col) && col == 8);
+	expr_free(e);
+	e = expr_parse("n * 2", &err);
+	CHECK(e && !expr_real(e, &col));
+	expr_free(e);
+	PC("1.0 / n", "(1.0 / n)");
+	PC("0.1 * 3", "(0.1 * 3LL)");
+	PC("0.30000000000000004", "0.30000000000000004");
+	PC("2.5e-3 + 1e20", "(0.0025 + 1e+20)");
+	PC("-.5", "(-0.5)");
 }

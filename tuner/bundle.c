@@ -104,7 +104,7 @@ static void load_config(struct bundle *b)
 }
 
 /* row r's parameter values in config order (malloc'd), checked against the config's values
-   under the sizes g was tuned with */
+   under the sizes g was tuned with (and the row's values of the parameters before each) */
 static int64_t *row_vals(const struct bundle *b, const struct tuned *g,
                          const struct results_variant *r)
 {
@@ -130,6 +130,7 @@ static int64_t *row_vals(const struct bundle *b, const struct tuned *g,
 		if (j == n)
 			fatal("%s: variant %s: %s=%lld is not among the config's values (%s)", g->json,
 			      r->id, p->name, (long long)x->val, g->cfgfile);
+		vars_set(&sizes, p->name, x->val); /* for the values of the parameters after it */
 	}
 	vals = xcalloc(c->nparams ? c->nparams : 1, sizeof *vals); /* after every fatal() */
 	for (i = 0; i < c->nparams; i++)

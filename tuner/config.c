@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "accesses.h"
@@ -19,10 +20,11 @@
 #define MAXBYTES (1 << 20) /* largest config file */
 
 static const char *const elem_yaml[] = {"float", "double", "int", "unsigned", "long",
-                                        "unsigned_long"};
+                                        "unsigned_long", "float2", "float4", "double2"};
 static const char *const elem_c[] = {"float", "double", "int", "unsigned int", "long long",
-                                     "unsigned long long"};
-static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8};
+                                     "unsigned long long", "float2", "float4", "double2"};
+static const size_t elem_bytes[] = {4, 8, 4, 4, 8, 8, 8, 16, 16};
+static const int elem_ncomps[] = {1, 1, 1, 1, 1, 1, 2, 4, 2};
 
 static void reader_free(struct reader *x)
 {
@@ -41,8 +43,19 @@ static enum elem get_elem(struct reader *x, const struct node *n, const char *wh
 	for (i = 0; i < LEN(elem_yaml); i++)
 		if (!strcmp(s, elem_yaml[i]))
 			return (enum elem)i;
-	read_err(x, n, "unknown type '%s' (float double int unsigned long unsigned_long)",
-	         read_show(x, s));
+	read_err(x, n, "unknown type '%s' (float double int unsigned long unsigned_long float2 "
+	         "float4 double2)", read_show(x, s));
+}
+
+/* get_elem, of a scalar type only (what: whose type it is) */
+static enum elem get_scalar(struct reader *x, const struct node *n, const char *what)
+{
+	enum elem t = get_elem(x, n, "type");
+
+	if (elem_comps(t) > 1)
+		read_err(x, n, "%s cannot be of type %s: vector types are for buffers", what,
+		         elem_yaml[t]);
+	return t;
 }
 
 static struct expr *const_expr(const char *src)
@@ -389,7 +402,7 @@ static void get_constants(struct reader *x, const struct node *seq)
 			if (!strcmp(c->constants[j].name, name))
 				read_err(x, f[0].v, "duplicate constant '%s'", read_show(x, name));
 		k->loc = read_loc(seq->kid[i]);
-		k->type = get_elem(x, f[1].v, "type");
+		k->type = get_scalar(x, f[1].v, "a constant");
 		k->name = xstrdup(name);
 		c->nconstants++;
 		read_expr(x, f[2].v, "count", &x->sizes, &k->count);
@@ -400,20 +413,38 @@ static void get_constants(struct reader *x, const struct node *seq)
 	}
 }
 
+/* 1 if s spells an infinity or a NaN (YAML's .inf and .nan, C's inf and nan) */
+static int non_finite(const char *s)
+{
+	static const char *const w[] = {"inf", ".inf", "infinity", "nan", ".nan"};
+	size_t i, n;
+
+	s += strspn(s, " \t");
+	s += *s == '+' || *s == '-';
+	for (i = 0; i < LEN(w); i++) {
+		n = strlen(w[i]);
+		if (!strncasecmp(s, w[i], n) && s[n + strspn(s + n, " \t")] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
 static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
                      const struct vars *v)
 {
 	struct config *c = x->c;
 	int64_t dummy;
 	size_t i;
+	int col;
 
 	read_want(x, seq, N_SEQ, "args");
 	if (seq->n > CFG_ITEMS_MAX)
 		read_err(x, seq->kid[CFG_ITEMS_MAX], "more than %d args", CFG_ITEMS_MAX);
 	k->args = xcalloc(seq->n, sizeof *k->args);
 	for (i = 0; i < seq->n; i++) {
-		const struct node *n = seq->kid[i];
+		const struct node *n = seq->kid[i], *val = n;
 		struct arg *a = &k->args[k->nargs++];
+		const char *what = "args";
 
 		a->buffer = -1;
 		a->type = EL_I32;
@@ -433,15 +464,23 @@ static void get_args(struct reader *x, const struct node *seq, struct kernel *k,
 			if (f[0].v->kind == N_SCALAR && find_buffer(c, f[0].v->s) >= 0)
 				read_err(x, f[0].v, "buffer '%s' cannot be a scalar value",
 				         read_show(x, f[0].v->s));
-			read_expr(x, f[0].v, "value", v, &a->value);
 			if (f[1].v)
-				a->type = get_elem(x, f[1].v, "type");
-			continue;
-		}
-		if (n->kind != N_SCALAR)
+				a->type = get_scalar(x, f[1].v, "a scalar argument");
+			val = f[0].v;
+			what = "value";
+		} else if (n->kind != N_SCALAR) {
 			read_err(x, n, "'args' items must be buffer names, expressions or "
 			               "{value, type}");
-		read_expr(x, n, "args", v, &a->value);
+		}
+		if (non_finite(read_str(x, val, what)))
+			read_err(x, val, "argument %zu, '%s', is not a finite number: a kernel argument "
+			         "must be finite", i + 1, read_show(x, val->s));
+		read_expr_real(x, val, what, v, &a->value);
+		if (a->type != EL_F32 && a->type != EL_F64 && expr_real(a->value, &col))
+			read_err_at(x, val->line, read_col(val, col), "argument %zu is %s, and '%s' has a "
+			            "floating-point value (for a float or double argument, give "
+			            "{value: ..., type: float})", i + 1, elem_name(a->type),
+			            read_show(x, val->s));
 	}
 }
 
@@ -713,7 +752,8 @@ static void check_int_random(struct reader *x, const struct node *item, const ch
 	const char *key[2] = {"min", "max"};
 	int i;
 
-	if (t == EL_F32 || t == EL_F64 || fl->kind != FILL_RANDOM || !fill)
+	if (elem_scalar(t) == EL_F32 || elem_scalar(t) == EL_F64 || fl->kind != FILL_RANDOM ||
+	    !fill)
 		return;
 	r = fill->kid[1]; /* {random: r} */
 	for (i = 0; i < 2; i++) {
@@ -923,6 +963,18 @@ size_t elem_size(enum elem t)
 	if ((size_t)t >= LEN(elem_bytes))
 		die("bad element type %d", (int)t);
 	return elem_bytes[t];
+}
+
+size_t elem_comps(enum elem t)
+{
+	if ((size_t)t >= LEN(elem_ncomps))
+		die("bad element type %d", (int)t);
+	return (size_t)elem_ncomps[t];
+}
+
+enum elem elem_scalar(enum elem t)
+{
+	return t == EL_F32X2 || t == EL_F32X4 ? EL_F32 : t == EL_F64X2 ? EL_F64 : t;
 }
 
 const char *elem_name(enum elem t)

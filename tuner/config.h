@@ -21,6 +21,10 @@ struct config *cfg_parse_detached(const char *path, const char *text, size_t len
                                   size_t errlen);
 /* element size in bytes */
 size_t elem_size(enum elem t);
+/* components of an element: 1, or a vector's 2 or 4 */
+size_t elem_comps(enum elem t);
+/* the type of an element's components (t itself for a scalar) */
+enum elem elem_scalar(enum elem t);
 /* element type name as in YAML and C ("float", "double", "int", "unsigned", "long long", ...) */
 const char *elem_name(enum elem t);
 

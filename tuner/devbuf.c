@@ -88,6 +88,9 @@ static void put(void *p, size_t i, enum elem t, double x)
 		                     : x >= 9223372036854775807.0 ? (uint64_t)x
 		                     : (uint64_t)sat_i64(x);
 		break;
+	case EL_F32X2: /* as their components */
+	case EL_F32X4:
+	case EL_F64X2: die("put of a vector");
 	}
 }
 
@@ -101,12 +104,37 @@ static void fmt_elem(char *s, size_t n, const void *p, size_t i, enum elem t)
 	case EL_U32: snprintf(s, n, "%" PRIu32, ((const uint32_t *)p)[i]); break;
 	case EL_I64: snprintf(s, n, "%" PRId64, ((const int64_t *)p)[i]); break;
 	case EL_U64: snprintf(s, n, "%" PRIu64, ((const uint64_t *)p)[i]); break;
+	case EL_F32X2: /* as their components */
+	case EL_F32X4:
+	case EL_F64X2: die("fmt_elem of a vector");
+	}
+}
+
+/* element i of p, of type t: "0.25", or a vector's components "(0.25, -1)" */
+static void fmt_vec(char *s, size_t n, const void *p, size_t i, enum elem t)
+{
+	size_t k = elem_comps(t), c, len;
+
+	if (k == 1) {
+		fmt_elem(s, n, p, i, t);
+		return;
+	}
+	snprintf(s, n, "(");
+	for (c = 0; c < k && (len = strlen(s)) < n; c++) {
+		fmt_elem(s + len, n - len, p, i * k + c, elem_scalar(t));
+		len = strlen(s);
+		snprintf(s + len, n - len, c + 1 < k ? ", " : ")");
 	}
 }
 
 void bench_fill_host(void *p, size_t first, size_t n, enum elem t, const struct fill *f)
 {
 	size_t k;
+
+	if (elem_comps(t) > 1) { /* component c of element i is the scalar at i * comps + c */
+		bench_fill_host(p, first * elem_comps(t), n * elem_comps(t), elem_scalar(t), f);
+		return;
+	}
 
 	for (k = 0; k < n; k++) {
 		size_t i = first + k;
@@ -255,7 +283,7 @@ static CUresult fill1(const struct devbufs *d, size_t k, size_t n)
 	const struct fill *f = &bf->fill;
 	const struct dbuf *db = &d->buf[k];
 	CUdeviceptr p = db->d, list = db->list;
-	size_t cnt = n, nlist = f->kind == FILL_LIST ? f->nlist : 0;
+	size_t cnt = n * elem_comps(bf->type), nlist = f->kind == FILL_LIST ? f->nlist : 0;
 	int t = 0, kind = 0;
 	unsigned long long seed = f->seed;
 	double lo = f->lo, hi = f->hi, start = f->start, step = f->step, value = f->value;
@@ -264,13 +292,15 @@ static CUresult fill1(const struct devbufs *d, size_t k, size_t n)
 
 	if (!n)
 		return CUDA_SUCCESS;
-	switch (bf->type) { /* the kernel's numbering, independent of enum elem's */
+	switch (elem_scalar(bf->type)) { /* the kernel's numbering, independent of enum elem's;
+	                                    a vector's components as an array of them */
 	case EL_F32: t = 0; break;
 	case EL_F64: t = 1; break;
 	case EL_I32: t = 2; break;
 	case EL_U32: t = 3; break;
 	case EL_I64: t = 4; break;
 	case EL_U64: t = 5; break;
+	default: die("a vector's components are scalars");
 	}
 	switch (f->kind) {
 	case FILL_RANDOM: kind = 0; break;
@@ -278,7 +308,7 @@ static CUresult fill1(const struct devbufs *d, size_t k, size_t n)
 	case FILL_CONST: kind = 2; break;
 	case FILL_LIST: kind = 3; break;
 	}
-	return gpu_launch_1d(d->fill, gpu_grid(d->sms, n, 256, 32), 256, params);
+	return gpu_launch_1d(d->fill, gpu_grid(d->sms, cnt, 256, 32), 256, params);
 }
 
 /* elements 0, n/2 and n-1 of buffer k (filled on the device) against bench_fill_host */
@@ -287,7 +317,7 @@ static int check(const struct devbufs *d, size_t k, CUresult *rc, char *why, siz
 	const struct buffer *bf = &d->c->buffers[k];
 	const struct dbuf *db = &d->buf[k];
 	size_t es = elem_size(bf->type), idx[3], j;
-	unsigned char got[8], want[8];
+	unsigned char got[16], want[16];
 	CUresult r;
 
 	if (!db->count)
@@ -309,8 +339,8 @@ static int check(const struct devbufs *d, size_t k, CUresult *rc, char *why, siz
 			continue;
 		if (bf->type == EL_F64 && isnan(*(double *)got) && isnan(*(double *)want))
 			continue;
-		fmt_elem(gs, sizeof gs, got, 0, bf->type);
-		fmt_elem(ws, sizeof ws, want, 0, bf->type);
+		fmt_vec(gs, sizeof gs, got, 0, bf->type);
+		fmt_vec(ws, sizeof ws, want, 0, bf->type);
 		say(why, whylen, "the device fill of buffer '%s' disagrees with the host formula at "
 		    "element %zu: %s vs %s", bf->name, idx[j], gs, ws);
 		return -1;
@@ -457,14 +487,14 @@ CUresult devbuf_compare(const struct devbufs *d, struct cmp_sum *s, char *msg, s
 	for (i = 0; i < c->nbuffers; i++) {
 		const struct buffer *bf = &c->buffers[i];
 		const struct dbuf *db = &d->buf[i];
-		size_t n = db->count, w = 16 / elem_size(bf->type);
+		size_t n = db->count * elem_comps(bf->type), w = 16 / elem_size(elem_scalar(bf->type));
 		double atol = c->atol, rtol = c->rtol;
 		CUdeviceptr got = db->d, ref = db->ref, out = d->res + i * sizeof *res;
 		void *params[] = {&got, &ref, &n, &atol, &rtol, &out};
 
 		if (bf->role != ROLE_OUT || !n)
 			continue;
-		rc = gpu_launch_1d(d->cmp[bf->type], gpu_grid(d->sms, (n + w - 1) / w, 256, 8), 256,
+		rc = gpu_launch_1d(d->cmp[elem_scalar(bf->type)], gpu_grid(d->sms, (n + w - 1) / w, 256, 8), 256,
 		               params);
 		if (rc != CUDA_SUCCESS) {
 			gpu_err(msg, msglen, "cuLaunchKernel(compare)", rc);
@@ -484,23 +514,30 @@ CUresult devbuf_compare(const struct devbufs *d, struct cmp_sum *s, char *msg, s
 
 		if (bf->role != ROLE_OUT)
 			continue;
-		s->total += db->count;
+		s->total += db->count * elem_comps(bf->type); /* a vector's: its components */
 		if (ma > s->maxabs)
 			s->maxabs = ma;
 		if (mr > s->maxrel)
 			s->maxrel = mr;
 		if (res[i].bad && !s->bad) {
-			size_t j = (size_t)~res[i].nfirst, es = elem_size(bf->type);
+			/* j: the first wrong component; of a vector, component j % k of element j / k */
+			size_t j = (size_t)~res[i].nfirst, k = elem_comps(bf->type);
+			enum elem st = elem_scalar(bf->type);
+			size_t es = elem_size(st);
 			unsigned char xv[8], rv[8];
 			char xs[64] = "?", rs[64] = "?";
-			if (j < db->count && cu.MemcpyDtoH(xv, db->d + j * es, es) == CUDA_SUCCESS &&
+			if (j < db->count * k && cu.MemcpyDtoH(xv, db->d + j * es, es) == CUDA_SUCCESS &&
 			    cu.MemcpyDtoH(rv, db->ref + j * es, es) == CUDA_SUCCESS) {
-				fmt_elem(xs, sizeof xs, xv, 0, bf->type);
-				fmt_elem(rs, sizeof rs, rv, 0, bf->type);
+				fmt_elem(xs, sizeof xs, xv, 0, st);
+				fmt_elem(rs, sizeof rs, rv, 0, st);
 			}
-			snprintf(s->first, sizeof s->first, "%s[%zu]: %s vs %s", bf->name, j, xs, rs);
+			if (k > 1)
+				snprintf(s->first, sizeof s->first, "%s[%zu].%c: %s vs %s", bf->name, j / k,
+				         "xyzw"[j % k], xs, rs);
+			else
+				snprintf(s->first, sizeof s->first, "%s[%zu]: %s vs %s", bf->name, j, xs, rs);
 			/* every element wrong, the first still the poison's bytes: never written */
-			if ((size_t)res[i].bad == db->count && j == 0 && strcmp(xs, "?") &&
+			if ((size_t)res[i].bad == db->count * k && j == 0 && strcmp(xs, "?") &&
 			    !memcmp(xv, "\xff\xff\xff\xff\xff\xff\xff\xff", es))
 				s->unwritten = bf->name;
 		}

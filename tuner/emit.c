@@ -263,6 +263,9 @@ void emit_buffer_doc(struct buf *b, const struct config *c, size_t i, const char
 	}
 	if (zero)
 		buf_printf(b, "it must be all zero before %s launch", when);
+	else if (init && elem_comps(bf->type) > 1)
+		buf_printf(b, "component c of element i must hold %s_%s_init(i * %zu + c) before %s "
+		           "launch", prefix, bf->name, elem_comps(bf->type), when);
 	else if (init)
 		buf_printf(b, "element i must hold %s_%s_init(i) before %s launch", prefix, bf->name,
 		           when);
@@ -326,6 +329,9 @@ static void put_elem(struct buf *b, const void *p, size_t i, enum elem t)
 			buf_printf(b, "%" PRId64 "LL", ((const int64_t *)p)[i]);
 		break;
 	case EL_U64: buf_printf(b, "%" PRIu64 "ULL", ((const uint64_t *)p)[i]); break;
+	case EL_F32X2: /* buffers only */
+	case EL_F32X4:
+	case EL_F64X2: die("a constant of a vector type");
 	}
 }
 
@@ -376,8 +382,15 @@ static void header(struct buf *b, const char *base, const struct config *c,
 	           c->kernel.entry, c->kernel.entry);
 	for (i = 0; i < c->kernel.nargs; i++) {
 		const struct arg *a = &c->kernel.args[i];
-		buf_printf(b, "%s%s", i ? ", " : "",
-		           a->buffer >= 0 ? c->buffers[a->buffer].name : expr_src(a->value));
+		buf_puts(b, i ? ", " : "");
+		if (a->buffer < 0 && (a->type == EL_F32 || a->type == EL_F64)) {
+			/* C's arithmetic is the tuner's: the value it passed, of its type */
+			buf_printf(b, "(%s)(", elem_name(a->type));
+			expr_print_c(a->value, &pv, b);
+			buf_puts(b, ")");
+			continue;
+		}
+		buf_puts(b, a->buffer >= 0 ? c->buffers[a->buffer].name : expr_src(a->value));
 	}
 	buf_puts(b, ");\n   above 48 KiB of dynamic shared memory, first call cudaFuncSetAttribute("
 	            "kernel,\n   cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes). */\n");

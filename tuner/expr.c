@@ -1,7 +1,10 @@
-/* expr: integer expressions for constraints, launch geometry, sizes. */
+/* expr: integer expressions for constraints, launch geometry, sizes; real arithmetic for
+   floating-point kernel arguments. */
 #include "expr.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +16,13 @@ enum {
 };
 
 enum tok {
-	T_EOF, T_BAD, T_INT, T_NAME, T_LPAREN, T_RPAREN, T_COMMA,
+	T_EOF, T_BAD, T_INT, T_FLT, T_NAME, T_LPAREN, T_RPAREN, T_COMMA,
 	T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT,
 	T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE, T_AND, T_OR,
 };
 
 enum kind {
-	N_INT, N_NAME, N_CALL, N_NEG, N_NOT,
+	N_INT, N_FLT, N_NAME, N_CALL, N_NEG, N_NOT,
 	N_MUL, N_DIV, N_MOD, N_ADD, N_SUB,
 	N_LT, N_LE, N_GT, N_GE, N_EQ, N_NE, N_AND, N_OR,
 };
@@ -50,6 +53,8 @@ struct node {
 	int col;     /* where it starts; the operator for operators */
 	int height;  /* 1 for leaves */
 	int64_t val; /* N_INT */
+	double fval; /* N_FLT */
+	int real;    /* its value is a double: a N_FLT, or arithmetic on one */
 	char *name;  /* N_NAME */
 	int hint;    /* N_NAME: where in a struct vars it was found last (a lookup tries it first) */
 	int fn;      /* N_CALL: index into funcs */
@@ -68,6 +73,7 @@ struct parser {
 	enum tok tok;     /* current token */
 	int col, len;     /* its column and length */
 	uint64_t ival;    /* T_INT: value, at most 2^63 (for -9223372036854775808) */
+	double fval;      /* T_FLT: value, finite */
 	char bad[160];    /* T_BAD: what is wrong with it */
 	int nest;         /* current nesting, limited to NEST_MAX */
 	struct expr_err *err;
@@ -210,6 +216,58 @@ static void lex_int(struct parser *p)
 	}
 }
 
+/* scan a number at p->col: a floating-point literal (digits with a '.' or an exponent: 0.5,
+   .5, 1e-3) or an integer */
+static void lex_num(struct parser *p)
+{
+	const char *s = p->src;
+	int i = p->col, flt = 0;
+	char *t;
+
+	if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		lex_int(p);
+		return;
+	}
+	while (is_digit(s[i]))
+		i++;
+	if (s[i] == '.') {
+		flt = 1;
+		for (i++; is_digit(s[i]); i++)
+			;
+	}
+	if ((s[i] == 'e' || s[i] == 'E') &&
+	    (is_digit(s[i + 1]) || ((s[i + 1] == '+' || s[i + 1] == '-') && is_digit(s[i + 2])))) {
+		flt = 1;
+		for (i += 2; is_digit(s[i]); i++)
+			;
+	}
+	if (!flt) {
+		lex_int(p);
+		return;
+	}
+	p->len = i - p->col;
+	if (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '.') {
+		while (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '.')
+			i++;
+		p->len = i - p->col;
+		p->tok = T_BAD;
+		snprintf(p->bad, sizeof p->bad, "invalid number '%.*s'",
+		         p->len > SHOW_MAX ? SHOW_MAX : p->len, s + p->col);
+		return;
+	}
+	t = xstrndup(s + p->col, (size_t)p->len);
+	errno = 0;
+	p->fval = strtod(t, NULL);
+	if (errno == ERANGE || !isfinite(p->fval)) {
+		p->tok = T_BAD;
+		snprintf(p->bad, sizeof p->bad, "floating-point literal '%.*s' out of range",
+		         p->len > SHOW_MAX ? SHOW_MAX : p->len, t);
+	} else {
+		p->tok = T_FLT;
+	}
+	free(t);
+}
+
 /* advance to the next token */
 static void lex(struct parser *p)
 {
@@ -233,8 +291,8 @@ static void lex(struct parser *p)
 	p->len = 0;
 	if (!s[i]) {
 		p->tok = T_EOF;
-	} else if (is_digit(s[i])) {
-		lex_int(p);
+	} else if (is_digit(s[i]) || (s[i] == '.' && is_digit(s[i + 1]))) {
+		lex_num(p);
 	} else if (is_alpha(s[i])) {
 		while (is_alpha(s[i + p->len]) || is_digit(s[i + p->len]))
 			p->len++;
@@ -300,12 +358,25 @@ static struct node *mk(struct parser *p, enum kind kind, int col, int nkid, stru
 	n->col = col;
 	n->height = h + 1;
 	n->val = 0;
+	n->fval = 0;
+	n->real = 0;
+	for (i = 0; i < nkid; i++)
+		n->real |= kid[i]->real;
 	n->name = NULL;
 	n->fn = 0;
 	n->hint = 0;
 	n->nkid = nkid;
 	for (i = 0; i < nkid; i++)
 		n->kid[i] = kid[i];
+	if (n->real && kind != N_NEG && kind != N_ADD && kind != N_SUB && kind != N_MUL &&
+	    kind != N_DIV) {
+		if (kind == N_CALL) /* the caller sets fn after: say it there */
+			return n;
+		pfail(p, col, "'%s' takes integers, not a floating-point value",
+		      kind == N_NOT ? "!" : optext[kind]);
+		node_free(n);
+		return NULL;
+	}
 	return n;
 }
 
@@ -371,6 +442,11 @@ static struct node *parse_call(struct parser *p, int col, int len)
 	free(args);
 	if (n)
 		n->fn = f;
+	if (n && n->real) {
+		node_free(n);
+		return pfail(p, col, "'%s' takes integers, not a floating-point value",
+		             funcs[f].name);
+	}
 	return n;
 fail:
 	while (nargs > 0)
@@ -390,6 +466,12 @@ static struct node *parse_primary(struct parser *p)
 			return pfail(p, col, "integer literal out of range");
 		n = mk(p, N_INT, col, 0, NULL);
 		n->val = (int64_t)p->ival;
+		lex(p);
+		return n;
+	case T_FLT:
+		n = mk(p, N_FLT, col, 0, NULL);
+		n->fval = p->fval;
+		n->real = 1;
 		lex(p);
 		return n;
 	case T_NAME:
@@ -595,6 +677,9 @@ static int eval(const struct node *n, const struct vars *v, int64_t *out, struct
 	case N_INT:
 		*out = n->val;
 		return 0;
+	case N_FLT:
+		seterr(err, n->col, "floating-point value where an integer is needed");
+		return -1;
 	case N_NAME:
 		/* the bank model evaluates the same expressions against many struct vars that bind
 		   the same names in the same order: try where the name was found last (names are
@@ -686,6 +771,75 @@ int expr_eval(const struct expr *e, const struct vars *v, int64_t *out, struct e
 	return eval(e->root, v, out, err ? err : &dummy);
 }
 
+/* n as a double: C's arithmetic, an integer operand converted; every result finite */
+static int feval(const struct node *n, const struct vars *v, double *out, struct expr_err *err)
+{
+	double a, b = 0, r;
+	int64_t x;
+
+	if (!n->real) {
+		if (eval(n, v, &x, err) < 0)
+			return -1;
+		*out = (double)x;
+		return 0;
+	}
+	if (n->kind == N_FLT) {
+		*out = n->fval;
+		return 0;
+	}
+	if (feval(n->kid[0], v, &a, err) < 0 || (n->nkid > 1 && feval(n->kid[1], v, &b, err) < 0))
+		return -1;
+	switch (n->kind) {
+	case N_NEG: r = -a; break;
+	case N_ADD: r = a + b; break;
+	case N_SUB: r = a - b; break;
+	case N_MUL: r = a * b; break;
+	case N_DIV:
+		if (b == 0) {
+			seterr(err, n->col, "division by zero");
+			return -1;
+		}
+		r = a / b;
+		break;
+	default:
+		die("bad floating-point expression node %d", (int)n->kind);
+	}
+	if (!isfinite(r))
+		return overflow(n, err);
+	*out = r;
+	return 0;
+}
+
+int expr_eval_real(const struct expr *e, const struct vars *v, double *out,
+                   struct expr_err *err)
+{
+	struct expr_err dummy;
+
+	return feval(e->root, v, out, err ? err : &dummy);
+}
+
+static const struct node *first_flt(const struct node *n)
+{
+	const struct node *f;
+	int i;
+
+	if (n->kind == N_FLT)
+		return n;
+	for (i = 0; i < n->nkid; i++)
+		if ((f = first_flt(n->kid[i])))
+			return f;
+	return NULL;
+}
+
+int expr_real(const struct expr *e, int *col)
+{
+	const struct node *f = first_flt(e->root);
+
+	if (f && col)
+		*col = f->col;
+	return f != NULL;
+}
+
 static const struct node *unknown(const struct node *n, const struct vars *v)
 {
 	const struct node *u;
@@ -736,10 +890,21 @@ const char *expr_src(const struct expr *e)
 static void print_c(const struct node *n, const struct vars *subst, struct buf *b)
 {
 	const char *fn;
+	char s[64];
 	int64_t v;
 	int i;
 
 	switch (n->kind) {
+	case N_FLT:
+		for (i = 15; i < 17; i++) /* the shortest that reads back */
+			if (snprintf(s, sizeof s, "%.*g", i, n->fval), strtod(s, NULL) == n->fval)
+				break;
+		if (i == 17)
+			snprintf(s, sizeof s, "%.17g", n->fval);
+		buf_puts(b, s);
+		if (!strpbrk(s, ".e"))
+			buf_puts(b, ".0");
+		return;
 	case N_INT:
 		if (n->val == INT64_MIN)
 			buf_puts(b, "(-9223372036854775807LL - 1)");

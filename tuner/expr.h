@@ -1,4 +1,5 @@
-/* expr: integer expressions for constraints, launch geometry, sizes. */
+/* expr: integer expressions for constraints, launch geometry, sizes; real arithmetic for
+   floating-point kernel arguments. */
 #ifndef TUNER_EXPR_H
 #define TUNER_EXPR_H
 
@@ -17,6 +18,10 @@
  * xor(a,b) (bitwise, as C's ^ on two's complement).
  * '/' and '%' truncate toward zero as in C; overflow and division by zero are errors.
  * INT is decimal or 0x hex; a suffix k/M/G is not supported.
+ * FLT (0.5, .5, 2., 1e-3) makes an expression real: '+ - * /' and unary '-' with a real
+ * operand convert the other to double, as C does; the other operators and the functions take
+ * integers only (a parse error). expr_eval fails on a real expression; expr_eval_real
+ * evaluates any, and fails where a result is not finite or a divisor is 0.
  */
 
 struct expr; /* opaque parsed expression */
@@ -44,6 +49,11 @@ int vars_get(const struct vars *v, const char *name, int64_t *val);
 struct expr *expr_parse(const char *src, struct expr_err *err);
 /* evaluate; 0 on success, -1 with *err (column of the failing operator/name) */
 int expr_eval(const struct expr *e, const struct vars *v, int64_t *out, struct expr_err *err);
+/* e as a double (C's arithmetic: integer operations stay integer); 0, or -1 with *err */
+int expr_eval_real(const struct expr *e, const struct vars *v, double *out,
+                   struct expr_err *err);
+/* 1 if e holds a floating-point literal (*col gets the first's column) */
+int expr_real(const struct expr *e, int *col);
 /* first name used by e that is not in v (NULL if all known); *col gets its column */
 const char *expr_unknown(const struct expr *e, const struct vars *v, int *col);
 /* 1 if e uses name */

@@ -2,6 +2,7 @@
 #include "launch.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,24 @@ static int check_params(const struct devbufs *bufs, CUfunction f, const struct a
 	if (n != nargs) {
 		say(why, whylen, "the kernel takes %zu parameters; the config's args pass %zu", n,
 		    nargs);
+		return -1;
+	}
+	return 0;
+}
+
+/* the value of a float or double argument under v (in double, as C computes it); 0, or -1
+   with why where it is not finite or beyond a float's range */
+static int arg_real(const struct arg *a, const struct vars *v, double *out, const char *what,
+                    char *why, size_t whylen)
+{
+	struct expr_err err;
+
+	if (expr_eval_real(a->value, v, out, &err) < 0) {
+		say(why, whylen, "%s '%s': %s", what, expr_src(a->value), err.msg);
+		return -1;
+	}
+	if (a->type == EL_F32 && !isfinite((float)*out)) {
+		say(why, whylen, "%s = %g does not fit float", what, *out);
 		return -1;
 	}
 	return 0;
@@ -106,6 +125,14 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 			continue;
 		}
 		snprintf(what, sizeof what, "argument %zu", i + 1);
+		if (a->type == EL_F32 || a->type == EL_F64) {
+			if (arg_real(a, v, &u->f64, what, why, whylen) < 0)
+				goto fail;
+			if (a->type == EL_F32)
+				u->f32 = (float)u->f64;
+			lp->params[i] = a->type == EL_F32 ? (void *)&u->f32 : (void *)&u->f64;
+			continue;
+		}
 		if (expr_value(a->value, v, 0, &x, what, why, whylen) < 0)
 			goto fail;
 		switch (a->type) {
@@ -132,12 +159,10 @@ int launch_make(struct launchp *lp, const struct devbufs *bufs, const struct gpu
 			lp->params[i] = &u->u64;
 			break;
 		case EL_F32:
-			u->f32 = (float)x;
-			lp->params[i] = &u->f32;
-			break;
 		case EL_F64:
-			u->f64 = (double)x;
-			lp->params[i] = &u->f64;
+		case EL_F32X2: /* buffers only */
+		case EL_F32X4:
+		case EL_F64X2:
 			break;
 		}
 		continue;

@@ -139,13 +139,14 @@ static int range_vals(const struct param *p, const struct pval *it, const int64_
 	return 0;
 }
 
-/* the value or range bound at n (what: the parameter's name, or the bound's key) into *pv:
-   an integer, else an expression of the sizes; 1 if an expression */
-static int get_pval(struct reader *x, const struct node *n, const char *what, struct pval *pv)
+/* the value or range bound at n of parameter p (what: its name, or the bound's key) into *pv:
+   an integer, else an expression of the sizes and the parameters before p (those bound in
+   before); 1 if an expression */
+static int get_pval(struct reader *x, const struct node *n, const char *what,
+                    const struct param *p, const struct vars *before, struct pval *pv)
 {
 	int r = n->kind == N_SCALAR && !yamltree_null(n) ? read_i64(n->s, &pv->v) : -1;
-	struct vars sizes = {0};
-	size_t i;
+	const char *name;
 	int col = 0;
 
 	pv->set = 1;
@@ -155,20 +156,41 @@ static int get_pval(struct reader *x, const struct node *n, const char *what, st
 	/* not a scalar, out of range, or a number with a fraction: an integer was meant */
 	if (r == -2 || n->kind != N_SCALAR || yamltree_null(n) || strchr(n->s, '.'))
 		read_int(x, n, what, INT64_MIN, INT64_MAX); /* reports why */
-	read_expr(x, n, what, &x->sizes, &pv->e);
+	read_expr(x, n, what, &x->all, &pv->e);
 	pv->loc.col = read_col(n, 0); /* errors of its value point into it */
-	for (i = 0; i < x->c->nsizes; i++)
-		vars_set(&sizes, x->c->sizes[i].name, 0);
-	if (expr_unknown(pv->e, &sizes, &col)) /* SMS, the one name of x->sizes not a size */
+	name = expr_unknown(pv->e, before, &col);
+	if (name && !strcmp(name, CFG_SMS))
 		read_err_at(x, n->line, read_col(n, col), "'%s' is not allowed in parameter values: they "
-		            "may use sizes only (a variant is the same on every GPU)", CFG_SMS);
+		            "may use sizes and earlier parameters only (a variant is the same on every "
+		            "GPU)", CFG_SMS);
+	if (name && !strcmp(name, p->name))
+		read_err_at(x, n->line, read_col(n, col), "'%s' uses its own value: a parameter's "
+		            "values may use only the sizes and the parameters before it",
+		            read_show(x, name));
+	if (name)
+		read_err_at(x, n->line, read_col(n, col), "'%s' uses '%s', a parameter after it: a "
+		            "parameter's values may use only the sizes and the parameters before it "
+		            "(move '%s' up)", read_show(x, p->name), read_show(x, name),
+		            read_show(x, name));
 	return 1;
+}
+
+/* 1 if e uses one of the first np parameters of c */
+static int uses_param(const struct config *c, size_t np, const struct expr *e)
+{
+	size_t i;
+
+	for (i = 0; e && i < np; i++)
+		if (expr_uses(e, c->params[i].name))
+			return 1;
+	return 0;
 }
 
 /* a parameter's values from a range: {from: A, to: B, step: S} or {from: A, to: B, times: F}
    (range_vals), into p; bounds that are expressions of the sizes are left to
    cfg_eval_params */
-static void get_range(struct reader *x, const struct node *m, struct param *p)
+static void get_range(struct reader *x, const struct node *m, struct param *p,
+                      const struct vars *before)
 {
 	struct field f[] = {REQ("from", D_VARIANT), REQ("to", D_VARIANT), OPT("step", D_VARIANT),
 	                    OPT("times", D_VARIANT)};
@@ -197,7 +219,7 @@ static void get_range(struct reader *x, const struct node *m, struct param *p)
 	p->nitems = PR_N;
 	for (i = 0; i < PR_N; i++)
 		if (f[i].v)
-			sized |= get_pval(x, f[i].v, range_key[i], &p->items[i]);
+			sized |= get_pval(x, f[i].v, range_key[i], p, before, &p->items[i]);
 	if (f[PR_STEP].v && f[PR_TIMES].v)
 		read_err(x, f[PR_TIMES].k, "'%s': 'step' or 'times', not both", read_show(x, name));
 	if (sized)
@@ -213,7 +235,8 @@ static void get_range(struct reader *x, const struct node *m, struct param *p)
 
 /* a parameter's list of values into p; values that are expressions of the sizes are left to
    cfg_eval_params */
-static void get_list(struct reader *x, const struct node *v, struct param *p)
+static void get_list(struct reader *x, const struct node *v, struct param *p,
+                     const struct vars *before)
 {
 	size_t j, k;
 
@@ -241,7 +264,7 @@ static void get_list(struct reader *x, const struct node *v, struct param *p)
 	p->items = xcalloc(v->n, sizeof *p->items);
 	p->nitems = v->n;
 	for (j = 0; j < v->n; j++)
-		get_pval(x, v->kid[j], p->name, &p->items[j]);
+		get_pval(x, v->kid[j], p->name, p, before, &p->items[j]);
 	k = first_dup_literal(p->items, p->nitems);
 	if (k < p->nitems)
 		read_err(x, v->kid[k], "duplicate value %lld in '%s'", (long long)p->items[k].v,
@@ -251,6 +274,7 @@ static void get_list(struct reader *x, const struct node *v, struct param *p)
 void params_read(struct reader *x, const struct node *m)
 {
 	struct config *c = x->c;
+	struct vars before = {0};
 	int64_t dummy;
 	size_t i;
 
@@ -269,12 +293,19 @@ void params_read(struct reader *x, const struct node *m)
 			read_err(x, m->kid[i], "more than %d sizes and parameters", VARS_MAX - 1);
 		vars_set(&x->all, p->name, 0);
 	}
-	for (i = 0; i < c->nparams; i++) {
+	for (i = 0; i < c->nsizes; i++)
+		vars_set(&before, c->sizes[i].name, 0);
+	for (i = 0; i < c->nparams; i++) { /* values may use the parameters before them */
+		struct param *p = &c->params[i];
 		const struct node *v = m->kid[2 * i + 1];
+		size_t k;
 		if (v->kind == N_MAP)
-			get_range(x, v, &c->params[i]);
+			get_range(x, v, p, &before);
 		else
-			get_list(x, v, &c->params[i]);
+			get_list(x, v, p, &before);
+		for (k = 0; k < p->nitems; k++)
+			p->dep |= uses_param(c, i, p->items[k].e);
+		vars_set(&before, p->name, 0);
 	}
 }
 
@@ -436,7 +467,8 @@ void cfg_points_free(struct vsize *p, size_t n)
 	free(p);
 }
 
-/* " with n=4096, m=2": the sizes p's expressions use, as v binds them; "" if none (malloc'd) */
+/* " with n=4096, VEC=2": the sizes and parameters p's expressions use, as v binds them; ""
+   if none (malloc'd) */
 static char *sizes_note(const struct config *c, const struct param *p, const struct vars *v)
 {
 	struct buf b = {0};
@@ -444,13 +476,13 @@ static char *sizes_note(const struct config *c, const struct param *p, const str
 	int64_t val;
 
 	buf_puts(&b, "");
-	for (i = 0; i < c->nsizes; i++) {
+	for (i = 0; i < c->nsizes + (size_t)(p - c->params); i++) {
+		const char *name = i < c->nsizes ? c->sizes[i].name : c->params[i - c->nsizes].name;
 		for (k = 0; k < p->nitems; k++)
-			if (p->items[k].e && expr_uses(p->items[k].e, c->sizes[i].name))
+			if (p->items[k].e && expr_uses(p->items[k].e, name))
 				break;
-		if (k < p->nitems && vars_get(v, c->sizes[i].name, &val))
-			buf_printf(&b, "%s%s=%lld", b.len ? ", " : " with ", c->sizes[i].name,
-			           (long long)val);
+		if (k < p->nitems && vars_get(v, name, &val))
+			buf_printf(&b, "%s%s=%lld", b.len ? ", " : " with ", name, (long long)val);
 	}
 	return b.s;
 }
@@ -538,10 +570,86 @@ int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, 
 	return vals;
 }
 
+void cfg_param_walk(const struct config *c, size_t np, const struct vars *sizes,
+                    void (*fn)(void *arg, const int64_t *vals, const struct vars *v), void *arg)
+{
+	int64_t **list = xcalloc(np + 1, sizeof *list), *vals = xcalloc(np + 1, sizeof *vals);
+	size_t *n = xcalloc(np + 1, sizeof *n), *idx = xcalloc(np + 1, sizeof *idx), i = 0;
+	size_t count = 0;
+	struct vars v = *sizes;
+
+	for (;;) {
+		for (; i < np; i++) { /* the lists from i on, under the values before them */
+			const struct param *p = &c->params[i];
+			if (p->dep) {
+				free(list[i]);
+				list[i] = cfg_param_vals(c, i, &v, 0, &n[i]);
+			} else {
+				list[i] = p->vals;
+				n[i] = p->nvals;
+			}
+			idx[i] = 0;
+			vals[i] = list[i][0];
+			vars_set(&v, p->name, vals[i]);
+		}
+		if (++count > CFG_VARIANTS_MAX)
+			fatal("%s: the parameter space has more than %d variants", c->path,
+			      CFG_VARIANTS_MAX);
+		fn(arg, vals, &v);
+		for (;;) { /* the odometer, last parameter fastest */
+			if (i == 0)
+				goto done;
+			i--;
+			if (++idx[i] < n[i]) {
+				vals[i] = list[i][idx[i]];
+				vars_set(&v, c->params[i].name, vals[i]);
+				i++;
+				break;
+			}
+		}
+	}
+done:
+	for (i = 0; i < np; i++)
+		if (c->params[i].dep)
+			free(list[i]);
+	free(list);
+	free(vals);
+	free(n);
+	free(idx);
+}
+
+/* every combination's values of the parameters, gathered for the union of each dependent
+   one's values */
+struct gather {
+	const struct config *c;
+	struct ival **seen;   /* per parameter: every value met, with its order */
+	size_t *nseen, *cap;
+};
+
+static void gather(void *arg, const int64_t *vals, const struct vars *v)
+{
+	struct gather *g = arg;
+	size_t i;
+
+	(void)v;
+	for (i = 0; i < g->c->nparams; i++) {
+		if (!g->c->params[i].dep)
+			continue;
+		if (g->nseen[i] == g->cap[i]) {
+			g->cap[i] = g->cap[i] ? 2 * g->cap[i] : 16;
+			g->seen[i] = xreallocarray(g->seen[i], g->cap[i], sizeof *g->seen[i]);
+		}
+		g->seen[i][g->nseen[i]].v = vals[i];
+		g->seen[i][g->nseen[i]].i = g->nseen[i];
+		g->nseen[i]++;
+	}
+}
+
 void cfg_eval_params(struct config *c)
 {
 	struct vars v = {0};
-	size_t i;
+	struct gather g = {c, NULL, NULL, NULL};
+	size_t i, k, last = 0;
 
 	cfg_size_vars(c, 1, &v); /* parameter values may not use SMS */
 	for (i = 0; i < c->nparams; i++) {
@@ -551,8 +659,39 @@ void cfg_eval_params(struct config *c)
 		free(p->vals);
 		p->vals = NULL;
 		p->nvals = 0;
-		p->vals = cfg_param_vals(c, i, &v, 1, &p->nvals);
+		if (p->dep)
+			last = i + 1;
+		else
+			p->vals = cfg_param_vals(c, i, &v, 1, &p->nvals);
 	}
+	if (!last)
+		return;
+	/* a dependent parameter's values: the union, in the order first met, over every
+	   combination of the parameters before it */
+	g.seen = xcalloc(c->nparams, sizeof *g.seen);
+	g.nseen = xcalloc(c->nparams, sizeof *g.nseen);
+	g.cap = xcalloc(c->nparams, sizeof *g.cap);
+	cfg_param_walk(c, last, &v, gather, &g);
+	for (i = 0; i < last; i++) {
+		struct param *p = &c->params[i];
+		unsigned char *dup;
+		struct ival *s;
+		if (!p->dep)
+			continue;
+		s = xcalloc(g.nseen[i], sizeof *s);
+		memcpy(s, g.seen[i], g.nseen[i] * sizeof *s);
+		dup = xcalloc(g.nseen[i], 1);
+		dups(s, g.nseen[i], dup, g.nseen[i]);
+		p->vals = xcalloc(g.nseen[i], sizeof *p->vals);
+		for (k = 0; k < g.nseen[i]; k++)
+			if (!dup[k])
+				p->vals[p->nvals++] = g.seen[i][k].v;
+		free(dup);
+		free(g.seen[i]);
+	}
+	free(g.seen);
+	free(g.nseen);
+	free(g.cap);
 }
 
 void cfg_size_vars(const struct config *c, int64_t sms, struct vars *v)

@@ -33,9 +33,18 @@ void cfg_points_free(struct vsize *p, size_t n);
 char *cfg_point_dir(const char *label);
 /* evaluate the parameter values that are expressions of the sizes (cfg_load and cfg_parse
    leave them unset) under the sizes as they are now; exit 2 with the location on an error,
-   warn of a value dropped as equal to an earlier one */
+   warn of a value dropped as equal to an earlier one. A dependent parameter (param.dep) gets
+   the union of its values over the combinations of the parameters before it */
 void cfg_eval_params(struct config *c);
-/* parameter i's values under the sizes bound in v (malloc'd, *n of them); exit 2 with the
+/* call fn(arg, vals, v) for every combination of the values of the first np parameters under
+   the sizes bound in sizes, in config order, the last parameter fastest: vals holds them, v
+   binds the sizes and them. A dependent parameter's values are worked out under the values
+   before it (exit 2 with the location on an error); more than CFG_VARIANTS_MAX combinations
+   exit 2. Needs cfg_eval_params for the others. */
+void cfg_param_walk(const struct config *c, size_t np, const struct vars *sizes,
+                    void (*fn)(void *arg, const int64_t *vals, const struct vars *v), void *arg);
+/* parameter i's values under the sizes (and, for a dependent one, the earlier parameters)
+   bound in v (malloc'd, *n of them); exit 2 with the
    location on an error; warn of the values dropped as duplicates when loud */
 int64_t *cfg_param_vals(const struct config *c, size_t i, const struct vars *v, int loud,
                         size_t *n);

@@ -192,8 +192,9 @@ int read_cut_expr(const struct node *n)
 	return open > 0;
 }
 
-void read_expr(struct reader *x, const struct node *n, const char *what, const struct vars *v,
-               struct expr **dst)
+/* read_expr, or with real set read_expr_real */
+static void expr_any(struct reader *x, const struct node *n, const char *what,
+                     const struct vars *v, struct expr **dst, int real)
 {
 	struct expr_err e = {0};
 	const char *name;
@@ -220,6 +221,9 @@ void read_expr(struct reader *x, const struct node *n, const char *what, const s
 			            "expression that contains ',')", e.msg);
 		read_err_at(x, n->line, read_col(n, e.col), "%s", e.msg);
 	}
+	if (!real && expr_real(*dst, &col))
+		read_err_at(x, n->line, read_col(n, col), "'%s' must be an integer expression: a "
+		            "floating-point value here", read_show(x, what));
 	name = expr_unknown(*dst, v, &col);
 	if (!name)
 		return;
@@ -228,4 +232,16 @@ void read_expr(struct reader *x, const struct node *n, const char *what, const s
 		read_err_at(x, n->line, read_col(n, col), "parameter '%s' not allowed here (sizes only)",
 		            read_show(x, buf));
 	read_err_at(x, n->line, read_col(n, col), "unknown name '%s'", read_show(x, buf));
+}
+
+void read_expr(struct reader *x, const struct node *n, const char *what, const struct vars *v,
+               struct expr **dst)
+{
+	expr_any(x, n, what, v, dst, 0);
+}
+
+void read_expr_real(struct reader *x, const struct node *n, const char *what,
+                    const struct vars *v, struct expr **dst)
+{
+	expr_any(x, n, what, v, dst, 1);
 }

@@ -98,5 +98,8 @@ int read_cut_expr(const struct node *n);
 /* parse n as an expression into *dst, using only the names in v; its place goes into c->at */
 void read_expr(struct reader *x, const struct node *n, const char *what, const struct vars *v,
                struct expr **dst);
+/* read_expr that also takes floating-point values (expr_real) */
+void read_expr_real(struct reader *x, const struct node *n, const char *what,
+                    const struct vars *v, struct expr **dst);
 
 #endif

@@ -1,7 +1,9 @@
 /* space: the variants of a config (cartesian product, constraints, device limits). */
 #include "space.h"
 
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +81,9 @@ static int arg_fits(int64_t x, enum elem t)
 	case EL_I64:
 	case EL_F32:
 	case EL_F64: return 1;
+	case EL_F32X2: /* buffers only */
+	case EL_F32X4:
+	case EL_F64X2: return 0;
 	}
 	return 0;
 }
@@ -111,6 +116,16 @@ static void args_check(const struct config *c, const struct kernel *k, const cha
 		    c->kernel.args[i].value)
 			e = c->kernel.args[i].value;
 		snprintf(what, sizeof what, "%s %zu", kind, i + 1);
+		if (a->type == EL_F32 || a->type == EL_F64) {
+			struct expr_err err;
+			double d;
+			if (expr_eval_real(e, vars, &d, &err) < 0)
+				fail_expr(c, e, err.col, v, at, what, "%s", err.msg);
+			if (a->type == EL_F32 && !isfinite((float)d))
+				fail_expr(c, e, 0, v, at, what, "%g does not fit float (beyond %g)", d,
+				          FLT_MAX);
+			continue;
+		}
 		x = eval_at(c, e, vars, v, at, what);
 		if (!arg_fits(x, a->type))
 			fail_expr(c, e, 0, v, at, what, "%lld does not fit %s", (long long)x,
@@ -361,22 +376,64 @@ uint64_t space_verify_hash(const struct config *c, const struct space *s,
 	return h;
 }
 
+/* space_expand's state while cfg_param_walk hands it the combinations */
+struct expand {
+	const struct config *c;
+	const struct limits *lim;
+	struct space *s;
+	size_t cap;           /* of s->v */
+};
+
+/* one combination of values: a variant, checked */
+static void expand_one(void *arg, const int64_t *vals, const struct vars *vars)
+{
+	struct expand *x = arg;
+	const struct config *c = x->c;
+	struct space *s = x->s;
+	struct variant *v;
+
+	if (s->n == x->cap) { /* grown: the variants' vals point into s->vals once done */
+		x->cap = x->cap ? 2 * x->cap : 64;
+		s->v = xreallocarray(s->v, x->cap, sizeof *s->v);
+		s->vals = xreallocarray(s->vals, x->cap * c->nparams + 1, sizeof *s->vals);
+	}
+	v = &s->v[s->n];
+	memset(v, 0, sizeof *v);
+	v->vals = s->vals + s->n * c->nparams;
+	memcpy(v->vals, vals, c->nparams * sizeof *vals);
+	v->drop = check(c, v, vars, x->lim, NULL);
+	if (!v->drop)
+		v->drop = check_verify(c, v, vars, x->lim);
+	if (!v->drop)
+		s->nkept++;
+	s->n++;
+}
+
 void space_expand(const struct config *c, const struct vars *sizes, const struct limits *lim,
                   struct space *s)
 {
+	struct expand x = {c, lim, s, 1};
 	size_t total = 1, i, k;
-	size_t *idx = xcalloc(c->nparams + 1, sizeof *idx);
+	int dep = 0;
 
+	for (i = 0; i < c->nparams; i++)
+		dep |= c->params[i].dep;
 	for (i = 0; i < c->nparams; i++) {
 		if (!c->params[i].vals)
 			die("parameter '%s' has no values: cfg_eval_params was not called",
 			    c->params[i].name);
-		if (c->params[i].nvals && total > SIZE_MAX / 1024 / c->params[i].nvals)
-			fatal("%s: the parameter space is too large", c->path);
-		total *= c->params[i].nvals;
+		if (c->params[i].nvals && total > SIZE_MAX / 1024 / c->params[i].nvals) {
+			if (!dep)
+				fatal("%s: the parameter space is too large", c->path);
+			total = SIZE_MAX / 1024; /* a bound beyond the limit */
+		} else {
+			total *= c->params[i].nvals;
+		}
 	}
-	if (total > 1000000)
-		fatal("%s: the parameter space has %zu variants (at most 1000000)", c->path, total);
+	/* without dependent parameters the product is the count; with them, a bound */
+	if (total > CFG_VARIANTS_MAX && !dep)
+		fatal("%s: the parameter space has %zu variants (at most %d)", c->path, total,
+		      CFG_VARIANTS_MAX);
 	sizes_check(c, sizes, NULL);
 	for (k = 0; k < c->nverify; k++) {
 		struct vars vk;
@@ -384,31 +441,13 @@ void space_expand(const struct config *c, const struct vars *sizes, const struct
 		sizes_check(c, &vk, &c->verify[k]);
 	}
 	memset(s, 0, sizeof *s);
-	s->v = xcalloc(total, sizeof *s->v);
-	s->vals = xcalloc(total * c->nparams + 1, sizeof *s->vals);
-	s->n = total;
+	x.cap = total < CFG_VARIANTS_MAX && (!dep || total < 4096) ? total : 4096;
+	s->v = xcalloc(x.cap, sizeof *s->v);
+	s->vals = xcalloc(x.cap * c->nparams + 1, sizeof *s->vals);
 	s->sizes = *sizes;
-	for (k = 0; k < total; k++) {
-		struct variant *v = &s->v[k];
-		struct vars vars = *sizes;
-
-		v->vals = s->vals + k * c->nparams;
-		for (i = 0; i < c->nparams; i++) {
-			v->vals[i] = c->params[i].vals[idx[i]];
-			vars_set(&vars, c->params[i].name, v->vals[i]);
-		}
-		v->drop = check(c, v, &vars, lim, NULL);
-		if (!v->drop)
-			v->drop = check_verify(c, v, &vars, lim);
-		if (!v->drop)
-			s->nkept++;
-		for (i = c->nparams; i-- > 0;) { /* odometer, last parameter fastest */
-			if (++idx[i] < c->params[i].nvals)
-				break;
-			idx[i] = 0;
-		}
-	}
-	free(idx);
+	cfg_param_walk(c, c->nparams, sizes, expand_one, &x);
+	for (k = 0; k < s->n; k++)
+		s->v[k].vals = s->vals + k * c->nparams;
 	reference_check(c, sizes, lim, NULL);
 	for (k = 0; k < c->nverify; k++) {
 		struct vars vk;

@@ -12,7 +12,9 @@ struct loc {
 	int line, col;
 };
 
-enum elem { EL_F32, EL_F64, EL_I32, EL_U32, EL_I64, EL_U64 };
+/* a buffer's element: a scalar, or (buffers only) a vector of 2 or 4 floats or 2 doubles,
+   filled and compared per component as the scalar array of its components */
+enum elem { EL_F32, EL_F64, EL_I32, EL_U32, EL_I64, EL_U64, EL_F32X2, EL_F32X4, EL_F64X2 };
 enum role { ROLE_IN, ROLE_OUT, ROLE_SCRATCH };
 enum fill_kind { FILL_RANDOM, FILL_RANGE, FILL_CONST, FILL_LIST };
 /* when a buffer gets its fill again (refill:): REFILL_ROLE as its role says (in: once, before
@@ -73,7 +75,12 @@ struct param {
 	                         literals): the list's values, or a range's PR_N bounds */
 	size_t nitems;
 	struct loc at;        /* of the list or range */
+	int dep;              /* an item uses an earlier parameter: its values are worked out per
+	                         combination of those (cfg_param_walk); vals are their union */
 };
+
+/* at most this many variants in a space (combinations of parameter values) */
+#define CFG_VARIANTS_MAX 1000000
 
 struct constraint {
 	struct expr *e;

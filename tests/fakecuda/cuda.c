@@ -531,6 +531,40 @@ static CUresult hist(size_t threads, int ref, void **params)
 	return CUDA_SUCCESS;
 }
 
+/* fake_coef(out, in, n, float a, double b): out[i] = a in[i] + b; fake_coef_ref(out, in, n)
+   the same with a = 0.25f, b = n / 8192.0 */
+static CUresult coef(size_t threads, int ref, void **params)
+{
+	float *out = DPTR(float, 0);
+	const float *in = DPTR(const float, 1);
+	int n = ARG(int, 2);
+	float a = ref ? 0.25f : ARG(float, 3);
+	double b = ref ? n / 8192.0 : ARG(double, 4);
+	size_t i;
+
+	for (i = 0; i < (size_t)n && i < threads; i++)
+		out[i] = (float)(a * in[i] + b);
+	return CUDA_SUCCESS;
+}
+
+/* fake_cswap(out, in, n, bug) on float2 elements: out[i] = (in[i].y, 2 in[i].x), with bug
+   (in[i].y, in[i].x); fake_cswap_ref(out, in, n) the right one */
+static CUresult cswap(size_t threads, int ref, void **params)
+{
+	struct f2 {
+		float x, y;
+	} *out = DPTR(struct f2, 0);
+	const struct f2 *in = DPTR(const struct f2, 1);
+	int n = ARG(int, 2), bug = ref ? 0 : ARG(int, 3);
+	size_t i;
+
+	for (i = 0; i < (size_t)n && i < threads; i++) {
+		out[i].x = in[i].y;
+		out[i].y = bug ? in[i].x : 2.0f * in[i].x;
+	}
+	return CUDA_SUCCESS;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
                         unsigned int bx, unsigned int by, unsigned int bz, unsigned int shared,
                         CUstream s, void **params, void **extra)
@@ -578,6 +612,10 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 			out[i] = 2 * in[i] + 1;
 		return CUDA_SUCCESS;
 	}
+	if (!strcmp(name, "fake_cswap") || !strcmp(name, "fake_cswap_ref"))
+		return cswap(threads, name[10] == '_', params);
+	if (!strcmp(name, "fake_coef") || !strcmp(name, "fake_coef_ref"))
+		return coef(threads, name[9] == '_', params);
 	if (!strcmp(name, "fake_hist") || !strcmp(name, "fake_hist_ref"))
 		return hist(threads, name[9] == '_', params);
 	return CUDA_ERROR_NOT_FOUND;
