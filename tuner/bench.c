@@ -849,6 +849,8 @@ static double roofline(struct bench *b, int read, int64_t bytes, struct stats *t
 		each = 4096;
 	n = each / 16;
 	blocks = (n + 255) / 256; /* the read kernel's sums: the largest grid time_grids uses */
+	if (blocks < 4) /* the probe reads 16 bytes of them */
+		blocks = 4;
 	if (devbuf_alloc(&src, each, read ? "the read source" : "the copy source", msg,
 	                 sizeof msg) < 0 ||
 	    devbuf_alloc(&dst, read ? blocks * sizeof(float) : each,
