@@ -359,6 +359,11 @@ degree() { awk -v p="$1" '$2 " " $3 " " $4 " " $5 " " $6 " " $7 " " $8 " " $9 ==
 d0=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=0 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
 d1=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
 [ "$d0" = 32 ] && [ "$d1" = 1 ] && ok "explain_tile_column" || bad "explain_tile_column" "degree unpadded '$d0', padded '$d1'"
+# explain --sass: without a disassembler (none here, or TUNER_DISASM naming none) it says so and
+# checks nothing; on a GPU machine tests/gpu/sass.sh runs it
+expect explain_sass_absent 0 env TUNER_DISASM=/nonexistent/nvdisasm $T explain --sass configs/transpose.yaml
+has explain_sass_absent_said "^tuner explain --sass: skipped: TUNER_DISASM=/nonexistent/nvdisasm is not a program" "$tmp/stdout"
+expect explain_sass_not_tune 2 $T --sass configs/transpose.yaml
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
 has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
 expect bank_table 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/transpose.yaml

@@ -16,7 +16,9 @@
 #include "predict.h"
 #include "report.h"
 #include "search.h"
+#include "cache.h"
 #include "points.h"
+#include "sass.h"
 #include "tune.h"
 #include "util.h"
 #include "version.h"
@@ -34,7 +36,9 @@ static void usage(FILE *f)
 	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
 	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
 	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
-	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU.\n"
+	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU. explain --sass:\n"
+	        "compile each kept variant (--emit ID: that one) and check its shared-memory loads\n"
+	        "and stores, as the toolkit's disassembler lists them, against the declared accesses.\n"
 	        "bundle: from the GPU directories of RESULTS (OUT/<kernel>), write one CUDA source and\n"
 	        "one header holding every tuned GPU's winner and a portable default, with a function\n"
 	        "that picks the entry for the GPU an application runs on (to RESULTS/bundle, or the\n"
@@ -50,7 +54,9 @@ static void usage(FILE *f)
 	        "                  $TUNER_ARCH, else the newest NVRTC supports); timing needs the\n"
 	        "                  GPU's own\n"
 	        "  --size NAME=N   override a problem size to tune at (repeatable; N decimal or\n"
-	        "                  0x hex); the config's verify sizes keep the file's values\n"
+	        "                  0x hex); NAME=N,N,... tunes at each (several points: a run\n"
+	        "                  each, and a best.cu choosing by size); the config's verify\n"
+	        "                  sizes keep the file's values\n"
 	        "  --sms N         the multiprocessor count expressions see as SMS when there is\n"
 	        "                  no GPU (default 1; with a GPU, the GPU's)\n"
 	        "  --out DIR       output directory (default: out)\n"
@@ -82,6 +88,9 @@ static void usage(FILE *f)
 	        "                  the T4 format (Open Autotuning Results Schema 1.0.0, as Kernel\n"
 	        "                  Tuner writes it)\n"
 	        "  --all           every row of the table (default: the first 20)\n"
+	        "  --sass          (explain) compile each kept variant and check its shared-memory\n"
+	        "                  loads and stores, as nvdisasm or cuobjdump lists them, against\n"
+	        "                  the declared accesses; exit 1 where one differs\n"
 	        "  -q, --quiet     print only errors, the winner, and that nothing was timed\n"
 	        "                  where nothing was\n"
 	        "  -v, --verbose   also every row of the table, uncut, the dropped variants in it,\n"
@@ -136,7 +145,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 {
 	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
 	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
-	       O_T4, O_LISTDROP, O_ALL };
+	       O_T4, O_LISTDROP, O_ALL, O_SASS };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -148,7 +157,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		{"strategy", required_argument, 0, O_STRATEGY}, {"seed", required_argument, 0, O_SEED},
 		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
 		{"t4", no_argument, 0, O_T4}, {"list-dropped", no_argument, 0, O_LISTDROP},
-		{"all", no_argument, 0, O_ALL},
+		{"all", no_argument, 0, O_ALL}, {"sass", no_argument, 0, O_SASS},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
@@ -179,6 +188,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case O_DRY: o->dry_run = 1; break;
 		case O_LISTDROP: o->list_dropped = 1; break;
 		case O_ALL: o->all = 1; break;
+		case O_SASS: o->sass = 1; break;
 		case O_ARCH: o->arch = value("--arch"); break;
 		case O_SIZE:
 			o->sizes = xreallocarray(o->sizes, o->nsizes + 1, sizeof *o->sizes);
@@ -331,6 +341,13 @@ static int explain(struct run *t)
 	space_arch_limits(arch, &t->lim);
 	space_expand(t->c, &t->sizes, &t->lim, &t->s);
 	t->r = xcalloc(t->s.n ? t->s.n : 1, sizeof *t->r);
+	if (t->o.sass) {
+		char *cache = t->o.no_cache ? NULL : t->o.cachedir ? xstrdup(t->o.cachedir)
+		                                                   : cache_default_dir();
+		int rc = sass_explain(t->c, &t->s, t->o.emit, arch, cache, t->o.jobs);
+		free(cache);
+		return rc;
+	}
 	predict_bank(t->c, &t->s, nv_arch_cc(arch), t->r, t->o.jobs);
 	predict_explain(t->c, &t->s, t->r, arch);
 	return 0;
@@ -347,6 +364,8 @@ int main(int argc, char **argv)
 		return merge(argc - 1, argv + 1);
 	t.t0 = now_s();
 	parse_args(argc - is_explain, argv + is_explain, &t.o);
+	if (t.o.sass && !is_explain)
+		bad_usage("--sass is an option of tuner explain");
 	run_catch_signals();
 	tune_load(&t);
 	run_phase(&t, "load");

@@ -34,6 +34,7 @@ struct run_opts {
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */
 	int t4;                   /* --t4: also write results.t4.json (t4.h) */
+	int sass;                 /* explain --sass: the declared accesses against the code */
 	double timeout;
 	char **sizes;             /* --size NAME=N[,N...] */
 	size_t nsizes;

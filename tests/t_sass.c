@@ -1,0 +1,72 @@
+/* sass: the shared-memory instructions of a listing, and the comparison with declared ones */
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sass.h"
+#include "util.h"
+
+/* as nvdisasm -c prints a kernel (cuobjdump -sass adds an encoding comment per line) */
+static const char listing[] =
+	"\t.headerflags\t@\"EF_CUDA_TEXMODE_UNIFIED EF_CUDA_64BIT_ADDRESS EF_CUDA_SM90\"\n"
+	"        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+	"        /*0070*/                   LDS.64 R2, [R0] ;                  /* 0x0000000000027984 */\n"
+	"        /*0080*/              @!P0 STS [R5+0x4], R7 ;\n"
+	"        /*0090*/                   LDS.U.128 R8, [R4+0x80] ;\n"
+	"        /*00a0*/                   LDS.64 R12, [R3+0x8] ;\n"
+	"        /*00b0*/                   STS.U8 [R1], R2 ;\n"
+	"        /*00c0*/                   LDG.E.64 R4, desc[UR4][R2.64] ;\n"
+	"        /*00d0*/               @P1 LDS R9, [R2+0x100] ;\n"
+	".L_x_LDS:\n"
+	"        /*00e0*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n";
+
+static size_t count(const struct sass_op *o, size_t n, int store, int bytes)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (o[i].store == store && o[i].bytes == bytes)
+			return o[i].n;
+	return 0;
+}
+
+TEST(sass_shared_kinds)
+{
+	struct sass_op o[SASS_OPS];
+	size_t n = sass_shared(listing, o);
+
+	CHECK_EQ(n, 5);
+	CHECK_EQ(count(o, n, 0, 8), 2);  /* LDS.64 twice */
+	CHECK_EQ(count(o, n, 0, 16), 1); /* LDS.U.128 */
+	CHECK_EQ(count(o, n, 0, 4), 1);  /* @P1 LDS */
+	CHECK_EQ(count(o, n, 1, 4), 1);  /* @!P0 STS */
+	CHECK_EQ(count(o, n, 1, 1), 1);  /* STS.U8; LDG and the label are not shared memory */
+	CHECK_EQ(sass_shared("", o), 0);
+}
+
+/* a float2 tile declared as 4-byte loads, compiled into LDS.64: both sides said */
+TEST(sass_compare_mismatch)
+{
+	struct sass_op d[2] = {{0, 4, 2}, {1, 4, 1}}, f[2] = {{0, 8, 3}, {1, 4, 1}};
+	struct buf b = {0};
+
+	CHECK_EQ(sass_compare(d, 2, f, 2, &b), 2);
+	CHECK(b.s && strstr(b.s, "declared: 4-byte loads (2 accesses), but the code has no LDS\n"));
+	CHECK(b.s && strstr(b.s, "in the code: LDS.64 x3 (8-byte loads), which no declared access has"));
+	b.len = 0;
+	CHECK_EQ(sass_compare(f, 2, f, 2, &b), 0); /* alike: nothing to say */
+	CHECK_EQ(b.len, 0);
+	buf_free(&b);
+}
+
+/* where no disassembler is, the reason names what was looked for */
+TEST(sass_tool_absent)
+{
+	char path[256], why[512];
+
+	setenv("TUNER_DISASM", "/nonexistent/nvdisasm", 1);
+	CHECK_EQ(sass_tool(path, sizeof path, why, sizeof why), -1);
+	CHECK(strstr(why, "TUNER_DISASM=/nonexistent/nvdisasm is not a program") != NULL);
+	unsetenv("TUNER_DISASM");
+}
