@@ -88,7 +88,8 @@ static void usage(FILE *f)
 	        "                  the T4 format (Open Autotuning Results Schema 1.0.0, as Kernel\n"
 	        "                  Tuner writes it)\n"
 	        "  --all           every row of the table (default: the first 20)\n"
-	        "  --sass          (explain) compile each kept variant and check its shared-memory\n"
+	        "  --sass          (explain) compile each kept variant (--budget N: N spread over\n"
+	        "                  them) and check its shared-memory\n"
 	        "                  loads and stores, as nvdisasm or cuobjdump lists them, against\n"
 	        "                  the declared accesses; exit 1 where one differs\n"
 	        "  -q, --quiet     print only errors, the winner, and that nothing was timed\n"
@@ -344,7 +345,8 @@ static int explain(struct run *t)
 	if (t->o.sass) {
 		char *cache = t->o.no_cache ? NULL : t->o.cachedir ? xstrdup(t->o.cachedir)
 		                                                   : cache_default_dir();
-		int rc = sass_explain(t->c, &t->s, t->o.emit, arch, cache, t->o.jobs);
+		int rc = sass_explain(t->c, &t->s, t->o.emit, t->o.budget_set ? t->o.budget : 0, arch,
+		                      cache, t->o.jobs);
 		free(cache);
 		return rc;
 	}

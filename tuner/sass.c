@@ -320,7 +320,7 @@ static void sjob_text(const void *arg, struct buf *b)
 	free(src);
 }
 
-int sass_explain(const struct config *c, const struct space *s, const char *only,
+int sass_explain(const struct config *c, const struct space *s, const char *only, size_t budget,
                  const char *arch, const char *cachedir, int workers)
 {
 	char tool[1024], why[512];
@@ -340,6 +340,11 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 			pick[nv++] = i;
 	if (only && !nv)
 		fatal("--emit: no kept variant '%s' in %s; see --dry-run", only, c->path);
+	if (budget && nv > budget) { /* spread over the space: every (nv / budget)-th */
+		for (i = 0; i < budget; i++)
+			pick[i] = pick[i * nv / budget];
+		nv = budget;
+	}
 	for (k = 0; k < nv; k += chunk) { /* the sources and cubins of a chunk at a time */
 		size_t m = nv - k < chunk ? nv - k : chunk;
 		struct job *jobs = xcalloc(m, sizeof *jobs);

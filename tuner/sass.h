@@ -37,10 +37,11 @@ int sass_declared(const struct config *c, const struct vars *vars, struct sass_o
 size_t sass_compare(const struct sass_op *declared, size_t nd, const struct sass_op *found,
                     size_t nf, struct buf *out);
 
-/* tuner explain --sass: compile c's kept variants (or the one named only) for arch and check
+/* tuner explain --sass: compile c's kept variants (or the one named only; with budget, that
+   many spread evenly over them) for arch and check
    each listing against its declared accesses, printing the variants that differ; 0 when
    none does (or no disassembler is there: said, and skipped), 1 when one does */
-int sass_explain(const struct config *c, const struct space *s, const char *only,
+int sass_explain(const struct config *c, const struct space *s, const char *only, size_t budget,
                  const char *arch, const char *cachedir, int workers);
 
 #endif

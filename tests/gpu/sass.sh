@@ -14,9 +14,9 @@ mkdir -p "$outdir"
 gpu_build
 gpu_header name
 export TUNER_CACHE="$outdir/cache"
-for k in transpose filter21 reduction stencil2d; do
+for k in transpose filter21 reduction stencil2d; do # 60 of each, spread over the space
 	grep -q '^accesses:' configs/$k.yaml || continue
-	out/bin/tuner explain --sass --arch sm_90 configs/$k.yaml >"$outdir/$k.txt" 2>&1 || true
+	out/bin/tuner explain --sass --budget 60 --arch sm_90 configs/$k.yaml >"$outdir/$k.txt" 2>&1 || true
 	echo "$k: $(tail -n 1 "$outdir/$k.txt")"
 	grep -A3 "differ:$" "$outdir/$k.txt" | head -n 12 | sed 's/^/    /'
 done
@@ -29,7 +29,7 @@ old = "    width: 4 * min(VEC, (PAD % 4 == 0) * 4 + (PAD % 4 == 2) * 2 + (PAD % 
 assert t.count(old) == 1
 open(sys.argv[2], "w").write(t.replace(old, "    width: 4 * VEC\n"))
 PY
-out/bin/tuner explain --sass --arch sm_90 "$wrong" >"$outdir/wrong.txt" 2>&1 || true
+out/bin/tuner explain --sass --budget 60 --arch sm_90 "$wrong" >"$outdir/wrong.txt" 2>&1 || true
 echo "deliberate mismatch: $(tail -n 1 "$outdir/wrong.txt")"
 grep -m 4 -A2 "differ:$" "$outdir/wrong.txt" | sed 's/^/    /'
 grep -q "declared: 16-byte stores" "$outdir/wrong.txt"
