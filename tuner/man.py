@@ -35,6 +35,12 @@ ENVIRONMENT = [
      "before the toolkit's libcupti."),
     ("TUNER_BENCH_PROFILE", "Anything but 0: on a GPU, print to standard error the mean time "
      "per variant spent setting up, verifying, timing and unloading."),
+    ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
+     "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
+     "PATH."),
+    ("CUDA_HOME", "Where explain --sass looks first for the toolkit's disassembler "
+     "($CUDA_HOME/bin)."),
+    ("PATH", "Where explain --sass looks last for nvdisasm and cuobjdump."),
     ("SOURCE_DATE_EPOCH", "Seconds since 1970: the time written into results and bundles "
      "instead of the current time (reproducible output)."),
 ]
