@@ -14,6 +14,7 @@ static void *lib;         /* dlopen handle; never closed: after cuInit the drive
 static int resolved;      /* every required entry point found */
 static CUdevice dev;
 static int retained;      /* primary context retained */
+static int probed;        /* gpu_probe found dev */
 static CUcontext pctx;    /* the retained primary context */
 
 /* one entry point: its member, the names to try in order, and whether gpu_open needs it */
@@ -136,13 +137,18 @@ static int attr(int *out, CUdevice_attribute a, const char *what, char *why, siz
 
 int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 {
-	CUcontext ctx;
+	return gpu_probe(ordinal, info, why, whylen) < 0 ? -1 : gpu_context_open(why, whylen);
+}
+
+int gpu_probe(int ordinal, struct gpu_info *info, char *why, size_t whylen)
+{
 	CUresult r;
 	int n = 0;
 
 	if (why && whylen)
 		why[0] = 0;
 	memset(info, 0, sizeof *info);
+	probed = 0;
 	if (retained)
 		gpu_close();
 	if (!lib) {
@@ -216,6 +222,23 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 	if ((r = cu.DeviceTotalMem(&info->mem_bytes, dev)) != CUDA_SUCCESS) {
 		gpu_err(why, whylen, "cuDeviceTotalMem", r);
 		goto fail;
+	}
+	probed = 1;
+	return 0;
+fail:
+	return -1;
+}
+
+int gpu_context_open(char *why, size_t whylen)
+{
+	CUcontext ctx;
+	CUresult r;
+
+	if (retained)
+		return 0;
+	if (!probed) {
+		say(why, whylen, "no device probed (gpu_probe)");
+		return -1;
 	}
 	if ((r = cu.DevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS) {
 		gpu_err(why, whylen, "cuDevicePrimaryCtxRetain", r);

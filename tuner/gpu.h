@@ -22,6 +22,12 @@ struct gpu_info {
 /* load libcuda.so.1, init, retain device `ordinal`'s primary context and make it current.
    0 on success; -1 with a reason in why (no library, no device, driver error). */
 int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen);
+/* gpu_open's first part: the library, the driver and device `ordinal`'s attributes into info,
+   no context (its creation, about 0.13 s on an H100, can then run beside other work) */
+int gpu_probe(int ordinal, struct gpu_info *info, char *why, size_t whylen);
+/* gpu_open's second part: retain the probed device's primary context and make it current (0
+   at once where it is); -1 with why */
+int gpu_context_open(char *why, size_t whylen);
 /* "nvidia-h100-80gb-hbm3-sm90": lower-case name, spaces to '-', plus the compute capability */
 void gpu_slug(const struct gpu_info *info, char *out, size_t outlen);
 /* the primary context gpu_open made current (NULL before) */

@@ -7,7 +7,8 @@
 #include "run.h"
 
 /* start the GPU worker for t (forked now: it sees t as it is) and read what it found: the
-   GPU, and the bank size the GPU reports after a request for 8 bytes; NULL with why if there
+   GPU, and the bank size it has after a request for 8 bytes (asked on Kepler, compute
+   capability 3; 4 on every later GPU, which ignores the request); NULL with why if there
    is no usable GPU */
 struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen);

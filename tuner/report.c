@@ -428,7 +428,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	for (k = rank = 0; k < s->n; k++)
 		rank += s->v[k].bank_bytes == 8;
 	if (ri->bank_ignored && rank)
-		fprintf(f, "bank mode: the GPU reports 4-byte banks after a request for 8; "
+		fprintf(f, "bank mode: the GPU keeps 4-byte banks (8-byte ones are Kepler's); "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
 }
 
