@@ -27,7 +27,6 @@ struct point {
 	long win;                 /* the winner's index, -1: none */
 	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
-	char *params;             /* the winner's parameters */
 };
 
 /* x's median where it or the variant timed for it (a twin) was verified and timed */
@@ -72,10 +71,8 @@ static void keep(struct point *p, const struct run *t)
 	/* the reference at this point: the winner's median as every variant was timed (not
 	   the play-off's), so that every number of the table is measured alike */
 	p->best = p->win >= 0 ? p->ms[p->win] : NAN;
-	if (p->win >= 0) {
+	if (p->win >= 0)
 		p->bytes = (double)t->s.v[p->win].bytes;
-		p->params = space_params_str(t->c, &t->s.v[p->win]);
-	}
 }
 
 static void point_free(struct point *p)
@@ -86,7 +83,6 @@ static void point_free(struct point *p)
 	free(p->by);
 	free(p->ms);
 	free(p->tie);
-	free(p->params);
 }
 
 /* the index of variant id at point p, or -1: where it is at the index `hint` (the spaces of
