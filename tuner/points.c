@@ -18,6 +18,7 @@
 /* what one point's run leaves for the others */
 struct point {
 	char *label, *dir;        /* "n=4096 m=2", its directory */
+	int64_t *vals;            /* its sizes, in the config's order */
 	int timed;
 	size_t n;                 /* variants (every one of its space) */
 	char (*id)[40];
@@ -51,6 +52,9 @@ static void keep(struct point *p, const struct run *t)
 	size_t i;
 
 	p->label = xstrdup(t->label);
+	p->vals = xcalloc(t->c->nsizes + 1, sizeof *p->vals);
+	for (i = 0; i < t->c->nsizes; i++)
+		p->vals[i] = t->c->sizes[i].val;
 	p->dir = xstrdup(t->dir);
 	p->timed = t->ri.timed;
 	p->n = t->s.n;
@@ -78,6 +82,7 @@ static void keep(struct point *p, const struct run *t)
 static void point_free(struct point *p)
 {
 	free(p->label);
+	free(p->vals);
 	free(p->dir);
 	free(p->id);
 	free(p->by);
@@ -220,10 +225,6 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 {
 	const struct config *c = t->c;
 	size_t i, j, k;
-	struct vsize *pts;
-	size_t np;
-
-	pts = cfg_points(c, t->o.sizes, t->o.nsizes, &np);
 	buf_puts(b, "{\n  \"kernel\": ");
 	buf_json_str(b, c->name);
 	buf_puts(b, ",\n  \"config\": ");
@@ -239,7 +240,7 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 		for (k = 0; k < c->nsizes; k++) {
 			buf_puts(b, k ? ", " : "");
 			buf_json_str(b, c->sizes[k].name);
-			buf_printf(b, ": %lld", i < np ? (long long)pts[i].vals[k] : 0LL);
+			buf_printf(b, ": %lld", (long long)p->vals[k]);
 		}
 		buf_puts(b, "}, \"label\": ");
 		buf_json_str(b, p->label);
@@ -288,7 +289,6 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 	else
 		buf_puts(b, "null");
 	buf_puts(b, "\n}\n");
-	cfg_points_free(pts, np);
 }
 
 /* the variant id of t (the first point's run) alone as GPUDIR/best.cu and best.h, into set */

@@ -293,10 +293,11 @@ static int check_one(const struct config *c, const struct space *s, const struct
 		differ = 1;
 	} else if (verbosity >= 2) {
 		buf_printf(out, "%s: as declared:", v->id);
-		for (i = 0; i < nf; i++)
-			buf_printf(out, " %s%s x%zu", f[i].store ? "STS" : "LDS",
-			           f[i].bytes == 4 ? "" : f[i].bytes == 8 ? ".64" : f[i].bytes == 16
-			           ? ".128" : f[i].bytes == 2 ? ".16" : ".8", f[i].n);
+		for (i = 0; i < nf; i++) {
+			buf_puts(out, " ");
+			kind(out, &f[i]);
+			buf_printf(out, " x%zu", f[i].n);
+		}
 		buf_puts(out, "\n");
 	}
 	buf_free(&listing);
