@@ -430,6 +430,30 @@ for r in "banks_first -j 1" "banks_resumed -j 1" "banks_parallel -j 2 --fresh"; 
 done
 has banks_resumed_said "2 results kept from an earlier run" "$tmp/banks_resumed.err"
 
+# variants that are one program (shared.yaml): SPREAD 2 and 3 of each BLOCK compiled once,
+# with -j 4 the third variant while the second compiles (it waits for that result); NVRTC
+# compiles the 4 programs, the reference and the helper kernels; every variant is verified and
+# timed at its own grid
+export TUNER_CACHE="$tmp/cache-shared"
+tune shared_run 0 "$tmp/shared.log" -j 4 --out "$tmp/osh" tests/fakecuda/shared.yaml
+cp "$tmp/stderr" "$tmp/shared.err"
+has shared_compiled_once "NVRTC compiled 6, .*, [1-9] the same program as another variant" \
+	"$tmp/shared.err"
+check shared_each_timed "$tmp/osh/fake_shared/fake-gpu-sm90/results.json" '
+vs = d["variants"]
+assert len(vs) == 6 and all(v["status"] == "ok" for v in vs), vs
+grids = {(v["params"]["BLOCK"], v["params"]["SPREAD"]): v["grid"][0] for v in vs}
+for b in (32, 64):
+    assert [grids[(b, s)] for s in (1, 2, 3)] == [s * 4096 // (2 * b) for s in (1, 2, 3)], grids
+assert sum(v["cache_hit"] for v in vs) >= 2, vs
+'
+# again from the cache: nothing compiled, nothing shared
+tune shared_warm 0 "$tmp/shared.log" -j 4 --fresh --out "$tmp/osh" tests/fakecuda/shared.yaml
+cp "$tmp/stderr" "$tmp/shared_warm.err"
+has shared_warm_none "NVRTC compiled 0, 8 from the cache" "$tmp/shared_warm.err"
+expect shared_warm_no_share 1 grep -q "the same program" "$tmp/shared_warm.err"
+export TUNER_CACHE="$tmp/cache"
+
 # --devices over GPUs of two models: a run each, side by side, each with its own architecture
 # and directory; GPUs of one model share one result set
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"

@@ -18,6 +18,21 @@
 #include "util.h"
 #include "wire.h"
 
+/* jobs of one text in a stream: the first is compiled, the others wait for its result */
+struct share {
+	uint64_t h;               /* the hash of the cache key */
+	size_t lead;              /* the job compiling it */
+	size_t *wait, nwait;      /* the jobs waiting for it */
+	int open;                 /* lead's result not in yet */
+};
+
+struct shares {
+	struct share *s;
+	size_t n, cap;
+	size_t *slot, nslot;      /* open addressing: hash -> share index + 1 */
+	size_t nshared;           /* jobs served by another's compile */
+};
+
 struct ctx {
 	const struct job *jobs;   /* compile_many's, or NULL: job_of() makes them */
 	void (*job_of)(void *arg, size_t j, struct job *out);
@@ -30,6 +45,7 @@ struct ctx {
 	struct compile_out *outs;
 	int warned;
 	size_t ndone;             /* jobs answered, for the status line */
+	struct shares *sh;        /* a stream's: identical texts compiled once; NULL: none */
 };
 
 /* job j's text: its src, or made into b */
@@ -62,6 +78,101 @@ static void key_of(const struct ctx *c, size_t j, struct buf *key)
 
 	cache_key(key, text(&jb, &b), jb.entry, c->arch, c->opts, c->nopts);
 	buf_free(&b);
+}
+
+/* the share of key hash h in sh, or NULL (add: a new one, open, led by j) */
+static struct share *share_find(struct shares *sh, uint64_t h, int add, size_t j)
+{
+	size_t k, m;
+
+	if (2 * sh->n + 2 > sh->nslot) { /* at most half full */
+		size_t n = sh->nslot ? 2 * sh->nslot : 256;
+		free(sh->slot);
+		sh->slot = xcalloc(n, sizeof *sh->slot);
+		sh->nslot = n;
+		for (k = 0; k < sh->n; k++) {
+			for (m = sh->s[k].h & (n - 1); sh->slot[m]; m = (m + 1) & (n - 1))
+				;
+			sh->slot[m] = k + 1;
+		}
+	}
+	for (m = h & (sh->nslot - 1); sh->slot[m]; m = (m + 1) & (sh->nslot - 1))
+		if (sh->s[sh->slot[m] - 1].h == h)
+			return &sh->s[sh->slot[m] - 1];
+	if (!add)
+		return NULL;
+	if (sh->n == sh->cap) {
+		sh->cap = sh->cap ? 2 * sh->cap : 64;
+		sh->s = xreallocarray(sh->s, sh->cap, sizeof *sh->s);
+	}
+	sh->s[sh->n] = (struct share){h, j, NULL, 0, 1};
+	sh->slot[m] = ++sh->n;
+	return &sh->s[sh->n - 1];
+}
+
+/* 1 if job j (cache key key) is to wait for an identical text another job is compiling */
+static int share_wait(struct ctx *c, size_t j, const struct buf *key)
+{
+	uint64_t h = hash_bytes(HASH_INIT, key->s ? key->s : "", key->len);
+	struct share *x = share_find(c->sh, h, 0, j);
+	struct buf lead = {0};
+	int same;
+
+	if (!x) {
+		share_find(c->sh, h, 1, j);
+		return 0;
+	}
+	if (!x->open) { /* compiled, and not in the cache (none, or not writable): again */
+		x->lead = j;
+		x->open = 1;
+		return 0;
+	}
+	key_of(c, x->lead, &lead);
+	same = lead.len == key->len && !memcmp(lead.s, key->s, key->len);
+	buf_free(&lead);
+	if (!same) /* two texts of one hash: compiled apart */
+		return 0;
+	x->wait = xreallocarray(x->wait, x->nwait + 1, sizeof *x->wait);
+	x->wait[x->nwait++] = j;
+	return 1;
+}
+
+static void out_copy(struct compile_out *to, const struct compile_out *from)
+{
+	*to = *from;
+	to->log = xstrdup(from->log ? from->log : "");
+	to->lowered = xstrdup(from->lowered ? from->lowered : "");
+	to->cubin = NULL;
+	if (from->cubin_len) {
+		to->cubin = xmalloc(from->cubin_len);
+		memcpy(to->cubin, from->cubin, from->cubin_len);
+	}
+}
+
+/* job j's result out is in: a copy to each job that waits for it (hit 2) */
+static void share_done(struct ctx *c, size_t j, const struct compile_out *out)
+{
+	struct buf key = {0};
+	struct share *x;
+	size_t i;
+
+	if (!c->sh)
+		return;
+	key_of(c, j, &key);
+	x = share_find(c->sh, hash_bytes(HASH_INIT, key.s ? key.s : "", key.len), 0, j);
+	buf_free(&key);
+	if (!x || !x->open || x->lead != j)
+		return;
+	x->open = 0;
+	for (i = 0; i < x->nwait; i++) {
+		struct compile_out y;
+		out_copy(&y, out);
+		c->sh->nshared++;
+		c->sink(c->arg, x->wait[i], &y, 2);
+	}
+	free(x->wait);
+	x->wait = NULL;
+	x->nwait = 0;
 }
 
 static void fail_out(struct compile_out *out, const struct job *j, const char *why)
@@ -125,6 +236,7 @@ static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t l
 		fail_out(&out, &jb, why);
 		free(why);
 	}
+	share_done(c, j, &out);
 	if (c->sink)
 		c->sink(c->arg, j, &out, 0);
 	else
@@ -138,7 +250,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	struct buf key = {0}, b = {0};
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
-	struct ctx c = {jobs, NULL, NULL, NULL, arch, opts, nopts, cachedir, outs, 0, 0};
+	struct ctx c = {jobs, NULL, NULL, NULL, arch, opts, nopts, cachedir, outs, 0, 0, NULL};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
@@ -220,7 +332,8 @@ struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
 	struct pool_ops ops = {NULL, NULL, NULL, run, &k->c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 
-	k->c = (struct ctx){NULL, job_of, sink, arg, arch, opts, nopts, cachedir, NULL, 0, 0};
+	k->c = (struct ctx){NULL, job_of, sink, arg, arch, opts, nopts, cachedir, NULL, 0, 0,
+	                    xcalloc(1, sizeof *k->c.sh)};
 	k->next = next;
 	k->pool = pool_new(&ops, &lim, workers);
 	k->run = (struct pool_run){NULL, 0, NULL, done, &k->c, NULL, stop};
@@ -244,8 +357,13 @@ static int stream_next(void *arg, size_t *job)
 		}
 		if (c == CACHE_CORRUPT && !k->ncorrupt++)
 			warn("%s: a corrupt entry: compiling it again and replacing it", k->c.dir);
-		if (c != CACHE_HIT)
+		if (c != CACHE_HIT) {
+			if (!k->c.dir)
+				key_of(&k->c, *job, &key);
+			if (share_wait(&k->c, *job, &key))
+				continue;
 			break;
+		}
 		k->c.sink(k->c.arg, *job, &out, 1);
 	}
 	buf_free(&key);
@@ -267,13 +385,20 @@ void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t 
 	*task = (struct pool_task){k->pool, &k->run, stream_next, k, why, whylen, 0};
 }
 
-size_t compile_close(struct compiler *k)
+size_t compile_close(struct compiler *k, size_t *shared)
 {
-	size_t n = k->misses;
+	size_t n = k->misses, i;
 
 	if (k->ncorrupt > 1)
 		warn("%s: %zu corrupt entries in all", k->c.dir, k->ncorrupt);
 	pool_end(k->pool);
+	if (shared)
+		*shared = k->c.sh->nshared;
+	for (i = 0; i < k->c.sh->n; i++)
+		free(k->c.sh->s[i].wait);
+	free(k->c.sh->s);
+	free(k->c.sh->slot);
+	free(k->c.sh);
 	free(k);
 	return n;
 }

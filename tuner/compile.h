@@ -31,8 +31,9 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
  * cubin at once. The jobs are numbered by the caller: next(arg, &j) gives the next one (as
  * pool_task's next does), job_of(arg, j, &job) describes it (its text made on demand), and
  * every result goes to sink(arg, j, out, hit) as soon as it is there (the sink owns out):
- * from the cache at once, else once a compiler process answers. Results are stored in the
- * cache (cachedir NULL: none).
+ * from the cache at once (hit 1), else once a compiler process answers (hit 0). A job whose
+ * text another job is compiling waits for that one and gets a copy of its result (hit 2):
+ * identical texts are compiled once. Results are stored in the cache (cachedir NULL: none).
  */
 struct compiler;
 struct pool_task;
@@ -44,7 +45,8 @@ struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
                               void *arg, volatile sig_atomic_t *stop);
 /* the compilers' task for pool_run_many (why: where a failure to start one is said) */
 void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t whylen);
-/* end the compilers and free k; returns how many jobs were not in the cache */
-size_t compile_close(struct compiler *k);
+/* end the compilers and free k; returns how many jobs were compiled (not in the cache, not
+   shared), and *shared (if not NULL) how many got another job's result */
+size_t compile_close(struct compiler *k, size_t *shared);
 
 #endif

@@ -145,6 +145,7 @@ struct runinfo {
 	int counter_passes;       /* the profiler's passes per kernel */
 	char counters_why[240];
 	size_t compiled, cache_hits;
+	size_t shared;            /* variants given another's compile of the same text */
 	int sources_copied;       /* RESULTS_CONFIG_COPY and RESULTS_TEMPLATE_COPY (results.h) are
 	                             beside the results */
 	uint64_t config_hash, template_hash; /* hash_bytes of the texts tuned with */

@@ -53,6 +53,7 @@ struct run {
 	struct runinfo ri;
 	struct result *r;         /* one per variant */
 	char *tmpl, *refsrc, *dir;
+	struct observe *obs;      /* which parameter values tmpl's code tells apart */
 	char *cachedir;           /* the compile cache (NULL: none), while tune_run runs */
 	char *cfgtext;            /* the config file's text, for its copy */
 	size_t cfglen;

@@ -1,6 +1,8 @@
 /* source: template + parameter values -> CUDA source text. */
 #include "source.h"
 
+#include <stdlib.h>
+
 void source_defines(struct buf *b, const struct config *c, const struct variant *v)
 {
 	size_t i;
@@ -34,4 +36,19 @@ char *source_variant(const struct config *c, const struct variant *v, const char
 	buf_puts(&b, "\"\n");
 	buf_puts(&b, tmpl);
 	return b.s;
+}
+
+char *source_compiled(const struct config *c, const struct variant *v, const char *tmpl,
+                      const struct observe *o)
+{
+	struct variant w = *v;
+	char *src;
+
+	if (!o)
+		return source_variant(c, v, tmpl);
+	w.vals = xcalloc(c->nparams + 1, sizeof *w.vals);
+	observe_values(o, v->vals, w.vals);
+	src = source_variant(c, &w, tmpl);
+	free(w.vals);
+	return src;
 }

@@ -3,6 +3,7 @@
 #define TUNER_SOURCE_H
 
 #include "config.h"
+#include "observe.h"
 #include "space.h"
 #include "util.h"
 
@@ -12,5 +13,9 @@ void source_defines(struct buf *b, const struct config *c, const struct variant 
    string literal: \\ and \" escaped, control characters and bytes of no valid UTF-8 sequence
    as octal escapes), then the template (malloc'd) */
 char *source_variant(const struct config *c, const struct variant *v, const char *tmpl);
+/* the text to compile v with: source_variant of v with its values as observe_values gives
+   them (o NULL: v's own), so that variants that preprocess alike share the text */
+char *source_compiled(const struct config *c, const struct variant *v, const char *tmpl,
+                      const struct observe *o);
 
 #endif

@@ -23,7 +23,7 @@ struct vjob {
 static void variant_text(const void *arg, struct buf *b)
 {
 	const struct vjob *j = arg;
-	char *src = source_variant(j->t->c, j->v, j->t->tmpl);
+	char *src = source_compiled(j->t->c, j->v, j->t->tmpl, j->t->obs);
 
 	buf_puts(b, src);
 	free(src);
@@ -321,7 +321,7 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 	free(x->reason);
 	x->reason = NULL;
 	x->co = *out;
-	x->cache_hit = hit;
+	x->cache_hit = hit != 0; /* 2: another variant's compile of the same text */
 	if (!x->co.ok && run_stop && x->co.log && !strcmp(x->co.log, COMPILE_INTERRUPTED)) {
 		st->nint++;
 		x->status = ST_NOTRUN;
@@ -418,7 +418,7 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	struct pool_task tasks[2];
 	struct compiler *k;
 	char why[256] = "";
-	size_t i, misses, n;
+	size_t i, misses, n, shared;
 	double *prior = NULL;
 	int ntask = 1;
 
@@ -453,11 +453,12 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	}
 	progress_end();
 	t->ri.compile_s = now_s() - st.t0;
-	misses = compile_close(k);
+	misses = compile_close(k, &shared);
 	t->ri.compiled += misses;
+	t->ri.shared = shared;
 	/* an interrupt can leave compiled variants uncounted in st: no hits then, not < 0 */
 	n = st.nok + st.nres + st.nbad + 2;
-	t->ri.cache_hits = n > t->ri.compiled ? n - t->ri.compiled : 0;
+	t->ri.cache_hits = n > t->ri.compiled + shared ? n - t->ri.compiled - shared : 0;
 	if (t->m) {
 		size_t resumed;
 		while (st.qlen) { /* compiled, never timed: interrupted */
@@ -485,9 +486,11 @@ void stream_summary(const struct run *t, const struct stream_sum *sum, size_t nc
 
 	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
 	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
-	     "reference and the helper kernels)\n", tried, t->ri.compile_s, sum->nok + sum->nres,
-	     sum->nbad, sum->nres, sum->nint ? ", " : "", sum->nint,
-	     sum->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits);
+	     "reference and the helper kernels)%s%.0zu%s\n", tried, t->ri.compile_s,
+	     sum->nok + sum->nres, sum->nbad, sum->nres, sum->nint ? ", " : "", sum->nint,
+	     sum->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits,
+	     t->ri.shared ? ", " : "", t->ri.shared,
+	     t->ri.shared ? " the same program as another variant (docs/how-it-works.md)" : "");
 	if (t->ri.nskipped)
 		note(1, "tuner: %s search: %zu of %zu candidate variants tried (--budget %zu), %zu "
 		     "skipped\n", t->ri.strategy, tried, ncand, t->ri.budget, t->ri.nskipped);

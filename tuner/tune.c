@@ -16,6 +16,7 @@
 #include "emit.h"
 #include "html.h"
 #include "measure.h"
+#include "observe.h"
 #include "params.h"
 #include "predict.h"
 #include "report.h"
@@ -385,6 +386,7 @@ void tune_expand(struct run *t)
 			fatal("--emit: variant '%s' was dropped: %s", t->o.emit, t->s.v[i].drop);
 	}
 	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
+	t->obs = observe_new(t->c, t->tmpl);
 	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
 	run_phase(t, "expand");
 	/* a run that tries part of the space predicts for what it tried, after it (the guided
@@ -622,6 +624,7 @@ void tune_free(struct run *t)
 	buf_free(&t->ri.retune_json);
 	free(t->r);
 	free(t->tmpl);
+	observe_free(t->obs);
 	free(t->refsrc);
 	free(t->cfgtext);
 	free(t->dir);
