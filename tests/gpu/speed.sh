@@ -15,7 +15,9 @@
 # results). Meant to end within 9 minutes on an H100 host: at the issue's timings of 2b2c06f
 # its runs add up to about 2 minutes a model (an estimate: not yet run on a GPU).
 # Usage: tests/gpu/speed.sh [OUTDIR]   (default out/speed; TUNER_YAML_PREFIX as for
-# tests/gpu/run.sh; the runs an earlier call left there are removed first)
+# tests/gpu/run.sh; the runs an earlier call left there are removed first). With
+# TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
+# and warm runs too, on the same machine, as rows "K cold, baseline".
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/speed}
@@ -34,7 +36,7 @@ tune() {
 	shift 2
 	rm -rf "$dir"
 	t0=$(now)
-	out/bin/tuner -q --fresh --out "$dir" "$@" </dev/null >"$log" 2>&1 ||
+	${T:-out/bin/tuner} -q --fresh --out "$dir" "$@" </dev/null >"$log" 2>&1 ||
 		echo "tuner failed: $* (see $log)"
 	t1=$(now)
 	wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
@@ -74,6 +76,17 @@ while IFS='|' read -r name devs cc; do
 		tune "$g/$k" "$g/$k.warm.log" configs/$k.yaml
 		echo "$k warm|$wall|$res|$warm" >>"$rows"
 	done
+	if [ -n "${TUNER_BASELINE:-}" ]; then # the same runs of another build, on this machine
+		for k in filter21 transpose reduction; do
+			rm -rf "$TUNER_CACHE"
+			T=$TUNER_BASELINE/out/bin/tuner
+			tune "$g/base-$k" "$g/base-$k.cold.log" configs/$k.yaml
+			echo "$k cold, baseline|$wall|$res|-" >>"$rows"
+			tune "$g/base-$k" "$g/base-$k.warm.log" configs/$k.yaml
+			echo "$k warm, baseline|$wall|$res|-" >>"$rows"
+			T=
+		done
+	fi
 	rm -rf "$TUNER_CACHE"
 	tune "$g/stencil2d" "$g/stencil2d.log" --budget 300 --strategy guided configs/stencil2d.yaml
 	echo "stencil2d guided 300 cold|$wall|$res|-" >>"$rows"
