@@ -81,6 +81,7 @@ while IFS='|' read -r name devs cc; do
 			rm -rf "$TUNER_CACHE"
 			T=$TUNER_BASELINE/out/bin/tuner
 			tune "$g/base-$k" "$g/base-$k.cold.log" configs/$k.yaml
+			[ "$res" = - ] || { cp "$res" "$g/base-$k.cold.json"; res=$g/base-$k.cold.json; }
 			echo "$k cold, baseline|$wall|$res|-" >>"$rows"
 			tune "$g/base-$k" "$g/base-$k.warm.log" configs/$k.yaml
 			echo "$k warm, baseline|$wall|$res|-" >>"$rows"
