@@ -3,7 +3,8 @@
 # filter21, transpose and reduction, compiling only (no GPU visible, --arch of GPU 0):
 #  - every kept variant with -j (the cores) and an empty cache, and the same with --no-cache
 #    (their difference: storing the results);
-#  - the first 16 variants with -j 1 and --no-cache (about one NVRTC start-up plus 16 compiles);
+#  - the first 16 variants with -j 1 and --no-cache: one NVRTC start-up and 18 compiles (with the
+#    reference and the helper kernels); ms/compile is that wall time / 16, so an upper bound;
 # and how long a write and fsync of a 4 KiB file takes in the cache's directory.
 # Usage: tests/gpu/compile.sh [OUTDIR]   (default out/compile; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh)
