@@ -94,9 +94,11 @@ ph = s["phases"]
 assert all(p["s"] >= 0 and p.get("start_s", 0) >= 0 for p in ph), ph
 serial = [p for p in ph if p["kind"] == "serial"]
 names = [p["name"] for p in serial]
-assert names == ["load", "driver", "expand", "bank model", "reference compile", "stream",
-                 "summary", "ranking", "table", "config.yaml and template.cu", "results.csv",
-                 "report.html", "best.cu and best.h"], names
+assert names == ["load", "driver", "expand", "bank model", "stream", "summary", "ranking",
+                 "table", "config.yaml and template.cu", "results.csv", "report.html",
+                 "best.cu and best.h"], names
+spans = [p["name"] for p in ph if p["kind"] == "span"]
+assert "reference compile" in spans and "compiling" in spans, spans
 at = 0
 for p in serial:
     assert abs(p["start_s"] - at) < 0.0005, (p, at)
@@ -429,6 +431,16 @@ for r in "banks_first -j 1" "banks_resumed -j 1" "banks_parallel -j 2 --fresh"; 
 	has "${n}_best_said" "^best: v[0-9a-f]* (BANK_BYTES=4 " "$tmp/stdout"
 done
 has banks_resumed_said "2 results kept from an earlier run" "$tmp/banks_resumed.err"
+
+# a reference that does not compile, on a GPU: it is the compilers' first job, beside the
+# variants; the run ends with its log (exit 2) and leaves no output directory
+mkdir -p "$tmp/rb"
+cp tests/fakecuda/pairs.cu "$tmp/rb/"
+printf 'extern "C" __global__ void fake_pairs_ref(float *out, const float *in, int n)\n{\n\tout[0] = \n}\n' >"$tmp/rb/fake_ref.cu"
+cp tests/fakecuda/pairs.yaml "$tmp/rb/"
+tune ref_broken_timed 2 "$tmp/rb.log" -j 2 --fresh --out "$tmp/orb" "$tmp/rb/pairs.yaml"
+has ref_broken_said "the reference kernel 'fake_pairs_ref' (.*fake_ref.cu) does not compile" "$tmp/stderr"
+[ ! -e "$tmp/orb" ] && ok ref_broken_nothing_left || bad ref_broken_nothing_left "$(find "$tmp/orb")"
 
 # variants that are one program (shared.yaml): SPREAD 2 and 3 of each BLOCK compiled once,
 # with -j 4 the third variant while the second compiles (it waits for that result); NVRTC

@@ -502,7 +502,7 @@ static void make_jobs(struct job *jobs, char **srcs, size_t n)
 	for (i = 0; i < n; i++) {
 		srcs[i] = xasprintf("extern \"C\" __global__ void k(float *x)\n"
 		                    "{\n\tx[threadIdx.x] *= %zu.0f;\n}\n", i + 2);
-		jobs[i] = (struct job){srcs[i], NULL, NULL, "k.cu", "k"};
+		jobs[i] = (struct job){srcs[i], NULL, NULL, "k.cu", "k", {0, 0}};
 	}
 }
 
@@ -617,7 +617,7 @@ TEST(pool_worker_crash)
 TEST(pool_unwritable_cache)
 {
 	char *src = xasprintf("%s", k_src);
-	struct job job = {src, NULL, NULL, "k.cu", "k"};
+	struct job job = {src, NULL, NULL, "k.cu", "k", {0, 0}};
 	struct compile_out o;
 	int hit = -1;
 

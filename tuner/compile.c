@@ -20,7 +20,7 @@
 
 /* jobs of one text in a stream: the first is compiled, the others wait for its result */
 struct share {
-	uint64_t h;               /* the hash of the cache key */
+	uint64_t h, h2;           /* the jobs' same[] */
 	size_t lead;              /* the job compiling it */
 	size_t *wait, nwait;      /* the jobs waiting for it */
 	int open;                 /* lead's result not in yet */
@@ -105,33 +105,33 @@ static struct share *share_find(struct shares *sh, uint64_t h, int add, size_t j
 		sh->cap = sh->cap ? 2 * sh->cap : 64;
 		sh->s = xreallocarray(sh->s, sh->cap, sizeof *sh->s);
 	}
-	sh->s[sh->n] = (struct share){h, j, NULL, 0, 1};
+	sh->s[sh->n] = (struct share){h, 0, j, NULL, 0, 1};
 	sh->slot[m] = ++sh->n;
 	return &sh->s[sh->n - 1];
 }
 
-/* 1 if job j (cache key key) is to wait for an identical text another job is compiling */
-static int share_wait(struct ctx *c, size_t j, const struct buf *key)
+/* 1 if job j is to wait for the same text (job.same) that another job is compiling */
+static int share_wait(struct ctx *c, size_t j)
 {
-	uint64_t h = hash_bytes(HASH_INIT, key->s ? key->s : "", key->len);
-	struct share *x = share_find(c->sh, h, 0, j);
-	struct buf lead = {0};
-	int same;
+	struct job jb = job_at(c, j);
+	uint64_t h = jb.same[0], h2 = jb.same[1];
+	struct share *x;
+
+	if (!h && !h2)
+		return 0;
+	x = share_find(c->sh, h, 0, j);
 
 	if (!x) {
-		share_find(c->sh, h, 1, j);
+		share_find(c->sh, h, 1, j)->h2 = h2;
 		return 0;
 	}
+	if (x->h2 != h2) /* two texts of one hash: compiled apart */
+		return 0;
 	if (!x->open) { /* compiled, and not in the cache (none, or not writable): again */
 		x->lead = j;
 		x->open = 1;
 		return 0;
 	}
-	key_of(c, x->lead, &lead);
-	same = lead.len == key->len && !memcmp(lead.s, key->s, key->len);
-	buf_free(&lead);
-	if (!same) /* two texts of one hash: compiled apart */
-		return 0;
 	x->wait = xreallocarray(x->wait, x->nwait + 1, sizeof *x->wait);
 	x->wait[x->nwait++] = j;
 	return 1;
@@ -152,16 +152,17 @@ static void out_copy(struct compile_out *to, const struct compile_out *from)
 /* job j's result out is in: a copy to each job that waits for it (hit 2) */
 static void share_done(struct ctx *c, size_t j, const struct compile_out *out)
 {
-	struct buf key = {0};
+	struct job jb;
 	struct share *x;
 	size_t i;
 
 	if (!c->sh)
 		return;
-	key_of(c, j, &key);
-	x = share_find(c->sh, hash_bytes(HASH_INIT, key.s ? key.s : "", key.len), 0, j);
-	buf_free(&key);
-	if (!x || !x->open || x->lead != j)
+	jb = job_at(c, j);
+	if (!jb.same[0] && !jb.same[1])
+		return;
+	x = share_find(c->sh, jb.same[0], 0, j);
+	if (!x || !x->open || x->lead != j || x->h2 != jb.same[1])
 		return;
 	x->open = 0;
 	for (i = 0; i < x->nwait; i++) {
@@ -203,16 +204,10 @@ static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans
 }
 
 /* keep job j's result out in the cache */
-static void store(struct ctx *c, size_t j, const struct compile_out *out)
+static void store(struct ctx *c, const struct buf *key, const struct compile_out *out)
 {
-	struct buf key = {0};
-
-	if (!c->dir)
-		return;
-	key_of(c, j, &key);
-	if (cache_put(c->dir, &key, out) < 0 && !c->warned++)
+	if (c->dir && cache_put(c->dir, key, out) < 0 && !c->warned++)
 		warn("cannot store a compile result in %s:", c->dir);
-	buf_free(&key);
 }
 
 /* a job ended: store its result, or why its compiler died, and hand it on */
@@ -222,12 +217,15 @@ static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t l
 	struct rd r = rd_of(msg, len);
 	struct compile_out out;
 	struct job jb = job_at(c, j);
+	struct buf key = {0};
 
 	if (!c->sink) /* a stream counts what it settles itself */
 		progress_step(++c->ndone);
+	if (c->dir)
+		key_of(c, j, &key);
 	memset(&out, 0, sizeof out);
 	if (oc == OUT_DONE && rd_co(&r, &out) == 0 && rd_done(&r)) {
-		store(c, j, &out);
+		store(c, &key, &out);
 	} else if (oc == OUT_DONE) {
 		nv_out_free(&out);
 		fail_out(&out, &jb, "a compiler process sent a malformed result\n");
@@ -237,6 +235,7 @@ static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t l
 		free(why);
 	}
 	share_done(c, j, &out);
+	buf_free(&key);
 	if (c->sink)
 		c->sink(c->arg, j, &out, 0);
 	else
@@ -301,7 +300,10 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 		else {
 			nv_compile(text(&jobs[j], &b), jobs[j].name, jobs[j].entry, arch, opts, nopts,
 			           &outs[j]);
-			store(&c, j, &outs[j]);
+			if (c.dir) {
+				key_of(&c, j, &key);
+				store(&c, &key, &outs[j]);
+			}
 		}
 	}
 	buf_free(&key);
@@ -358,9 +360,7 @@ static int stream_next(void *arg, size_t *job)
 		if (c == CACHE_CORRUPT && !k->ncorrupt++)
 			warn("%s: a corrupt entry: compiling it again and replacing it", k->c.dir);
 		if (c != CACHE_HIT) {
-			if (!k->c.dir)
-				key_of(&k->c, *job, &key);
-			if (share_wait(&k->c, *job, &key))
+			if (share_wait(&k->c, *job))
 				continue;
 			break;
 		}

@@ -12,6 +12,8 @@ struct job {
 	const void *arg;
 	const char *name;     /* file name for messages */
 	const char *entry;
+	uint64_t same[2];     /* in a stream: jobs whose same[] are equal and not both 0 have equal
+	                         texts (and entries): one of them is compiled */
 };
 
 /* the log of a job that was not compiled because *stop was set */

@@ -657,7 +657,6 @@ void measure_begin(struct measure *m)
 {
 	struct run *t = m->t;
 	struct space *s = &t->s;
-	char *method;
 	size_t i;
 
 	m->copy_bytes = 0;
@@ -667,6 +666,18 @@ void measure_begin(struct measure *m)
 	for (i = 0; i < s->n; i++)
 		if (!s->v[i].drop && s->v[i].bytes > m->copy_bytes)
 			m->copy_bytes = s->v[i].bytes;
+	m->d = (struct donectx){m, {0}, NULL, NULL, NULL};
+	/* no setup message until measure_ready: the pool sends it with the first job */
+	m->run = (struct pool_run){NULL, 0, job_message, job_done, &m->d, &m->d.hello, &run_stop};
+	t->ri.copy_gbs = 0;
+}
+
+void measure_ready(struct measure *m)
+{
+	struct run *t = m->t;
+	char *method;
+	size_t i;
+
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
 	m->journal = xasprintf("%s/journal", t->dir);
@@ -682,8 +693,7 @@ void measure_begin(struct measure *m)
 	method = xasprintf("%s%s", bench_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
-	m->keys = xcalloc(s->n, sizeof *m->keys);
-	m->d = (struct donectx){m, {0}, NULL, NULL, NULL};
+	m->keys = xcalloc(t->s.n, sizeof *m->keys);
 	m->setup.len = 0;
 	wire_co(&m->setup, &t->ref);
 	wire_co(&m->setup, &t->copy);
@@ -693,9 +703,8 @@ void measure_begin(struct measure *m)
 		vars_get(&t->sizes, t->c->sizes[i].name, &v);
 		wire_u64(&m->setup, (uint64_t)v);
 	}
-	m->run = (struct pool_run){m->setup.s, m->setup.len, job_message, job_done, &m->d,
-	                           &m->d.hello, &run_stop};
-	t->ri.copy_gbs = 0;
+	m->run.setup = m->setup.s;
+	m->run.setup_len = m->setup.len;
 }
 
 int measure_resume(struct measure *m, size_t i)

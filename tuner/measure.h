@@ -12,9 +12,12 @@
    is no usable GPU */
 struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen);
-/* get ready to verify and time variants: the journal of t->dir (ignored with --fresh), the
-   worker's setup message */
+/* get ready to verify and time variants (measure_task may follow) */
 void measure_begin(struct measure *m);
+/* the reference and the helper kernels are compiled (t->ref, t->copy): make t->dir, read
+   its journal (ignored with --fresh), write the worker's setup message; before it, nothing
+   may be resumed or handed to the worker */
+void measure_ready(struct measure *m);
 /* 1 if variant i (compiled, its cubin in t->r[i].co) has a result in the journal (same
    key): it is taken from there and needs no timing */
 int measure_resume(struct measure *m, size_t i);

@@ -353,7 +353,8 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 		struct compile_out *outs = xcalloc(m, sizeof *outs);
 		for (i = 0; i < m; i++) {
 			sj[i] = (struct sjob){c, &s->v[pick[k + i]], tmpl};
-			jobs[i] = (struct job){NULL, sjob_text, &sj[i], c->kernel.source, c->kernel.entry};
+			jobs[i] = (struct job){NULL, sjob_text, &sj[i], c->kernel.source, c->kernel.entry,
+			                       {0, 0}};
 		}
 		compile_many(jobs, m, arch, c->options, c->noptions, cachedir, workers, outs, NULL,
 		             NULL);

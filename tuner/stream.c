@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "compile.h"
 #include "measure.h"
 #include "pool.h"
@@ -72,6 +73,9 @@ struct stream {
 	size_t nok, nbad, nres, nint, first_bad;
 	size_t settled;           /* variants whose result is in, for the status line */
 	double t0;
+	int fixed_sent, fixed_in; /* of the reference and the helper kernels (jobs n, n + 1) */
+	int ready;                /* they are compiled: the GPU may begin */
+	size_t *parked, nparked;  /* compiled before then, waiting for the GPU's journal */
 };
 
 static void job_of(void *arg, size_t i, struct job *out)
@@ -79,8 +83,19 @@ static void job_of(void *arg, size_t i, struct job *out)
 	struct stream *st = arg;
 	const struct config *c = st->t->c;
 
+	if (i == st->t->s.n) {
+		*out = (struct job){st->t->refsrc, NULL, NULL, c->reference.source, c->reference.entry,
+		                    {0, 0}};
+		return;
+	}
+	if (i == st->t->s.n + 1) {
+		*out = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu", "tuner_copy",
+		                    {0, 0}};
+		return;
+	}
 	st->cur = (struct vjob){st->t, &st->t->s.v[i]};
-	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry};
+	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry, {0, 0}};
+	source_compiled_id(c, st->cur.v, st->t->obs, out->same);
 }
 
 /* the compilers' next job: the search's next pick, unless the GPU is behind */
@@ -89,6 +104,10 @@ static int compile_next(void *arg, size_t *i)
 	struct stream *st = arg;
 	int got;
 
+	if (st->fixed_sent < 2) { /* the reference and the helper kernels first */
+		*i = st->t->s.n + (size_t)st->fixed_sent++;
+		return 1;
+	}
 	if (st->search_done)
 		return -1;
 	if (st->t->m && st->qlen >= st->qmax)
@@ -147,6 +166,8 @@ static int gpu_next(void *arg, size_t *i)
 {
 	struct stream *st = arg;
 
+	if (!st->ready)
+		return 0;
 	if (!st->qlen)
 		return st->search_done && !st->compiling ? playoff_next(st, i) : 0;
 	*i = st->queue[st->qhead];
@@ -302,16 +323,65 @@ static void settle(struct stream *st, size_t i, int counted, double ms)
 	search_result(st->q, i, counted, ms);
 }
 
+/* compiled variant i to the GPU, or the journal's earlier result */
+static void to_gpu(struct stream *st, size_t i)
+{
+	struct result *x = &st->t->r[i];
+
+	if (measure_resume(st->t->m, i)) {
+		keep_or_drop(st, i);
+		settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+		return;
+	}
+	enqueue(st, i);
+}
+
+/* the reference's (job n) or the helper kernels' (n + 1) compile result (owned from now on);
+   with both in, the GPU may begin; exit 2 if the reference does not compile */
+static void fixed_compiled(struct stream *st, size_t i, struct compile_out *out)
+{
+	struct run *t = st->t;
+	const struct config *c = t->c;
+	size_t k;
+
+	if (i == t->s.n)
+		t->ref = *out;
+	else
+		t->copy = *out;
+	if (++st->fixed_in < 2 || run_stop)
+		return;
+	run_span(t, "reference compile", t->t0 + t->ri.run_s, now_s(), 1);
+	if (!t->ref.ok)
+		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
+		      c->reference.entry, c->reference.source, t->ref.log);
+	if (!t->copy.ok)
+		die("the helper kernels do not compile:\n%s", t->copy.log);
+	if (!t->m)
+		return;
+	measure_ready(t->m);
+	st->ready = 1;
+	for (k = 0; k < st->nparked; k++)
+		to_gpu(st, st->parked[k]);
+	st->nparked = 0;
+}
+
 /* variant i's compile result (owned from now on): classify it, then hand it to the GPU, to
    the journal's earlier result, or back to the search */
 static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 {
 	struct stream *st = arg;
 	struct run *t = st->t;
-	struct result *x = &t->r[i];
-	const struct variant *v = &t->s.v[i];
+	struct result *x;
+	const struct variant *v;
 	int counted = !t->m; /* without a GPU a compiled variant is what the budget counts */
 	size_t w;
+
+	if (i >= t->s.n) {
+		fixed_compiled(st, i, out);
+		return;
+	}
+	x = &t->r[i];
+	v = &t->s.v[i];
 
 	st->compiling--;
 	/* from the stream's start (the serial phases' end so far) */
@@ -382,12 +452,12 @@ static void compiled(void *arg, size_t i, struct compile_out *out, int hit)
 		settle(st, i, 1, 0);
 		return;
 	}
-	if (measure_resume(t->m, i)) {
-		keep_or_drop(st, i);
-		settle(st, i, 1, x->status == ST_OK ? result_run(x)->t.median_ms : 0);
+	if (!st->ready) {
+		st->parked = xreallocarray(st->parked, st->nparked + 1, sizeof *st->parked);
+		st->parked[st->nparked++] = i;
 		return;
 	}
-	enqueue(st, i);
+	to_gpu(st, i);
 }
 
 /* the GPU's result of variant i is in t->r[i] */
@@ -438,8 +508,6 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	                 compile_next, compiled, &st, &run_stop);
 	compile_task(k, &tasks[0], why, sizeof why);
 	if (t->m && !run_stop) {
-		if (mkdirs_under(t->o.outdir, t->dir) < 0)
-			fatal("cannot create '%s':", t->dir);
 		measure_begin(t->m);
 		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
 		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
@@ -461,6 +529,10 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	t->ri.cache_hits = n > t->ri.compiled + shared ? n - t->ri.compiled - shared : 0;
 	if (t->m) {
 		size_t resumed;
+		for (i = 0; i < st.nparked; i++) { /* compiled before an interrupt ended the run */
+			drop_cubin(&t->r[st.parked[i]].co);
+			measure_notrun(t->m, st.parked[i]);
+		}
 		while (st.qlen) { /* compiled, never timed: interrupted */
 			size_t j;
 			gpu_next(&st, &j);
@@ -474,6 +546,7 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	}
 	*sum = (struct stream_sum){st.nok, st.nbad, st.nres, st.nint, st.first_bad};
 	free(st.queue);
+	free(st.parked);
 	free(st.tkey);
 	free(st.tval);
 	search_free(st.q);

@@ -189,27 +189,6 @@ static size_t *candidates(const struct run *t, size_t *n)
 	return c;
 }
 
-/* compile the reference and the helper kernels; exit 2 if the reference does not compile */
-static void compile_fixed(struct run *t, const char *cachedir)
-{
-	const struct config *c = t->c;
-	struct job jobs[2];
-	struct compile_out outs[2];
-
-	jobs[0] = (struct job){t->refsrc, NULL, NULL, c->reference.source, c->reference.entry};
-	jobs[1] = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu",
-	                       "tuner_copy"};
-	t->ri.compiled += compile_many(jobs, 2, t->ri.arch, c->options, c->noptions, cachedir,
-	                               t->o.jobs, outs, NULL, &run_stop);
-	t->ref = outs[0];
-	t->copy = outs[1];
-	if (!run_stop && !t->ref.ok)
-		fatal("%s: the reference kernel '%s' (%s) does not compile:\n%s", c->path,
-		      c->reference.entry, c->reference.source, t->ref.log);
-	if (!run_stop && !t->copy.ok)
-		die("the helper kernels do not compile:\n%s", t->copy.log);
-}
-
 /* t->earlier: the winner that the results already in t->dir name, if it is in the space */
 static void earlier_winner(struct run *t)
 {
@@ -276,8 +255,6 @@ void tune_run(struct run *t)
 	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
 	     t->m ? ", timing as they come" : "");
 	t0 = now_s();
-	compile_fixed(t, t->cachedir); /* before cand: a failure there leaves nothing behind */
-	run_phase(t, "reference compile");
 	cand = candidates(t, &ncand);
 	if (t->o.shard_n)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
