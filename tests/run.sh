@@ -158,6 +158,12 @@ has dropped_dry_run_count "^         1  constraint 'BLOCK \* UNROLL <= 256'$" "$
 if grep -q "dropped: " "$tmp/stdout"; then bad dropped_dry_run_unlisted "$(cat "$tmp/stdout")"; else ok dropped_dry_run_unlisted; fi
 expect dropped_dry_run_listed 0 $T --dry-run --list-dropped tests/kernels/scale.yaml
 has dropped_dry_run_listed_row "^v[0-9a-f]*  BLOCK=256 UNROLL=2 .* dropped: constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+# how many programs the kept variants are (docs/how-it-works.md, "One compile per program")
+expect dry_run_programs 0 $T --dry-run configs/reduction.yaml
+has dry_run_programs_said "^the kept variants are 192 programs (each compiled once): METHOD, GRID, BANK_BYTES reach the code only through conditionals" "$tmp/stdout"
+expect dry_run_programs_none 0 $T --dry-run configs/stencil2d.yaml
+cp "$tmp/stdout" "$tmp/programs_none.out"
+expect dry_run_programs_none_said 1 grep -q "programs" "$tmp/programs_none.out"
 expect dropped_dry_run_quiet 0 $T -q --dry-run tests/kernels/scale.yaml
 if [ "$(wc -l <"$tmp/stdout")" -eq 3 ] && ! grep -q " kept$" "$tmp/stdout"; then ok dropped_dry_run_quiet_counts; else bad dropped_dry_run_quiet_counts "$(cat "$tmp/stdout")"; fi
 for l in "" --list-dropped; do

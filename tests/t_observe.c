@@ -170,6 +170,7 @@ static void shipped(const char *cfg, const char *want_hidden, size_t *kept, size
 		*programs += k == i;
 	}
 	fprintf(stderr, "  %s: %zu kept, %zu programs\n", cfg, n, *programs);
+	CHECK_EQ(observe_programs(o, &s), *programs); /* the identity follows the text */
 	free(h);
 	space_free(&s);
 	observe_free(o);

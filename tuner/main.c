@@ -390,7 +390,7 @@ int main(int argc, char **argv)
 		return EXIT_INTERRUPT;
 	}
 	if (t.o.dry_run) {
-		report_variants(stdout, t.c, &t.s, t.o.list_dropped);
+		report_variants(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
 		tune_free(&t);
 		return 0;
 	}

@@ -622,6 +622,45 @@ void observe_values(const struct observe *o, const int64_t *in, int64_t *out)
 	buf_free(&got);
 }
 
+void observe_id(const struct observe *o, const int64_t *in, uint64_t id[2])
+{
+	size_t n = o->c->nparams * sizeof *in;
+	int64_t *w = xcalloc(o->c->nparams + 1, sizeof *w);
+
+	observe_values(o, in, w);
+	id[0] = hash_bytes(HASH_INIT, w, n);
+	id[1] = hash_bytes(HASH_INIT ^ 0x9e3779b97f4a7c15ull, w, n);
+	if (!id[0] && !id[1]) /* 0, 0: no identity (compile.h) */
+		id[1] = 1;
+	free(w);
+}
+
+size_t observe_programs(const struct observe *o, const struct space *s)
+{
+	size_t cap = 16, n = 0, i, k;
+	uint64_t (*set)[2], id[2];
+
+	while (cap < 2 * s->nkept + 2)
+		cap *= 2;
+	set = xcalloc(cap, sizeof *set);
+	for (i = 0; i < s->n; i++) {
+		if (s->v[i].drop)
+			continue;
+		observe_id(o, s->v[i].vals, id);
+		id[0] |= 1; /* never the empty slot */
+		for (k = id[0] & (cap - 1); set[k][0] && (set[k][0] != id[0] || set[k][1] != id[1]);
+		     k = (k + 1) & (cap - 1))
+			;
+		if (!set[k][0]) {
+			set[k][0] = id[0];
+			set[k][1] = id[1];
+			n++;
+		}
+	}
+	free(set);
+	return n;
+}
+
 void observe_free(struct observe *o)
 {
 	size_t i;

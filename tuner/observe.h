@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "space.h"
 #include "spec.h"
 
 struct observe;
@@ -27,6 +28,11 @@ struct observe *observe_new(const struct config *c, const char *tmpl);
    hidden parameter set to the first of its config values that leaves every conditional's
    residual as in's, in config order; the others as in */
 void observe_values(const struct observe *o, const int64_t *in, int64_t *out);
+/* two hashes of the values observe_values gives in: equal for two value sets where those
+   are, different (but for a chance of 2^-128) where not */
+void observe_id(const struct observe *o, const int64_t *in, uint64_t id[2]);
+/* the programs the kept variants of s compile as: how many distinct observe_values */
+size_t observe_programs(const struct observe *o, const struct space *s);
 /* 1 if parameter i is hidden */
 int observe_hidden(const struct observe *o, size_t i);
 void observe_free(struct observe *o);

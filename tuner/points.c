@@ -376,7 +376,7 @@ int points_run(struct run *t)
 		tune_expand(&tp);
 		if (o.dry_run) {
 			printf("at %s:\n", tp.label);
-			report_variants(stdout, tp.c, &tp.s, o.list_dropped);
+			report_variants(stdout, tp.c, &tp.s, o.list_dropped, tp.obs);
 			tune_free(&tp);
 			continue;
 		}

@@ -438,7 +438,8 @@ void report_errors(struct buf *b, const struct run_result *x, const struct confi
 	           x->max_rel_err, c->atol);
 }
 
-void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped)
+void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped,
+                     const struct observe *o)
 {
 	size_t k, wi = 9, wp = 6;
 	struct drops d;
@@ -479,4 +480,13 @@ void report_variants(FILE *f, const struct config *c, const struct space *s, int
 		fprintf(f, "  %8zu  %s\n", d.v[k].n, d.v[k].rule);
 	drops_free(&d);
 	fprintf(f, "%zu variants: %zu kept, %zu dropped\n", s->n, s->nkept, s->n - s->nkept);
+	if (verbosity > 0 && o && s->nkept && (k = observe_programs(o, s)) < s->nkept) {
+		size_t i, nh = 0;
+		fprintf(f, "the kept variants are %zu programs (each compiled once):", k);
+		for (i = 0; i < c->nparams; i++)
+			if (observe_hidden(o, i))
+				fprintf(f, "%s %s", nh++ ? "," : "", c->params[i].name);
+		fprintf(f, " reach%s the code only through conditionals (docs/how-it-works.md)\n",
+		        nh == 1 ? "es" : "");
+	}
 }

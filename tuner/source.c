@@ -2,7 +2,6 @@
 #include "source.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 void source_defines(struct buf *b, const struct config *c, const struct variant *v)
 {
@@ -37,23 +36,6 @@ char *source_variant(const struct config *c, const struct variant *v, const char
 	buf_puts(&b, "\"\n");
 	buf_puts(&b, tmpl);
 	return b.s;
-}
-
-void source_compiled_id(const struct config *c, const struct variant *v,
-                        const struct observe *o, uint64_t id[2])
-{
-	int64_t *w = xcalloc(c->nparams + 1, sizeof *w);
-	size_t n = c->nparams * sizeof *w;
-
-	if (o)
-		observe_values(o, v->vals, w);
-	else
-		memcpy(w, v->vals, n);
-	id[0] = hash_bytes(HASH_INIT, w, n);
-	id[1] = hash_bytes(HASH_INIT ^ 0x9e3779b97f4a7c15ull, w, n);
-	if (!id[0] && !id[1])
-		id[1] = 1;
-	free(w);
 }
 
 char *source_compiled(const struct config *c, const struct variant *v, const char *tmpl,

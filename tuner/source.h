@@ -17,10 +17,5 @@ char *source_variant(const struct config *c, const struct variant *v, const char
    them (o NULL: v's own), so that variants that preprocess alike share the text */
 char *source_compiled(const struct config *c, const struct variant *v, const char *tmpl,
                       const struct observe *o);
-/* two hashes of the values source_compiled gives v the text of: equal for two variants of
-   c (with one template) where their texts are, different (but for a chance of 2^-128) where
-   not */
-void source_compiled_id(const struct config *c, const struct variant *v,
-                        const struct observe *o, uint64_t id[2]);
 
 #endif

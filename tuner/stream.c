@@ -95,7 +95,7 @@ static void job_of(void *arg, size_t i, struct job *out)
 	}
 	st->cur = (struct vjob){st->t, &st->t->s.v[i]};
 	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry, {0, 0}};
-	source_compiled_id(c, st->cur.v, st->t->obs, out->same);
+	observe_id(st->t->obs, st->cur.v->vals, out->same); /* its text follows from these */
 }
 
 /* the compilers' next job: the search's next pick, unless the GPU is behind */

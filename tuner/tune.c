@@ -349,6 +349,8 @@ void tune_expand(struct run *t)
 
 	space_expand(t->c, &t->sizes, &t->lim, &t->s);
 	t->r = xcalloc(t->s.n ? t->s.n : 1, sizeof *t->r);
+	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
+	t->obs = observe_new(t->c, t->tmpl); /* --dry-run says how many programs the kept are */
 	if (t->o.dry_run)
 		return;
 	if (t->s.nkept == 0)
@@ -362,8 +364,6 @@ void tune_expand(struct run *t)
 		if (t->s.v[i].drop)
 			fatal("--emit: variant '%s' was dropped: %s", t->o.emit, t->s.v[i].drop);
 	}
-	t->tmpl = cfg_read_source(t->c, t->c->kernel.source);
-	t->obs = observe_new(t->c, t->tmpl);
 	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
 	run_phase(t, "expand");
 	/* a run that tries part of the space predicts for what it tried, after it (the guided
