@@ -465,8 +465,9 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
               int64_t *work_left)
 {
 	struct ev e;
+	struct vars base;
 	int64_t x, nthreads, w, own = BANK_WORK_MAX;
-	int l, rc = 0;
+	int l, at[LEN(thread_names)], rc = 0;
 	size_t i;
 
 	memset(s, 0, sizeof *s);
@@ -512,25 +513,32 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	if ((size_t)v->n + LEN(thread_names) + a->nloops + a->nlets > VARS_MAX)
 		return fail(err, "", -1, "more than %d names (sizes, parameters, thread names, "
 		            "loop variables and lets)", VARS_MAX);
+	/* every lane's names: v's, then the thread names (thread_names' order), set per lane */
+	base = *v;
+	for (i = 0; i < LEN(thread_names); i++) {
+		vars_set(&base, thread_names[i], 0);
+		for (at[i] = base.n - 1; strcmp(base.name[at[i]], thread_names[i]); at[i]--)
+			;
+	}
 	e.lv = xmalloc(BANK_LANES * sizeof *e.lv);
 	for (w = 0; w * BANK_LANES < nthreads && rc == 0; w++) {
 		uint32_t mask = 0;
 
 		for (l = 0; l < BANK_LANES; l++) {
-			int64_t t = w * BANK_LANES + l;
+			int64_t t = w * BANK_LANES + l, *tv = e.lv[l].val;
 
 			e.tid[l] = t;
 			if (t >= nthreads)
 				continue;
 			mask |= 1u << l;
-			e.lv[l] = *v;
-			vars_set(&e.lv[l], "tx", t % block[0]);
-			vars_set(&e.lv[l], "ty", t / block[0] % block[1]);
-			vars_set(&e.lv[l], "tz", t / (block[0] * block[1]));
-			vars_set(&e.lv[l], "tid", t);
-			vars_set(&e.lv[l], "lane", l);
-			vars_set(&e.lv[l], "warp", w);
-			vars_set(&e.lv[l], "nthreads", nthreads);
+			e.lv[l] = base;
+			tv[at[0]] = t % block[0];
+			tv[at[1]] = t / block[0] % block[1];
+			tv[at[2]] = t / (block[0] * block[1]);
+			tv[at[3]] = t;
+			tv[at[4]] = l;
+			tv[at[5]] = w;
+			tv[at[6]] = nthreads;
 		}
 		e.iters = 0;
 		rc = work(&e, BANK_LANES);

@@ -57,6 +57,7 @@ struct node {
 	int real;    /* its value is a double: a N_FLT, or arithmetic on one */
 	char *name;  /* N_NAME */
 	int hint;    /* N_NAME: where in a struct vars it was found last (a lookup tries it first) */
+	const char *hname; /* N_NAME: the name there, as that struct vars held it */
 	int fn;      /* N_CALL: index into funcs */
 	int nkid;
 	struct node *kid[]; /* operands in source order */
@@ -365,6 +366,7 @@ static struct node *mk(struct parser *p, enum kind kind, int col, int nkid, stru
 	n->name = NULL;
 	n->fn = 0;
 	n->hint = 0;
+	n->hname = NULL;
 	n->nkid = nkid;
 	for (i = 0; i < nkid; i++)
 		n->kid[i] = kid[i];
@@ -683,9 +685,10 @@ static int eval(const struct node *n, const struct vars *v, int64_t *out, struct
 	case N_NAME:
 		/* the bank model evaluates the same expressions against many struct vars that bind
 		   the same names in the same order: try where the name was found last (names are
-		   unique in a struct vars, so a hit is the binding) */
-		if (v && n->hint < v->n && v->name[n->hint][0] == n->name[0] &&
-		    !strcmp(v->name[n->hint], n->name)) {
+		   unique in a struct vars, so a hit is the binding), first by the pointer there */
+		if (v && n->hint < v->n && (v->name[n->hint] == n->hname ||
+		                            !strcmp(v->name[n->hint], n->name))) {
+			((struct node *)n)->hname = v->name[n->hint]; /* next time: no strcmp */
 			*out = v->val[n->hint];
 			return 0;
 		}
@@ -696,6 +699,7 @@ static int eval(const struct node *n, const struct vars *v, int64_t *out, struct
 					break;
 			if (i >= 0) {
 				((struct node *)n)->hint = i; /* nodes are never const objects */
+				((struct node *)n)->hname = v->name[i];
 				*out = v->val[i];
 				return 0;
 			}
