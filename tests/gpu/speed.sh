@@ -17,7 +17,9 @@
 # Usage: tests/gpu/speed.sh [OUTDIR]   (default out/speed; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh; the runs an earlier call left there are removed first). With
 # TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
-# and warm runs too, on the same machine, as rows "K cold, baseline".
+# and warm runs too, on the same machine, as rows "K cold, baseline". With TUNER_SPEED_ONE=1
+# the one-GPU run of the four-GPU measurement is made on a host of one GPU too (its serial
+# phases bound what more GPUs can gain).
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/speed}
@@ -102,7 +104,7 @@ while IFS='|' read -r name devs cc; do
 	done
 
 	ratio=""
-	if [ "$ndev" -gt 1 ]; then
+	if [ "$ndev" -gt 1 ] || [ -n "${TUNER_SPEED_ONE:-}" ]; then
 		# the cache warmed for the same picks without timing (no GPU visible: compiled for the
 		# GPU's architecture; the budget there counts compiled variants, here timed ones)
 		CUDA_VISIBLE_DEVICES='' out/bin/tuner -q --arch "$arch" --budget 1800 --strategy random \
@@ -112,9 +114,11 @@ while IFS='|' read -r name devs cc; do
 		tune "$g/one" "$g/devices-1.log" "$@"
 		one_wall=$wall one_res=$res
 		echo "stencil2d random 1500 --no-race, 1 GPU|$wall|$res|-" >>"$rows"
-		tune "$g/all" "$g/devices-all.log" --devices all "$@"
-		echo "stencil2d random 1500 --no-race, $ndev GPUs|$wall|$res|-" >>"$rows"
-		ratio="$ndev $one_wall $one_res $wall $res"
+		if [ "$ndev" -gt 1 ]; then
+			tune "$g/all" "$g/devices-all.log" --devices all "$@"
+			echo "stencil2d random 1500 --no-race, $ndev GPUs|$wall|$res|-" >>"$rows"
+			ratio="$ndev $one_wall $one_res $wall $res"
+		fi
 	fi
 
 	echo
