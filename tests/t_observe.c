@@ -245,3 +245,39 @@ TEST(observe_same_cubin)
 	CHECK(same_cubin("configs/reduction.yaml"));
 	CHECK(same_cubin("configs/transpose.yaml"));
 }
+
+TEST(observe_hostile_conditionals)
+{
+	struct buf t = {0};
+	char h[8];
+	int i;
+
+	/* 100 000 parentheses, then a chain of 100 000 additions: beyond the reader (the names in
+	   them stay seen), and no stack is exhausted */
+	buf_puts(&t, "#if ");
+	for (i = 0; i < 100000; i++)
+		buf_puts(&t, "(");
+	buf_puts(&t, "A");
+	for (i = 0; i < 100000; i++)
+		buf_puts(&t, ")");
+	buf_puts(&t, "\n#endif\n#if B");
+	for (i = 0; i < 100000; i++)
+		buf_puts(&t, " + 1");
+	buf_puts(&t, "\n#endif\n#if C\n#endif\n");
+	hidden_of(NULL, t.s, h);
+	CHECK_STR(h, "C");
+	/* conditionals on a hidden parameter too large to evaluate for every variant: 30 of
+	   about 1000 nodes each, beyond the 20 000 in all */
+	t.len = 0;
+	for (i = 0; i < 30; i++) {
+		int k;
+		buf_puts(&t, "#if C");
+		for (k = 0; k < 499; k++)
+			buf_puts(&t, " + 1");
+		buf_puts(&t, " > 3\n#endif\n");
+	}
+	buf_puts(&t, "#if A\n#endif\n");
+	hidden_of(NULL, t.s, h);
+	CHECK_STR(h, "");
+	buf_free(&t);
+}

@@ -140,10 +140,18 @@ fail:
 
 /* ---- conditional expressions ---- */
 
+/* what one conditional may hold: its operators nested, its nodes in all (deeper or larger
+   is beyond this reader, and would take the stack) */
+enum { NEST_MAX = 200, NODES_MAX = 4000 };
+/* and every conditional that names a hidden parameter, in all (more: none is hidden); the
+   values of one parameter tried for another's (more: the variant's own stays) */
+enum { COND_NODES_MAX = 20000, TRY_MAX = 64 };
+
 struct parser {
 	const struct config *c;
 	const char *s;
 	int bad;
+	int nest, nodes;
 };
 
 static void skip_ws(struct parser *p)
@@ -152,11 +160,13 @@ static void skip_ws(struct parser *p)
 		p->s++;
 }
 
-static struct node *mk(enum nkind k)
+static struct node *mk(struct parser *p, enum nkind k)
 {
 	struct node *n = xcalloc(1, sizeof *n);
 
 	n->kind = k;
+	if (++p->nodes > NODES_MAX)
+		p->bad = 1;
 	return n;
 }
 
@@ -200,7 +210,7 @@ static struct node *number(struct parser *p)
 	if (ident_char((unsigned char)*s) || *s == '.' || v > INT64_MAX)
 		return p->bad = 1, NULL;
 	p->s = s;
-	n = mk(N_NUM);
+	n = mk(p, N_NUM);
 	n->val = (int64_t)v;
 	return n;
 }
@@ -223,13 +233,13 @@ static struct node *name_node(struct parser *p, const char *s, size_t len, int d
 	struct node *n;
 
 	if (defined && k >= 0) { /* the tuner defines every parameter */
-		n = mk(N_NUM);
+		n = mk(p, N_NUM);
 		n->val = 1;
 	} else if (k >= 0) {
-		n = mk(N_PARAM);
+		n = mk(p, N_PARAM);
 		n->param = (size_t)k;
 	} else {
-		n = mk(defined ? N_DEFINED : N_SYM);
+		n = mk(p, defined ? N_DEFINED : N_SYM);
 		n->name = xstrndup(s, len);
 	}
 	return n;
@@ -271,7 +281,7 @@ static struct node *primary(struct parser *p)
 		return n;
 	}
 	if ((len == 4 && !memcmp(p->s, "true", 4)) || (len == 5 && !memcmp(p->s, "false", 5))) {
-		n = mk(N_NUM);
+		n = mk(p, N_NUM);
 		n->val = len == 4;
 		p->s += len;
 		return n;
@@ -290,9 +300,12 @@ static struct node *unary(struct parser *p)
 
 	skip_ws(p);
 	if ((*p->s == '-' || *p->s == '+' || *p->s == '!' || *p->s == '~')) {
-		n = mk(N_UNARY);
+		if (++p->nest > NEST_MAX || p->bad)
+			return p->bad = 1, NULL;
+		n = mk(p, N_UNARY);
 		n->op = *p->s++;
 		n->a = unary(p);
+		p->nest--;
 		return n;
 	}
 	return primary(p);
@@ -322,10 +335,10 @@ static struct node *binary(struct parser *p, int min)
 
 	for (;;) {
 		skip_ws(p);
-		if (p->bad || (op = binop_at(p->s, min)) < 0)
+		if (p->bad || !l || (op = binop_at(p->s, min)) < 0)
 			return l;
 		p->s += strlen(binops[op].s);
-		n = mk(N_BINARY);
+		n = mk(p, N_BINARY);
 		n->op = op;
 		n->a = l;
 		n->b = binary(p, binops[op].prec + 1);
@@ -335,13 +348,20 @@ static struct node *binary(struct parser *p, int min)
 
 static struct node *cond_expr(struct parser *p)
 {
-	struct node *n = binary(p, 1), *q;
+	struct node *n, *q;
+
+	if (++p->nest > NEST_MAX || p->bad) {
+		p->bad = 1;
+		return NULL;
+	}
+	n = binary(p, 1);
+	p->nest--;
 
 	skip_ws(p);
 	if (p->bad || *p->s != '?')
 		return n;
 	p->s++;
-	q = mk(N_COND);
+	q = mk(p, N_COND);
 	q->a = n;
 	q->b = cond_expr(p);
 	skip_ws(p);
@@ -353,10 +373,10 @@ static struct node *cond_expr(struct parser *p)
 }
 
 /* [s, e) parsed, or NULL where this reader cannot */
-static struct node *parse(const struct config *c, const char *s, const char *e)
+static struct node *parse(const struct config *c, const char *s, const char *e, int *nodes)
 {
 	char *t = xstrndup(s, (size_t)(e - s));
-	struct parser p = {c, t, 0};
+	struct parser p = {c, t, 0, 0, 0};
 	struct node *n = cond_expr(&p);
 
 	skip_ws(&p);
@@ -365,6 +385,7 @@ static struct node *parse(const struct config *c, const char *s, const char *e)
 		n = NULL;
 	}
 	free(t);
+	*nodes = p.nodes;
 	return n;
 }
 
@@ -530,6 +551,7 @@ struct observe *observe_new(const struct config *c, const char *tmpl)
 	struct observe *o = xcalloc(1, sizeof *o);
 	char *seen = xcalloc(c->nparams + 1, 1), *text = clean(tmpl);
 	struct node **all = NULL;
+	int *size = NULL, nodes = 0;
 	size_t nall = 0, i;
 	const char *s, *e;
 	int ok = text != NULL;
@@ -551,11 +573,14 @@ struct observe *observe_new(const struct config *c, const char *tmpl)
 		p++;
 		n = directive(&p, &name);
 		if (is(name, n, "if") || is(name, n, "elif")) {
-			struct node *x = parse(c, p, e);
+			int k;
+			struct node *x = parse(c, p, e, &k);
 			if (!x)
 				see_names(c, p, e, seen);
 			else {
 				all = xreallocarray(all, nall + 1, sizeof *all);
+				size = xreallocarray(size, nall + 1, sizeof *size);
+				size[nall] = k;
 				all[nall++] = x;
 			}
 		} else if (is(name, n, "ifdef") || is(name, n, "ifndef") || is(name, n, "error") ||
@@ -572,6 +597,11 @@ struct observe *observe_new(const struct config *c, const char *tmpl)
 		see_names(c, c->options[i], c->options[i] + strlen(c->options[i]), seen);
 	for (i = 0; ok && i < c->nparams; i++)
 		o->hidden[i] = !seen[i] && c->params[i].vals && c->params[i].nvals > 1;
+	for (i = 0; ok && i < nall; i++)
+		if (names_hidden(all[i], o->hidden) && (nodes += size[i]) > COND_NODES_MAX)
+			ok = 0; /* too much to evaluate for every variant: none hidden */
+	for (i = 0; !ok && i < c->nparams; i++)
+		o->hidden[i] = 0;
 	for (i = 0; i < nall; i++) {
 		if (ok && names_hidden(all[i], o->hidden)) {
 			o->cond = xreallocarray(o->cond, o->ncond + 1, sizeof *o->cond);
@@ -580,6 +610,7 @@ struct observe *observe_new(const struct config *c, const char *tmpl)
 			node_free(all[i]);
 	}
 	free(all);
+	free(size);
 	free(seen);
 	free(text);
 	return o;
@@ -610,7 +641,7 @@ void observe_values(const struct observe *o, const int64_t *in, int64_t *out)
 		int64_t mine = out[i];
 		if (!o->hidden[i] || !p->vals)
 			continue;
-		for (k = 0; k < p->nvals && p->vals[k] != mine; k++) {
+		for (k = 0; k < p->nvals && k < TRY_MAX && p->vals[k] != mine; k++) {
 			out[i] = p->vals[k];
 			signature(o, out, &got);
 			if (got.len == want.len && !memcmp(got.s, want.s, got.len))
