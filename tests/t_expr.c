@@ -647,3 +647,52 @@ TEST(expr_real)
 	PC("2.5e-3 + 1e20", "(0.0025 + 1e+20)");
 	PC("-.5", "(-0.5)");
 }
+
+/* expr_bind: the values of the names it binds worked in, the rest left; the same value and the
+   same errors at the same columns as the original under any binding of the rest */
+TEST(expr_bind_folds_what_it_knows)
+{
+	static const char *const srcs[] = {
+		"q / (TX + 2) * (TX * VEC + PAD) + q % (TX + 2) * VEC + e",
+		"min(VEC, 4 / (1 + ((TX * VEC + PAD) % 4 != 0))) + ceil_div(q, TX) * log2(VEC)",
+		"PAD == 0 && q / PAD > 1 || e",      /* PAD 0: the division never evaluated */
+		"q + 7 / (PAD - PAD)",               /* a division by zero stays, at its column */
+		"xor(q, VEC) - -TX + (e < VEC) * max(q, e, TX)",
+	};
+	struct vars known = {0}, all;
+	struct expr_err e1, e2;
+	size_t i;
+	int64_t q, e;
+
+	vars_set(&known, "TX", 32);
+	vars_set(&known, "VEC", 4);
+	vars_set(&known, "PAD", 0);
+	for (i = 0; i < LEN(srcs); i++) {
+		struct expr *x = expr_parse(srcs[i], &e1), *b = x ? expr_bind(x, &known) : NULL;
+		CHECK(x && b);
+		if (!x || !b)
+			continue;
+		CHECK_STR(expr_src(b), srcs[i]);
+		CHECK(!expr_uses(b, "TX") || i == 3);
+		for (q = -3; q < 40; q += 7)
+			for (e = 0; e < 2; e++) {
+				int64_t va = -1, vb = -2;
+				int ra, rb;
+				all = known;
+				vars_set(&all, "q", q);
+				vars_set(&all, "e", e);
+				ra = expr_eval(x, &all, &va, &e1);
+				rb = expr_eval(b, &all, &vb, &e2);
+				CHECK_EQ(ra, rb);
+				if (ra == 0)
+					CHECK_EQ(va, vb);
+				else {
+					CHECK_EQ(e1.col, e2.col);
+					CHECK_STR(e1.msg, e2.msg);
+				}
+			}
+		expr_free(b);
+		expr_free(x);
+	}
+	CHECK(expr_bind(NULL, &known) == NULL);
+}

@@ -460,11 +460,54 @@ int64_t bank_steps(const struct bank_access *a, const int64_t block[3], const st
 	return n;
 }
 
+/* a copy of a whose per-lane expressions have v's values in them (expr_bind) */
+static void bind(struct bank_access *b, const struct bank_access *a, const struct vars *v)
+{
+	size_t i;
+
+	*b = *a;
+	b->index = expr_bind(a->index, v);
+	b->when = expr_bind(a->when, v);
+	b->lets = xcalloc(a->nlets + 1, sizeof *b->lets);
+	for (i = 0; i < a->nlets; i++) {
+		b->lets[i] = a->lets[i];
+		b->lets[i].value = expr_bind(a->lets[i].value, v);
+	}
+	b->loops = xcalloc(a->nloops + 1, sizeof *b->loops);
+	for (i = 0; i < a->nloops; i++) {
+		b->loops[i] = a->loops[i];
+		b->loops[i].count = expr_bind(a->loops[i].count, v);
+		b->loops[i].from = expr_bind(a->loops[i].from, v);
+		b->loops[i].cond = expr_bind(a->loops[i].cond, v);
+		b->loops[i].next = expr_bind(a->loops[i].next, v);
+	}
+}
+
+/* free what bind made */
+static void unbind(struct bank_access *b)
+{
+	size_t i;
+
+	expr_free(b->index);
+	expr_free(b->when);
+	for (i = 0; i < b->nlets; i++)
+		expr_free(b->lets[i].value);
+	for (i = 0; i < b->nloops; i++) {
+		expr_free(b->loops[i].count);
+		expr_free(b->loops[i].from);
+		expr_free(b->loops[i].cond);
+		expr_free(b->loops[i].next);
+	}
+	free(b->lets);
+	free(b->loops);
+}
+
 int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
               const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
               int64_t *work_left)
 {
 	struct ev e;
+	struct bank_access bound;
 	struct vars base;
 	int64_t x, nthreads, w, own = BANK_WORK_MAX;
 	int l, at[LEN(thread_names)], rc = 0;
@@ -520,6 +563,9 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 		for (at[i] = base.n - 1; strcmp(base.name[at[i]], thread_names[i]); at[i]--)
 			;
 	}
+	/* the per-lane expressions with the variant's values worked into them once, not per lane */
+	bind(&bound, a, v);
+	e.a = &bound;
 	e.lv = xmalloc(BANK_LANES * sizeof *e.lv);
 	for (w = 0; w * BANK_LANES < nthreads && rc == 0; w++) {
 		uint32_t mask = 0;
@@ -546,6 +592,7 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 			rc = loop(&e, 0, mask);
 	}
 	free(e.lv);
+	unbind(&bound);
 	return rc;
 }
 

@@ -80,45 +80,6 @@ struct parser {
 	struct expr_err *err;
 };
 
-void vars_set(struct vars *v, const char *name, int64_t val)
-{
-	int i;
-
-	for (i = v->n - 1; i >= 0; i--) { /* callers mostly set the same name again */
-		if (v->name[i] == name) {
-			v->val[i] = val;
-			return;
-		}
-	}
-	for (i = v->n - 1; i >= 0; i--) {
-		if (!strcmp(v->name[i], name)) {
-			v->name[i] = name;
-			v->val[i] = val;
-			return;
-		}
-	}
-	if (v->n >= VARS_MAX)
-		die("more than %d variables (setting '%s')", VARS_MAX, name);
-	v->name[v->n] = name;
-	v->val[v->n] = val;
-	v->n++;
-}
-
-int vars_get(const struct vars *v, const char *name, int64_t *val)
-{
-	int i;
-
-	if (!v)
-		return 0;
-	for (i = v->n - 1; i >= 0; i--) {
-		if (!strcmp(v->name[i], name)) {
-			*val = v->val[i];
-			return 1;
-		}
-	}
-	return 0;
-}
-
 static void node_free(struct node *n)
 {
 	int i;
@@ -692,23 +653,15 @@ static int eval(const struct node *n, const struct vars *v, int64_t *out, struct
 			*out = v->val[n->hint];
 			return 0;
 		}
-		if (v) {
-			int i;
-			for (i = v->n - 1; i >= 0; i--)
-				if (!strcmp(v->name[i], n->name))
-					break;
-			if (i >= 0) {
-				((struct node *)n)->hint = i; /* nodes are never const objects */
-				((struct node *)n)->hname = v->name[i];
-				*out = v->val[i];
+		for (a = v ? v->n - 1 : -1; a >= 0; a--)
+			if (!strcmp(v->name[a], n->name)) {
+				((struct node *)n)->hint = (int)a; /* nodes are never const objects */
+				((struct node *)n)->hname = v->name[a];
+				*out = v->val[a];
 				return 0;
 			}
-		}
-		if (!vars_get(v, n->name, out)) {
-			seterr(err, n->col, "unknown name '%.*s'", SHOW_MAX, n->name);
-			return -1;
-		}
-		return 0;
+		seterr(err, n->col, "unknown name '%.*s'", SHOW_MAX, n->name);
+		return -1;
 	case N_CALL:
 		return eval_call(n, v, out, err);
 	default:
@@ -968,6 +921,50 @@ static void print_c(const struct node *n, const struct vars *subst, struct buf *
 void expr_print_c(const struct expr *e, const struct vars *subst, struct buf *b)
 {
 	print_c(e->root, subst, b);
+}
+
+/* n under v (expr_bind) */
+static struct node *bind(const struct node *n, const struct vars *v)
+{
+	struct node *c = xmalloc(sizeof *c + (size_t)n->nkid * sizeof c->kid[0]);
+	struct expr_err err;
+	int64_t x;
+	int i, known = !n->real && n->kind != N_INT && n->kind != N_FLT;
+
+	memcpy(c, n, sizeof *c);
+	c->name = n->name ? xstrdup(n->name) : NULL;
+	c->hint = 0;
+	c->hname = NULL;
+	c->height = 1;
+	for (i = 0; i < n->nkid; i++) {
+		c->kid[i] = bind(n->kid[i], v);
+		known &= c->kid[i]->kind == N_INT;
+		if (c->kid[i]->height >= c->height)
+			c->height = c->kid[i]->height + 1;
+	}
+	if (n->kind == N_NAME ? vars_get(v, n->name, &x) : known && !eval(c, NULL, &x, &err)) {
+		for (i = 0; i < c->nkid; i++)
+			node_free(c->kid[i]);
+		free(c->name);
+		c->name = NULL;
+		c->kind = N_INT;
+		c->val = x;
+		c->nkid = 0;
+		c->height = 1;
+	}
+	return c;
+}
+
+struct expr *expr_bind(const struct expr *e, const struct vars *v)
+{
+	struct expr *b;
+
+	if (!e)
+		return NULL;
+	b = xmalloc(sizeof *b);
+	b->src = xstrdup(e->src);
+	b->root = bind(e->root, v);
+	return b;
 }
 
 void expr_free(struct expr *e)

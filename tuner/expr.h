@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "util.h"
+#include "vars.h"
 
 /*
  * Grammar (C precedence, all values int64_t, booleans are 0/1):
@@ -32,19 +33,6 @@ struct expr_err {
 	char msg[160];
 };
 
-/* name -> value bindings, searched newest first */
-#define VARS_MAX 64
-struct vars {
-	int n;
-	const char *name[VARS_MAX];
-	int64_t val[VARS_MAX];
-};
-
-/* set (or add) name = val; name is not copied */
-void vars_set(struct vars *v, const char *name, int64_t val);
-/* look up name; 1 if found */
-int vars_get(const struct vars *v, const char *name, int64_t *val);
-
 /* parse src; NULL and *err filled on a syntax error */
 struct expr *expr_parse(const char *src, struct expr_err *err);
 /* evaluate; 0 on success, -1 with *err (column of the failing operator/name) */
@@ -65,6 +53,11 @@ const char *expr_src(const struct expr *e);
 void expr_print_c(const struct expr *e, const struct vars *subst, struct buf *b);
 /* free e (NULL is fine) */
 void expr_free(struct expr *e);
+/* a copy of e (NULL for NULL) with each name v binds as its value and each integer operation
+   on values alone worked out: expr_eval gives what it gives for e wherever v's bindings hold,
+   the same errors at the same columns (an operation that fails is left in); its source text
+   is e's */
+struct expr *expr_bind(const struct expr *e, const struct vars *v);
 
 /* e under v into *out (dflt when e is NULL); 0, or -1 with "what 'e': error" in why */
 int expr_value(const struct expr *e, const struct vars *v, int64_t dflt, int64_t *out,
