@@ -23,6 +23,9 @@
 #include "util.h"
 #include "version.h"
 
+/* the default of -j at most (the number of cores below it) */
+#define JOBS_DEFAULT_MAX 16
+
 #define BUNDLE_USAGE "tuner bundle [--out DIR] [-q|-v] RESULTS"
 #define MERGE_USAGE "tuner merge [-q|-v] OUT/<kernel>/<gpu>"
 
@@ -45,7 +48,8 @@ static void usage(FILE *f)
 	        "--out DIR); needs no GPU.\n"
 	        "merge: join the shard-K-of-N results under a GPU directory into the results one\n"
 	        "run over every variant would have written there; needs no GPU.\n\n"
-	        "  -j N            compile with N worker processes (default: number of cores)\n"
+	        "  -j N            compile with N worker processes (default: the number of cores,\n"
+	        "                  at most 16)\n"
 	        "  --dry-run       list the kept variants with their launch geometry, count the\n"
 	        "                  dropped ones by constraint or limit and say how many programs\n"
 	        "                  the kept are; compile nothing\n"
@@ -173,6 +177,10 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
 		o->jobs = 1;
+	/* more NVRTC processes than this compiled no faster on a 16-core host and slower on a
+	   64-core one (docs/benchmarks.md, "Tuning speed"): -j asks for more */
+	if (o->jobs > JOBS_DEFAULT_MAX)
+		o->jobs = JOBS_DEFAULT_MAX;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":j:qvhV", lo, NULL)) != -1) {
 		switch (ch) {

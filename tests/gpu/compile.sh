@@ -5,7 +5,9 @@
 #    (their difference: storing the results);
 #  - the first 16 variants with -j 1 and --no-cache: one NVRTC start-up and 18 compiles (with the
 #    reference and the helper kernels); ms/compile is that wall time / 16, so an upper bound;
-# and how long a write and fsync of a 4 KiB file takes in the cache's directory.
+# and how long a write and fsync of a 4 KiB file takes in the cache's directory; then, for the
+# reduction and filter21, every kept variant compiled with --no-cache at -j 8, 16, 32 and the
+# number of cores (where it is more), to see where more compiler processes stop paying.
 # Usage: tests/gpu/compile.sh [OUTDIR]   (default out/compile; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh)
 set -eu
@@ -56,4 +58,17 @@ for k in filter21 transpose reduction; do
 	unset CUDA_VISIBLE_DEVICES
 	printf '%-10s %8s %8s %8s %10s %12s\n' $k "$kept" "$(secs $t0 $t1)" "$(secs $t1 $t2)" \
 		"$(secs $t2 $t3)" "$(awk -v a="$t2" -v b="$t3" 'BEGIN { printf "%.0f", (b - a) * 1000 / 16 }')"
+done
+
+cores=$(nproc)
+for k in reduction filter21; do
+	for j in 8 16 32 $cores; do
+		[ "$j" -le "$cores" ] || continue
+		[ "$j" -ne 32 ] || [ "$cores" -gt 32 ] || [ "$cores" -eq 32 ] || continue
+		t0=$(now)
+		CUDA_VISIBLE_DEVICES='' out/bin/tuner -q -j "$j" --no-cache --arch $arch --out "$outdir/j" \
+			configs/$k.yaml >"$outdir/$k.j$j.log" 2>&1 || true
+		t1=$(now)
+		echo "$k -j $j: $(secs $t0 $t1) s"
+	done
 done
