@@ -62,9 +62,8 @@ done
 
 cores=$(nproc)
 for k in reduction filter21; do
-	for j in 8 16 32 $cores; do
+	for j in $(printf '%s\n' 8 16 32 "$cores" | sort -nu); do
 		[ "$j" -le "$cores" ] || continue
-		[ "$j" -ne 32 ] || [ "$cores" -gt 32 ] || [ "$cores" -eq 32 ] || continue
 		t0=$(now)
 		CUDA_VISIBLE_DEVICES='' out/bin/tuner -q -j "$j" --no-cache --arch $arch --out "$outdir/j" \
 			configs/$k.yaml >"$outdir/$k.j$j.log" 2>&1 || true
