@@ -77,6 +77,9 @@ TEST(observe_which_are_hidden)
 	CHECK_STR(h, "");
 	hidden_of(NULL, "#if A\n#endif\n#error don't\n", h);
 	CHECK_STR(h, "");
+	/* a `defined(` not closed before the line ends (read no further than the line) */
+	hidden_of(NULL, "#if defined(A\n#endif\n#if B\n#endif\n", h);
+	CHECK_STR(h, "BC");
 }
 
 /* the values abc's variant (a, b, c) is compiled with under template t */

@@ -276,8 +276,10 @@ static struct node *primary(struct parser *p)
 		n = name_node(p, p->s, len, 1);
 		p->s += len;
 		skip_ws(p);
-		if (paren && *p->s++ != ')')
+		if (paren && *p->s != ')')
 			p->bad = 1;
+		else if (paren)
+			p->s++;
 		return n;
 	}
 	if ((len == 4 && !memcmp(p->s, "true", 4)) || (len == 5 && !memcmp(p->s, "false", 5))) {

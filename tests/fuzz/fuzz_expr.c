@@ -1,7 +1,9 @@
 /* libFuzzer target: the expression parser and evaluator on arbitrary bytes.
  * The input up to its first nul is an expression; when it parses it is evaluated with a few
- * names bound (and again with the names unbound), printed as C, and searched for names.
- * Checks: no crash, leak or hang, and every error has a message and a column inside the text. */
+ * names bound (and again with the names unbound), printed as C, searched for names, and bound
+ * to some of the names (expr_bind).
+ * Checks: no crash, leak or hang, every error has a message and a column inside the text, and
+ * the bound expression gives what the original gives, the same errors at the same columns. */
 #include "expr.h"
 
 #include <stdlib.h>
@@ -53,6 +55,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	expr_print_c(e, &v, &b);
 	expr_print_c(e, NULL, &b);
 	buf_free(&b);
+	{
+		struct vars some = {0};
+		struct expr_err e2;
+		struct expr *x;
+		int64_t r2;
+		int a, c;
+		vars_set(&some, "n", 1000);
+		vars_set(&some, "Z", 0);
+		vars_set(&some, "MIN", INT64_MIN);
+		x = expr_bind(e, &some);
+		if (!x || strcmp(expr_src(x), src))
+			abort();
+		a = expr_eval(e, &v, &r, &err);
+		c = expr_eval(x, &v, &r2, &e2);
+		if (a != c || (a == 0 && r != r2) ||
+		    (a < 0 && (err.col != e2.col || strcmp(err.msg, e2.msg))))
+			abort();
+		expr_free(x);
+	}
 	expr_free(e);
 	free(src);
 	return 0;

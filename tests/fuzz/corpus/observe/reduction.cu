@@ -1,0 +1,336 @@
+/*
+ * reduction: out[0] = sum of in[0 .. n), float, in one deterministic launch.
+ *
+ * The input is cut into tiles of BLOCK * EPT elements. A thread adds its EPT elements of a tile
+ * (VEC per load, coalesced, all loads of the tile issued before the first add). With GRID == 0
+ * block b sums tile b; with GRID > 0 the launch has at most GRID blocks per SM and block b sums tiles
+ * b, b + gridDim.x, ... (each thread accumulating its tile sums in double). The block combines
+ * its threads' sums (METHOD) and writes partials[b].
+ *
+ * The partials are added in two levels, each by the last block to arrive (an acquire-release
+ * atomicInc per block, no separate fences): blocks form groups of BLOCK consecutive indices;
+ * the last block of group g adds the group's partials (fixed order, double) into
+ * partials[nb + g], nb = gridDim.x; the last group to finish adds those ng = ceil(nb / BLOCK)
+ * sums and writes out[0] (with ng == 1 the group's sum is out[0]). Each level is one round of
+ * loads for up to 8 * BLOCK values, so the serial tail after the last tile stays short however
+ * small the tiles. atomicInc wraps every counter back to 0 for the next launch. The result
+ * depends on the variant and n only, never on block scheduling.
+ *
+ * Parameters (prepended by the tuner as #define lines; there are no defaults):
+ *   BLOCK       threads per block (a power of two, 32 .. 1024).
+ *   EPT         elements per thread and tile (a multiple of VEC).
+ *   VEC         width of the global loads (1, 2, 4 floats).
+ *   GRID        0: one block per tile; G > 0: min(G * SMs, tiles) blocks stride over the
+ *               tiles (whole waves over the GPU's multiprocessors).
+ *   SPLIT       with GRID > 0: 0 block b sums tiles b, b + gridDim.x, ... (the blocks differ
+ *               by up to one tile); 1 the same for the whole rounds of tiles only, then the
+ *               rest of the input, cut in rows of BLOCK vectors, in gridDim.x equal contiguous
+ *               shares of rows (the blocks differ by at most one row, so none runs on alone at
+ *               the end). Unused with GRID 0.
+ *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
+ *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
+ *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
+ *               2 warp shuffles, then one shuffle round over the BLOCK / 32 warp sums.
+ *   PIPE        optional (default 0); 1 with GRID > 0 and SPLIT 0: while a thread adds its
+ *               loads of one tile, those of its next tile are in flight (twice the registers;
+ *               the same additions in the same order, so the same result as PIPE 0).
+ *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
+ *
+ * Rounding: on any path from an input to out[0] there are at most
+ *   EPT / VEC + log2(VEC) float additions in the tile, 1 rounding of the double tile total,
+ *   log2(BLOCK) in the block combine, and per level of partials 1 rounding of their double sum
+ *   and log2(BLOCK) in that block's combine,
+ * so for inputs of one sign |out - sum| <= d * 2^-24 * |sum| (to first order) with
+ * d = EPT / VEC + log2(VEC) + 3 * log2(BLOCK) + 3 <= 97 for EPT / VEC <= 64 and BLOCK <= 1024,
+ * whatever n is (the double additions add n * 2^-53, below 2.4e-7 for n < 2^31).
+ *
+ * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID * SMs, that), dynamic
+ * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
+ * holds nb + ceil_div(nb, BLOCK) floats, counter ceil_div(nb, BLOCK) + 1 unsigned ints, all 0
+ * before the first launch. Any n >= 1 works.
+ */
+
+#if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(GRID) || \
+    !defined(SPLIT) || !defined(BANK_BYTES)
+#error "reduction.cu: BLOCK, EPT, VEC, GRID, SPLIT, METHOD and BANK_BYTES must be defined"
+#endif
+#if BLOCK < 32 || BLOCK > 1024 || (BLOCK & (BLOCK - 1)) != 0
+#error "reduction.cu: BLOCK must be a power of two in 32 .. 1024"
+#endif
+#if VEC != 1 && VEC != 2 && VEC != 4
+#error "reduction.cu: VEC must be 1, 2 or 4"
+#endif
+#if EPT <= 0 || EPT % VEC != 0
+#error "reduction.cu: EPT must be a positive multiple of VEC"
+#endif
+#if METHOD < 0 || METHOD > 2
+#error "reduction.cu: METHOD must be 0, 1 or 2"
+#endif
+#if GRID < 0
+#error "reduction.cu: GRID must be >= 0"
+#endif
+#if SPLIT != 0 && SPLIT != 1
+#error "reduction.cu: SPLIT must be 0 or 1"
+#endif
+
+#ifndef PIPE
+#define PIPE 0
+#endif
+#if PIPE != 0 && (PIPE != 1 || GRID == 0 || SPLIT != 0)
+#error "reduction.cu: PIPE must be 0, or 1 with GRID > 0 and SPLIT 0"
+#endif
+
+#define TILE_ELEMS (BLOCK * EPT) /* elements per tile */
+
+#if VEC == 4
+typedef float4 vec_t;
+#elif VEC == 2
+typedef float2 vec_t;
+#else
+typedef float vec_t;
+#endif
+
+/* the sum of one load's VEC floats */
+static __device__ __forceinline__ float vec_sum(const vec_t t)
+{
+#if VEC == 4
+	return (t.x + t.y) + (t.z + t.w);
+#elif VEC == 2
+	return t.x + t.y;
+#else
+	return t;
+#endif
+}
+
+/* sum of VEC floats at p (aligned to VEC * 4 bytes) */
+static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
+{
+	return vec_sum(__ldg(reinterpret_cast<const vec_t *>(p)));
+}
+
+/* this thread's sum of tile elements (k * BLOCK + t) * VEC + e; avail elements are present */
+static __device__ __forceinline__ float tile_sum(const float *__restrict__ src, long long avail)
+{
+	const int t = threadIdx.x;
+	float v = 0.0f;
+
+	if (avail >= TILE_ELEMS) {
+		float acc[EPT / VEC];
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			acc[k] = load_sum(src + (k * BLOCK + t) * VEC);
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			v += acc[k];
+	} else {
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++) {
+			const int i = (k * BLOCK + t) * VEC;
+			if (i + VEC <= avail) {
+				v += load_sum(src + i);
+			} else {
+				float w = 0.0f;
+#pragma unroll
+				for (int e = 0; e < VEC; e++)
+					if (i + e < avail)
+						w += __ldg(src + i + e);
+				v += w;
+			}
+		}
+	}
+	return v;
+}
+
+#if METHOD == 2
+static __device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+	for (int d = 16; d > 0; d >>= 1)
+		v += __shfl_down_sync(0xffffffffu, v, d);
+	return v;
+}
+#endif
+
+/* sum of v over the block, valid in thread 0; s has the size the config gives.
+   Ends with every thread past its last access to s. */
+static __device__ __forceinline__ float block_sum(float v, float *s)
+{
+	const int t = threadIdx.x;
+#if METHOD == 2
+	v = warp_sum(v);
+	if (BLOCK == 32)
+		return v;
+	if ((t & 31) == 0)
+		s[t >> 5] = v;
+	__syncthreads();
+	v = 0.0f;
+	if (t < 32) {
+		v = t < BLOCK / 32 ? s[t] : 0.0f;
+		v = warp_sum(v);
+	}
+	__syncthreads();
+	return v;
+#else
+	s[t] = v;
+	__syncthreads();
+#if METHOD == 0
+#pragma unroll
+	for (int d = 1; d < BLOCK; d *= 2) {
+		const int i = 2 * d * t;
+		if (i < BLOCK)
+			s[i] += s[i + d];
+		__syncthreads();
+	}
+#else
+#pragma unroll
+	for (int d = BLOCK / 2; d > 0; d >>= 1) {
+		if (t < d)
+			s[t] += s[t + d];
+		__syncthreads();
+	}
+#endif
+	v = s[0];
+	__syncthreads();
+	return v;
+#endif
+}
+
+/* atomicInc with acquire-release semantics at GPU scope: this thread's earlier writes are
+   visible to whoever reads the count after it, and what the earlier incrementers wrote is
+   visible to this thread (and, after a __syncthreads, to its block) */
+static __device__ __forceinline__ unsigned int inc_acq_rel(unsigned int *p, unsigned int lim)
+{
+	unsigned int old;
+	asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
+	             : "=r"(old) : "l"(p), "r"(lim) : "memory");
+	return old;
+}
+
+/* p[0] + ... + p[m - 1] in a fixed order: thread t adds t, t + BLOCK, ... in double, 8 loads in
+   flight per round (a missing value reads as 0, which adds nothing), then the block combine;
+   valid in thread 0 */
+static __device__ __forceinline__ float sum_partials(const float *p, unsigned int m, float *s)
+{
+	double d = 0.0;
+	for (unsigned int b = threadIdx.x; b < m; b += 8 * BLOCK) {
+		float q[8];
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			q[j] = b + j * BLOCK < m ? __ldcg(&p[b + j * BLOCK]) : 0.0f;
+#pragma unroll
+		for (int j = 0; j < 8; j++)
+			d += (double)q[j];
+	}
+	return block_sum((float)d, s);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK)
+reduction(float *__restrict__ out, const float *__restrict__ in, float *__restrict__ partials,
+          unsigned int *__restrict__ counter, int n)
+{
+	extern __shared__ float s[];
+	__shared__ bool last;
+	const int t = threadIdx.x;
+	float v;
+
+#if GRID == 0
+	{
+		const long long base = (long long)blockIdx.x * TILE_ELEMS;
+		v = tile_sum(in + base, n - base);
+	}
+#elif PIPE == 1
+	{
+		/* whole tiles: the next tile's loads are issued before this one's are added, in the
+		   order tile_sum adds them; the last, partial tile (if any) by tile_sum */
+		const long long step = (long long)gridDim.x * TILE_ELEMS;
+		long long base = (long long)blockIdx.x * TILE_ELEMS;
+		double acc = 0.0;
+		if (base + TILE_ELEMS <= n) {
+			vec_t cur[EPT / VEC];
+#pragma unroll
+			for (int k = 0; k < EPT / VEC; k++)
+				cur[k] = __ldg(reinterpret_cast<const vec_t *>(in + base + (k * BLOCK + t) * VEC));
+			for (;;) {
+				const long long next = base + step;
+				const bool more = next + TILE_ELEMS <= n;
+				vec_t nxt[EPT / VEC];
+				float w = 0.0f;
+				if (more) {
+#pragma unroll
+					for (int k = 0; k < EPT / VEC; k++)
+						nxt[k] = __ldg(reinterpret_cast<const vec_t *>(
+							in + next + (k * BLOCK + t) * VEC));
+				}
+#pragma unroll
+				for (int k = 0; k < EPT / VEC; k++)
+					w += vec_sum(cur[k]);
+				acc += (double)w;
+				base = next;
+				if (!more)
+					break;
+#pragma unroll
+				for (int k = 0; k < EPT / VEC; k++)
+					cur[k] = nxt[k];
+			}
+		}
+		if (base < n)
+			acc += (double)tile_sum(in + base, n - base);
+		v = (float)acc;
+	}
+#elif SPLIT == 0
+	{
+		double acc = 0.0;
+		for (long long base = (long long)blockIdx.x * TILE_ELEMS; base < n;
+		     base += (long long)gridDim.x * TILE_ELEMS)
+			acc += (double)tile_sum(in + base, n - base);
+		v = (float)acc;
+	}
+#else
+	{
+		const long long grid = gridDim.x, row = BLOCK * VEC;
+		const long long start = n / TILE_ELEMS / grid * grid * TILE_ELEMS; /* the whole rounds */
+		const long long nrows = (n - start + row - 1) / row;
+		const long long end = min((long long)n, start + nrows * (blockIdx.x + 1) / grid * row);
+		double acc = 0.0;
+		for (long long base = (long long)blockIdx.x * TILE_ELEMS; base < start;
+		     base += grid * TILE_ELEMS)
+			acc += (double)tile_sum(in + base, TILE_ELEMS);
+		for (long long base = start + nrows * blockIdx.x / grid * row; base < end;
+		     base += TILE_ELEMS)
+			acc += (double)tile_sum(in + base, end - base);
+		v = (float)acc;
+	}
+#endif
+
+	v = block_sum(v, s);
+
+	/* level 1: the last block of this group adds the group's partials */
+	const unsigned int nb = gridDim.x, ng = (nb + BLOCK - 1) / BLOCK;
+	const unsigned int g = blockIdx.x / BLOCK, first = g * BLOCK;
+	const unsigned int size = min(nb - first, (unsigned int)BLOCK);
+	if (t == 0) {
+		partials[blockIdx.x] = v;
+		last = inc_acq_rel(&counter[g], size - 1) == size - 1; /* wraps to 0 */
+	}
+	__syncthreads();
+	if (!last)
+		return;
+	v = sum_partials(partials + first, size, s);
+	if (ng == 1) {
+		if (t == 0)
+			out[0] = v;
+		return;
+	}
+
+	/* level 2: the last group adds the group sums */
+	if (t == 0) {
+		partials[nb + g] = v;
+		last = inc_acq_rel(&counter[ng], ng - 1) == ng - 1;
+	}
+	__syncthreads();
+	if (!last)
+		return;
+	v = sum_partials(partials + nb, ng, s);
+	if (t == 0)
+		out[0] = v;
+}
