@@ -625,13 +625,11 @@ int observe_hidden(const struct observe *o, size_t i)
 
 void observe_values(const struct observe *o, const int64_t *in, int64_t *out)
 {
-	const struct config *c = o ? o->c : NULL;
+	const struct config *c = o->c;
 	struct buf want = {0}, got = {0};
 	size_t i, k;
 	int any = 0;
 
-	if (!o)
-		return;
 	memcpy(out, in, c->nparams * sizeof *out);
 	for (i = 0; i < c->nparams && !any; i++)
 		any = o->hidden[i];
