@@ -13,13 +13,21 @@ struct ctx {
 	int tag;
 	int fail_open, fail_setup;
 	int prepared;
+	int open_ms, setup_ms;    /* how long opening and setting up take */
+	int fail_w;               /* worker fail_w - 1 cannot open (0: none) */
 };
+
+static void sleep_ms(int ms)
+{
+	nanosleep(&(struct timespec){ms / 1000, (long)(ms % 1000) * 1000000}, NULL);
+}
 
 static int t_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 {
 	struct ctx *c = arg;
 
-	if (c->fail_open) {
+	sleep_ms(c->open_ms);
+	if (c->fail_open || c->fail_w == w + 1) {
 		snprintf(why, whylen, "no GPU here");
 		return -1;
 	}
@@ -37,6 +45,7 @@ static int t_setup(void *arg, const void *msg, size_t len, struct buf *hello, ch
 {
 	struct ctx *c = arg;
 
+	sleep_ms(c->setup_ms);
 	if (c->fail_setup) {
 		snprintf(why, whylen, "reference failed");
 		return -1;
@@ -93,7 +102,7 @@ static struct pool_ops ops_for(struct ctx *c)
 
 TEST(pool_isolates_faults)
 {
-	struct ctx c = {7, 0, 0, 0};
+	struct ctx c = {7, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0.5};
 	size_t todo[] = {0, 1, 2, 3, 4, 5};
@@ -132,7 +141,7 @@ TEST(pool_isolates_faults)
 
 TEST(pool_spreads_jobs)
 {
-	struct ctx c = {1, 0, 0, 0};
+	struct ctx c = {1, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -162,7 +171,7 @@ TEST(pool_spreads_jobs)
 
 TEST(pool_open_failure)
 {
-	struct ctx c = {0, 1, 0, 0};
+	struct ctx c = {0, 1, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 1};
 	struct buf info = {0};
@@ -177,7 +186,7 @@ TEST(pool_open_failure)
 
 TEST(pool_setup_failure)
 {
-	struct ctx c = {0, 0, 1, 0};
+	struct ctx c = {0, 0, 1, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 1};
 	size_t todo[] = {0};
@@ -197,7 +206,7 @@ TEST(pool_setup_failure)
 
 TEST(pool_stop)
 {
-	struct ctx c = {0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1};
@@ -223,7 +232,7 @@ static void on_alarm(int sig)
 
 TEST(pool_stop_while_busy)
 {
-	struct ctx c = {0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2};
@@ -248,5 +257,97 @@ TEST(pool_stop_while_busy)
 	sigaction(SIGALRM, &old, NULL);
 	CHECK_EQ(s.n, 0);
 	CHECK(now_s() - t0 < 2);
+	pool_end(p);
+}
+
+/* workers that take 300 ms to open and 300 ms to set up do both side by side: four of them
+   run their first jobs after about 0.6 s, not 2.4 s */
+TEST(pool_opens_side_by_side)
+{
+	struct ctx c = {0, 0, 0, 0, 300, 300, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1, 2, 3};
+	struct seen s;
+	struct buf hello = {0};
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 4);
+	struct pool_run r = {"S", 1, t_message, t_done, &s, &hello, NULL};
+	double t0 = now_s();
+	int k;
+
+	memset(&s, 0, sizeof s);
+	plan = "ssss";
+	CHECK_EQ(pool_run(p, &r, todo, 4, why, sizeof why), 0);
+	CHECK_EQ(s.n, 4);
+	for (k = 0; k < 4; k++)
+		CHECK_EQ(s.oc[k], OUT_DONE);
+	CHECK(now_s() - t0 < 1.6); /* 0.9 s side by side, 3.6 s one after another */
+	CHECK_STR(hello.s, "prepared S");
+	/* a second run sets the same workers up again, side by side */
+	t0 = now_s();
+	CHECK_EQ(pool_run(p, &r, todo, 4, why, sizeof why), 0);
+	CHECK_EQ(s.n, 8);
+	CHECK(now_s() - t0 < 1.1);
+	pool_end(p);
+	buf_free(&hello);
+}
+
+/* pool_start opens the workers while the caller goes on: the run after it waits for none */
+TEST(pool_start_opens_ahead)
+{
+	struct ctx c = {0, 0, 0, 0, 400, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1, 2, 3};
+	struct seen s;
+	struct buf info = {0};
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 1);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, NULL};
+	double t0;
+
+	memset(&s, 0, sizeof s);
+	plan = "oooo";
+	CHECK_EQ(pool_open(p, &info, why, sizeof why), 0);
+	CHECK_STR(info.s, "open 0 worker 0");
+	pool_resize(p, 4);
+	CHECK_EQ(pool_start(p, why, sizeof why), 0);
+	sleep_ms(700); /* the caller's own work */
+	t0 = now_s();
+	CHECK_EQ(pool_run(p, &r, todo, 4, why, sizeof why), 0);
+	CHECK(now_s() - t0 < 0.3);
+	CHECK_EQ(s.n, 4);
+	pool_end(p);
+	buf_free(&info);
+}
+
+/* a worker that cannot open fails the run with its reason, even when others could */
+TEST(pool_one_worker_cannot_open)
+{
+	struct ctx c = {0, 0, 0, 0, 0, 0, 3};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	struct seen s;
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 4);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, NULL};
+	int k;
+
+	memset(&s, 0, sizeof s);
+	plan = "ssssssss";
+	CHECK_EQ(pool_run(p, &r, todo, 8, why, sizeof why), -1);
+	CHECK_STR(why, "no GPU here");
+	CHECK(s.n < 8);
+	for (k = 0; k < 8; k++) /* what ended, ended well */
+		CHECK(s.oc[k] == OUT_DONE || s.oc[k] == OUT_NONE);
+	pool_end(p);
+	/* and so does one started ahead, found by the next run */
+	p = pool_new(&ops, &lim, 4);
+	CHECK_EQ(pool_start(p, why, sizeof why), 0);
+	why[0] = '\0';
+	CHECK_EQ(pool_run(p, &r, todo, 2, why, sizeof why), -1);
+	CHECK_STR(why, "no GPU here");
 	pool_end(p);
 }

@@ -490,6 +490,9 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 				fatal("--devices %s: no CUDA device %d (the driver sees %d)", t->o.devices,
 				      m->dev[i], gpu->devices);
 		pool_resize(m->pool, m->ndev);
+		/* the other GPUs' workers open beside expansion and compilation */
+		if (pool_start(m->pool, why, whylen) < 0)
+			fatal("--devices %s: %s", t->o.devices, why);
 	}
 	return m;
 }

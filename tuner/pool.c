@@ -7,7 +7,10 @@
    setup, 'a' a job's answer, 'A' an answer after which it ends, 'e' a failure to open or set
    up (the bytes say why). The parent hands each job to the next free worker and polls the
    busy ones, so it sees an answer, a death (end of file) or a time-out as soon as it happens,
-   and an interrupt within 200 ms. */
+   and an interrupt within 200 ms. Nothing waits on one worker: a worker is started (forked),
+   opens, is set up and gets its first job as its answers come, so several workers open side
+   by side (a GPU worker's driver and context start-up takes a good part of a second) while
+   the others run jobs. */
 #include "pool.h"
 
 #include <errno.h>
@@ -30,10 +33,13 @@ enum { RD_OK = 1, RD_EOF = 0, RD_TIMEOUT = -1, RD_STOP = -2, RD_ERR = -3 };
 struct worker {
 	pid_t pid;                /* 0 when none is running */
 	int to, from;             /* the parent's ends: frames to the worker, answers from it */
+	int opening;              /* started, its info not read yet */
+	int setting;              /* sent this run's setup, its hello not read yet */
 	int ready;                /* it has answered the setup of this run */
-	int busy;
+	int busy;                 /* it has a job: sent, or waiting for it to open or set up */
+	int sent;                 /* the job is sent */
 	size_t job;
-	double deadline;          /* of its job, now_s() clock; 0: none */
+	double deadline;          /* of what it is waiting for, now_s() clock; 0: none */
 };
 
 struct pool {
@@ -217,19 +223,20 @@ static void reap(struct pool *p, struct worker *w, int kill_it, char *why, size_
 		snprintf(why, whylen, "%s %s", p->ops.what, d);
 	}
 	w->pid = 0;
-	w->ready = w->busy = 0;
+	w->ready = w->busy = w->sent = w->opening = w->setting = 0;
 }
 
-/* read w's status frame of kind `want` into b; 0, or -1 with why (w reaped) */
-static int status(struct pool *p, struct worker *w, char want, struct buf *b,
-                  volatile sig_atomic_t *stop, char *why, size_t whylen)
+/* w's deadline for opening or setting up, from now */
+static double open_deadline(const struct pool *p)
 {
-	double dl = p->lim.open_s > 0 ? now_s() + p->lim.open_s : 0;
-	char kind = 0;
-	int rc = read_frame(w->from, &kind, b, dl, stop);
+	return p->lim.open_s > 0 ? now_s() + p->lim.open_s : 0;
+}
 
-	if (rc == RD_OK && kind == want)
-		return 0;
+/* what w answered (rc, kind, b) instead of a frame of the kind it was waiting for, into why;
+   w is reaped */
+static void refused(struct pool *p, struct worker *w, int rc, char kind, const struct buf *b,
+                    char *why, size_t whylen)
+{
 	if (rc == RD_OK && kind == 'e')
 		snprintf(why, whylen, "%s", b->s ? b->s : "");
 	else if (rc == RD_TIMEOUT)
@@ -241,12 +248,10 @@ static int status(struct pool *p, struct worker *w, char want, struct buf *b,
 		reap(p, w, 1, why, whylen);
 	else
 		reap(p, w, 1, NULL, 0);
-	return -1;
 }
 
-/* fork worker i and read its info into info; 0, or -1 with why */
-static int spawn(struct pool *p, int i, struct buf *info, volatile sig_atomic_t *stop,
-                 char *why, size_t whylen)
+/* fork worker i, which then opens by itself (its info to be read); 0, or -1 with why */
+static int launch(struct pool *p, int i, char *why, size_t whylen)
 {
 	struct worker *w = &p->w[i];
 	int cp[2], rp[2], k;
@@ -280,13 +285,15 @@ static int spawn(struct pool *p, int i, struct buf *info, volatile sig_atomic_t 
 	close(rp[1]);
 	w->to = cp[1];
 	w->from = rp[0];
-	w->ready = w->busy = 0;
-	return status(p, w, 'i', info, stop, why, whylen);
+	w->ready = w->busy = w->sent = w->setting = 0;
+	w->opening = 1;
+	w->deadline = open_deadline(p);
+	return 0;
 }
 
-/* send the setup message to worker w and read its hello into hello */
-static int setup(struct pool *p, struct worker *w, const struct pool_run *r, struct buf *hello,
-                 char *why, size_t whylen)
+/* send this run's setup message to w (its hello to be read); 0, or -1 with why (w reaped) */
+static int set_up(struct pool *p, struct worker *w, const struct pool_run *r, char *why,
+                  size_t whylen)
 {
 	struct buf f = {0};
 	int rc;
@@ -299,9 +306,8 @@ static int setup(struct pool *p, struct worker *w, const struct pool_run *r, str
 		reap(p, w, 1, why, whylen);
 		return -1;
 	}
-	if (status(p, w, 'h', hello, r->stop, why, whylen) < 0)
-		return -1;
-	w->ready = 1;
+	w->setting = 1;
+	w->deadline = open_deadline(p);
 	return 0;
 }
 
@@ -330,7 +336,28 @@ void pool_resize(struct pool *p, int workers)
 
 int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
 {
-	return p->w[0].pid > 0 ? 0 : spawn(p, 0, info, NULL, why, whylen);
+	struct worker *w = &p->w[0];
+	char kind = 0;
+	int rc;
+
+	if (w->pid > 0 || launch(p, 0, why, whylen) < 0)
+		return w->pid > 0 ? 0 : -1;
+	if ((rc = read_frame(w->from, &kind, info, w->deadline, NULL)) == RD_OK && kind == 'i') {
+		w->opening = 0;
+		return 0;
+	}
+	refused(p, w, rc, kind, info, why, whylen);
+	return -1;
+}
+
+int pool_start(struct pool *p, char *why, size_t whylen)
+{
+	int i;
+
+	for (i = 0; i < p->nw; i++)
+		if (p->w[i].pid <= 0 && launch(p, i, why, whylen) < 0)
+			return -1;
+	return 0;
 }
 
 /* worker w's job ended with oc: tell the caller */
@@ -353,8 +380,81 @@ struct task {
 	size_t whylen;
 };
 
-/* handle what poll found in t's busy workers (pfd: one per worker): answers, deaths and
-   time-outs */
+/* t failed: no worker of it could be started or set up (why) */
+static void task_fail(struct task *k, const char *why)
+{
+	if (!k->failed)
+		snprintf(k->why, k->whylen, "%s", why);
+	k->failed = 1;
+}
+
+/* send w its job (it is set up) */
+static void send_job(struct task *k, struct worker *w, struct buf *b)
+{
+	struct pool *p = k->p;
+	const struct pool_run *r = k->r;
+	struct buf f = {0};
+
+	b->len = 0;
+	if (r->message)
+		r->message(r->arg, w->job, b);
+	wire_u64(&f, w->job);
+	wire_bytes(&f, b->s, b->len);
+	w->sent = 1;
+	w->deadline = p->lim.job_s > 0 ? now_s() + p->lim.job_s : 0;
+	if (write_all(w->to, f.s, f.len) < 0) {
+		char d[256];
+		reap(p, w, 1, d, sizeof d);
+		settle(r, w, OUT_DIED, d, strlen(d));
+	}
+	buf_free(&f);
+}
+
+/* w has opened (or was open): set it up for this run if it has a job */
+static void opened(struct task *k, struct worker *w)
+{
+	char why[256];
+
+	if (w->busy && !w->ready && !w->setting && set_up(k->p, w, k->r, why, sizeof why) < 0)
+		task_fail(k, why);
+}
+
+/* what worker w, opening or setting up, answered (rc, kind, b) */
+static void starting(struct task *k, struct worker *w, int rc, char kind, struct buf *b)
+{
+	char why[256] = "";
+
+	if (rc == RD_STOP)
+		return;
+	if (rc == RD_OK && w->opening && kind == 'i') {
+		w->opening = 0;
+		w->deadline = 0;
+		opened(k, w);
+		return;
+	}
+	if (rc == RD_OK && w->setting && kind == 'h') {
+		w->setting = 0;
+		w->ready = 1;
+		if (!k->got_hello && k->r->hello) {
+			k->r->hello->len = 0;
+			buf_add(k->r->hello, b->s, b->len);
+		}
+		k->got_hello = 1;
+		if (w->busy)
+			send_job(k, w, b);
+		return;
+	}
+	refused(k->p, w, rc, kind, b, why, sizeof why);
+	task_fail(k, why);
+}
+
+/* 1 if poll should watch w */
+static int watched(const struct worker *w)
+{
+	return w->pid > 0 && (w->opening || w->setting || (w->busy && w->sent));
+}
+
+/* handle what poll found in t's workers (pfd: one per worker): answers, deaths and time-outs */
 static void handle(struct task *k, const struct pollfd *pfd, struct buf *b)
 {
 	struct pool *p = k->p;
@@ -367,10 +467,14 @@ static void handle(struct task *k, const struct pollfd *pfd, struct buf *b)
 		char kind = 0;
 		int rc;
 
-		if (!w->busy || (r->stop && *r->stop))
+		if (pfd[i].fd < 0 || !watched(w) || (r->stop && *r->stop))
 			continue;
 		if (pfd[i].revents) {
 			rc = read_frame(w->from, &kind, b, w->deadline, r->stop);
+			if (w->opening || w->setting) {
+				starting(k, w, rc, kind, b);
+				continue;
+			}
 			if (rc == RD_STOP)
 				continue;
 			if (rc == RD_OK && (kind == 'a' || kind == 'A')) {
@@ -386,6 +490,10 @@ static void handle(struct task *k, const struct pollfd *pfd, struct buf *b)
 			}
 		}
 		if (w->deadline > 0 && now_s() >= w->deadline) {
+			if (w->opening || w->setting) {
+				starting(k, w, RD_TIMEOUT, 0, b);
+				continue;
+			}
 			reap(p, w, 1, NULL, 0);
 			snprintf(why, sizeof why, "no result within %.1f s: the %s was killed",
 			         p->lim.job_s, p->ops.what);
@@ -394,17 +502,16 @@ static void handle(struct task *k, const struct pollfd *pfd, struct buf *b)
 	}
 }
 
-/* hand t's next jobs to its free workers (starting them as needed); -1 if a worker cannot
-   be started or set up (t failed, why in t->why) */
-static int dispatch(struct task *k, struct buf *b, struct buf *scratch)
+/* hand t's next jobs to its free workers, starting and setting them up as needed (the job
+   is sent once its worker is set up) */
+static void dispatch(struct task *k, struct buf *b)
 {
 	struct pool *p = k->p;
-	const struct pool_run *r = k->r;
 	int i;
 
-	for (i = 0; i < p->nw && !k->ended; i++) {
+	for (i = 0; i < p->nw && !k->ended && !k->failed; i++) {
 		struct worker *w = &p->w[i];
-		struct buf f = {0};
+		char why[256];
 		size_t job;
 		int got;
 
@@ -414,34 +521,24 @@ static int dispatch(struct task *k, struct buf *b, struct buf *scratch)
 			k->ended = got < 0;
 			break;
 		}
-		if ((w->pid <= 0 && spawn(p, i, scratch, r->stop, k->why, k->whylen) < 0) ||
-		    (!w->ready && setup(p, w, r, k->got_hello ? scratch : r->hello ? r->hello
-		                                                      : scratch, k->why,
-		                        k->whylen) < 0))
-			return -1;
-		k->got_hello = 1;
-		b->len = 0;
-		if (r->message)
-			r->message(r->arg, job, b);
-		wire_u64(&f, job);
-		wire_bytes(&f, b->s, b->len);
 		w->job = job;
-		w->busy = 1;
-		w->deadline = p->lim.job_s > 0 ? now_s() + p->lim.job_s : 0;
-		if (write_all(w->to, f.s, f.len) < 0) {
-			char d[256];
-			reap(p, w, 1, d, sizeof d);
-			settle(r, w, OUT_DIED, d, strlen(d));
+		if (w->pid <= 0 && launch(p, i, why, sizeof why) < 0) {
+			task_fail(k, why);
+			return;
 		}
-		buf_free(&f);
+		w->busy = 1;
+		w->sent = 0;
+		if (w->ready)
+			send_job(k, w, b);
+		else if (!w->opening)
+			opened(k, w);
 	}
-	return 0;
 }
 
 int pool_run_many(struct pool_task *tasks, int n)
 {
 	struct task *k = xcalloc((size_t)n, sizeof *k);
-	struct buf b = {0}, scratch = {0};
+	struct buf b = {0};
 	struct pollfd *pfd;
 	int i, j, nfd = 0, rc = 0;
 
@@ -461,12 +558,8 @@ int pool_run_many(struct pool_task *tasks, int n)
 
 		for (i = 0; i < n; i++) {
 			stop = k[i].r->stop ? k[i].r->stop : stop;
-			if (k[i].failed || (stop && *stop))
-				continue;
-			if (dispatch(&k[i], &b, &scratch) < 0) {
-				k[i].failed = tasks[i].failed = 1;
-				rc = -1;
-			}
+			if (!k[i].failed && !(stop && *stop))
+				dispatch(&k[i], &b);
 		}
 		if (stop && *stop)
 			break;
@@ -474,9 +567,11 @@ int pool_run_many(struct pool_task *tasks, int n)
 		for (i = 0; i < n; i++) {
 			for (j = 0; j < k[i].p->nw; j++) {
 				struct worker *w = &k[i].p->w[j];
-				pfd[f++] = (struct pollfd){w->busy ? w->from : -1, POLLIN, 0};
-				busy += w->busy;
-				if (w->busy && w->deadline > 0 && (!first || w->deadline < first))
+				/* a failed task's jobs already sent still end */
+				int on = watched(w) && (!k[i].failed || w->sent);
+				pfd[f++] = (struct pollfd){on ? w->from : -1, POLLIN, 0};
+				busy += on ? w->busy : !k[i].failed && w->busy;
+				if (on && w->deadline > 0 && (!first || w->deadline < first))
 					first = w->deadline;
 			}
 			open += !k[i].failed && !k[i].ended;
@@ -497,15 +592,15 @@ int pool_run_many(struct pool_task *tasks, int n)
 		for (i = f = 0; i < n; f += k[i].p->nw, i++)
 			handle(&k[i], pfd + f, &b);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		for (j = 0; j < k[i].p->nw; j++)
-			if (k[i].p->w[j].busy) /* interrupted, or another worker failed to start */
+			if (k[i].p->w[j].busy) /* interrupted, or its task failed */
 				reap(k[i].p, &k[i].p->w[j], 1, NULL, 0);
-	for (i = 0; i < n; i++) /* an interrupt is not a failure */
-		if (tasks[i].failed && k[i].r->stop && *k[i].r->stop)
-			tasks[i].failed = 0, rc = 0;
+		/* an interrupt is not a failure */
+		tasks[i].failed = k[i].failed && !(k[i].r->stop && *k[i].r->stop);
+		rc = tasks[i].failed ? -1 : rc;
+	}
 	buf_free(&b);
-	buf_free(&scratch);
 	free(pfd);
 	free(k);
 	return rc;
