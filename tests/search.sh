@@ -89,6 +89,29 @@ for st in random guided; do
 	rm -rf "$tmp/s5a" "$tmp/s5b" "$tmp/s6"
 done
 
+# the bank model beside the stream (a run on a budget predicts what it tried): the same
+# predictions as when evaluated after the stream in one process (-j 1); an access that fails
+# is reported the same way (the first failing variant in config order)
+bank() { # the tried variants' ids and bank predictions
+	python3 -c 'import json, sys; print(json.dumps([(x["id"], x.get("bank")) for x in json.load(open(sys.argv[1]))["variants"] if x["status"] != "dropped"]))' "$1"
+}
+expect bank_beside 0 $T -v -j 2 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/bb2" configs/transpose.yaml
+has bank_beside_said "^tuner: bank model: 16 of 16 classes evaluated beside the stream$" "$tmp/stderr"
+expect bank_after 0 $T -q -j 1 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/bb1" configs/transpose.yaml
+a=$(bank "$tmp/bb2/transpose/untimed-sm_90/results.json")
+b=$(bank "$tmp/bb1/transpose/untimed-sm_90/results.json")
+json "$tmp/bb2/transpose/untimed-sm_90/results.json" 'any(p["name"] == "bank model beside the stream" and p["kind"] == "span" for p in d["search"]["phases"])' &&
+	ok bank_beside_span || bad bank_beside_span
+[ "$a" = "$b" ] && echo "$a" | grep -q '"wavefronts"' && ok bank_beside_same ||
+	bad bank_beside_same "$(printf '%s\n%s' "$a" "$b" | head -c 2000)"
+sed -e "s#\.\./templates#$PWD/templates#" configs/transpose.yaml >"$tmp/bankfail.yaml"
+printf '  - name: fails\n    array: tile\n    elem: 4\n    index: tx / (PAD - 1)\n' >>"$tmp/bankfail.yaml"
+expect bank_beside_fails 2 $T -q -j 2 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/bf2" "$tmp/bankfail.yaml"
+cp "$tmp/stderr" "$tmp/bf2.err"
+expect bank_after_fails 2 $T -q -j 1 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/bf1" "$tmp/bankfail.yaml"
+grep -q "access 'fails', index, for .* PAD=0 .*outside shared memory" "$tmp/bf2.err" && cmp -s "$tmp/bf2.err" "$tmp/stderr" &&
+	ok bank_beside_fails_same || bad bank_beside_fails_same "$(cat "$tmp/bf2.err" "$tmp/stderr")"
+
 # shards: three shards merged are the unsharded run (same variants, order, statuses,
 # resources, reasons); a fourth run of another config cannot join them
 expect shard_whole 0 $T -j 2 --arch sm_90 --out "$tmp/whole" $cfg

@@ -359,7 +359,7 @@ static int explain(struct run *t)
 		free(cache);
 		return rc;
 	}
-	predict_bank(t->c, &t->s, nv_arch_cc(arch), t->r, t->o.jobs);
+	predict_bank(t->c, &t->s, nv_arch_cc(arch), t->r, t->o.jobs, NULL);
 	predict_explain(t->c, &t->s, t->r, arch);
 	return 0;
 }

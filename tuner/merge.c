@@ -325,8 +325,7 @@ int merge_run(const char *dir)
 		t.ri.nskipped += t.r[i].status == ST_SKIPPED;
 	snprintf(t.ri.slug, sizeof t.ri.slug, "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
 	run_phase(&t, "shards"); /* read, checked, the space expanded again */
-	predict_bank(t.c, &t.s, t.ri.timed ? t.ri.gpu.cc_major * 10 + t.ri.gpu.cc_minor
-	                                   : nv_arch_cc(t.ri.arch), t.r, 1);
+	predict_bank(t.c, &t.s, predict_cc(&t.ri), t.r, 1, NULL);
 	run_phase(&t, "bank model");
 	t.dir = xstrdup(dir);
 	{ /* OUT of OUT/<kernel>/<gpu>, for the comparison with the kernel's other GPUs */

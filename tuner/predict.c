@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvrtc.h"
 #include "pool.h"
 #include "report.h"
 #include "run.h" /* run_stop */
@@ -91,18 +92,44 @@ int predict_sees_sizes(const struct config *c)
 struct bank_memo {
 	const struct config *c;
 	const struct space *s;
-	const struct result *r;
-	const int *used;          /* per parameter */
+	int cc;                   /* the rules: bank_rules_for(cc, the variant's bank mode) */
+	int *used;                /* per parameter */
 	size_t *slot, cap;        /* indices + 1 of evaluated variants; 0 = empty */
 };
+
+/* a memo for up to n variants of s */
+static void memo_open(struct bank_memo *m, const struct config *c, const struct space *s,
+                      int cc, size_t n)
+{
+	size_t i;
+
+	*m = (struct bank_memo){c, s, cc, xcalloc(c->nparams + 1, sizeof *m->used), NULL, 1};
+	for (i = 0; i < c->nparams; i++)
+		m->used[i] = accesses_use(c, c->params[i].name);
+	while (m->cap < 2 * n)
+		m->cap *= 2;
+	m->slot = xcalloc(m->cap, sizeof *m->slot);
+}
+
+static void memo_close(struct bank_memo *m)
+{
+	free(m->used);
+	free(m->slot);
+}
+
+static const struct bank_rules *memo_rules(const struct bank_memo *m, size_t i)
+{
+	return bank_rules_for(m->cc, m->s->v[i].bank_bytes);
+}
 
 static uint64_t memo_hash(const struct bank_memo *m, size_t i)
 {
 	const struct variant *v = &m->s->v[i];
+	const struct bank_rules *rules = memo_rules(m, i);
 	uint64_t h = hash_bytes(HASH_INIT, v->block, sizeof v->block);
 	size_t p;
 
-	h = hash_bytes(h, &m->r[i].bank_rules, sizeof m->r[i].bank_rules);
+	h = hash_bytes(h, &rules, sizeof rules);
 	for (p = 0; p < m->c->nparams; p++)
 		if (m->used[p])
 			h = hash_bytes(h, &v->vals[p], sizeof v->vals[p]);
@@ -114,7 +141,7 @@ static int memo_same(const struct bank_memo *m, size_t i, size_t j)
 	const struct variant *a = &m->s->v[i], *b = &m->s->v[j];
 	size_t p;
 
-	if (memcmp(a->block, b->block, sizeof a->block) || m->r[i].bank_rules != m->r[j].bank_rules)
+	if (memcmp(a->block, b->block, sizeof a->block) || memo_rules(m, i) != memo_rules(m, j))
 		return 0;
 	for (p = 0; p < m->c->nparams; p++)
 		if (m->used[p] && a->vals[p] != b->vals[p])
@@ -149,10 +176,11 @@ static void bank_error(const struct config *c, const struct variant *v, size_t k
 	free(p);
 }
 
-/* evaluate variant i's accesses into r[i].bank and r[i].bank8 (allocated); 0, or -1 with the
-   config error in msg */
-static int bank_one(const struct config *c, const struct space *s, struct result *r, size_t i,
-                    char *msg, size_t msglen)
+/* evaluate variant i's accesses under rules into bank, and under Kepler's 8-byte mode into
+   bank8 (naccesses each); 0, or -1 with the config error in msg */
+static int bank_one(const struct config *c, const struct space *s, size_t i,
+                    const struct bank_rules *rules, struct bank_stats *bank,
+                    struct bank_stats *bank8, char *msg, size_t msglen)
 {
 	const struct variant *v = &s->v[i];
 	int64_t work = BANK_WORK_MAX; /* for the variant */
@@ -163,8 +191,8 @@ static int bank_one(const struct config *c, const struct space *s, struct result
 	for (k = 0; k < c->naccesses; k++) {
 		const struct bank_access *a = &c->accesses[k];
 		struct bank_err e;
-		if (bank_eval(a, v->block, &vars, r[i].bank_rules, &r[i].bank[k], &e, &work) == 0 &&
-		    bank_eval(a, v->block, &vars, &bank_kepler8, &r[i].bank8[k], &e, &work) == 0)
+		if (bank_eval(a, v->block, &vars, rules, &bank[k], &e, &work) == 0 &&
+		    bank_eval(a, v->block, &vars, &bank_kepler8, &bank8[k], &e, &work) == 0)
 			continue;
 		bank_error(c, v, k, &e, msg, msglen);
 		return -1;
@@ -235,31 +263,65 @@ static void rd_stats(struct rd *r, struct bank_stats *st, size_t n)
 	}
 }
 
+struct ahead;
+
 /* what the evaluating processes share */
 struct fanout {
 	const struct config *c;
 	const struct space *s;
-	struct result *r;
+	struct bank_memo *m;
+	struct result *r;         /* answers go to r[j].bank and bank8 (NULL: to the ahead's) */
+	struct ahead *a;
 	size_t err;               /* the lowest failing variant, (size_t)-1 for none */
 	char msg[1024];           /* its error */
-	char *seen;               /* per variant: a process answered for it */
+	char *seen;               /* per variant: answered for, without an error */
 };
 
-/* in an evaluating process: variant j; the answer is an error text, or the predictions */
+/* the bank model beside the stream: the classes of the variants a run plans to try */
+struct ahead {
+	struct fanout f;
+	struct bank_memo m;
+	size_t *rep, nrep, next;  /* each class's first variant, in plan order; handed out: next */
+	uint32_t *pos;            /* per variant: its place in rep + 1 (a class's first only) */
+	struct bank_stats *bank, *bank8; /* nrep x naccesses */
+	struct pool *pool;
+	struct pool_run run;
+	char why[256];
+	double start, end;        /* when it began, and its last answer came (now_s) */
+};
+
+/* where variant j's answers go: bank (eight 0) or bank8 (eight 1) */
+static struct bank_stats *fan_slot(struct fanout *f, size_t j, int eight)
+{
+	size_t at;
+
+	if (f->r)
+		return eight ? f->r[j].bank8 : f->r[j].bank;
+	at = (size_t)(f->a->pos[j] - 1) * f->c->naccesses;
+	return eight ? f->a->bank8 + at : f->a->bank + at;
+}
+
+/* in an evaluating process: variant j; the answer is an error text, or the predictions. The
+   ahead's processes take on no variant that bank_bound refuses (the run after the stream
+   reports it, in order) */
 static int fan_run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
 {
 	struct fanout *f = arg;
+	size_t n = f->c->naccesses;
+	struct bank_stats *b = xcalloc(2 * n, sizeof *b);
 	char e[1024];
 
 	(void)msg, (void)len;
-	if (bank_one(f->c, f->s, f->r, j, e, sizeof e) < 0) {
+	if ((!f->r && bank_bound(f->c, f->s, j, e, sizeof e) != 0) ||
+	    bank_one(f->c, f->s, j, memo_rules(f->m, j), b, b + n, e, sizeof e) < 0) {
 		wire_u32(ans, 1);
 		wire_str(ans, e);
 	} else {
 		wire_u32(ans, 0);
-		wire_stats(ans, f->r[j].bank, f->c->naccesses);
-		wire_stats(ans, f->r[j].bank8, f->c->naccesses);
+		wire_stats(ans, b, n);
+		wire_stats(ans, b + n, n);
 	}
+	free(b);
 	return 0;
 }
 
@@ -278,61 +340,141 @@ static void fan_done(void *arg, size_t j, enum outcome oc, const void *msg, size
 	struct rd r = rd_of(msg, len);
 	char e[1024];
 
+	if (f->a)
+		f->a->end = now_s();
 	if (oc == OUT_DONE) {
 		if (rd_u32(&r)) {
 			rd_str(&r, e, sizeof e);
-			if (rd_done(&r))
+			if (rd_done(&r) && f->r) /* the ahead's: evaluated again after the stream */
 				fan_error(f, j, e);
-		} else {
-			rd_stats(&r, f->r[j].bank, f->c->naccesses);
-			rd_stats(&r, f->r[j].bank8, f->c->naccesses);
+			return;
 		}
+		rd_stats(&r, fan_slot(f, j, 0), f->c->naccesses);
+		rd_stats(&r, fan_slot(f, j, 1), f->c->naccesses);
 		f->seen[j] = rd_done(&r); /* if not, it is evaluated here */
 	}
 }
 
-void predict_bank(const struct config *c, const struct space *s, int cc, struct result *r,
-                  int workers)
+static int ahead_next(void *arg, size_t *job)
 {
-	struct bank_memo m = {c, s, r, NULL, NULL, 1};
-	int *used;
-	size_t i, nrep = 0, *rep, *cls, *slot;
-	struct fanout f = {c, s, r, (size_t)-1, "", NULL};
+	struct ahead *a = arg;
+
+	if (a->next >= a->nrep)
+		return -1;
+	*job = a->rep[a->next++];
+	return 1;
+}
+
+int predict_cc(const struct runinfo *ri)
+{
+	return ri->timed ? ri->gpu.cc_major * 10 + ri->gpu.cc_minor : nv_arch_cc(ri->arch);
+}
+
+struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
+                            const size_t *plan, size_t n, int workers, struct pool_task *task)
+{
+	struct ahead *a;
+	struct pool_ops ops = {NULL, NULL, NULL, fan_run, NULL, "bank model process"};
+	struct pool_limits lim = {0, 0};
+	size_t i, *slot;
+
+	if (!c->naccesses || workers < 2 || n < 8)
+		return NULL;
+	a = xcalloc(1, sizeof *a);
+	a->start = a->end = now_s();
+	memo_open(&a->m, c, s, cc, n);
+	a->rep = xcalloc(n, sizeof *a->rep);
+	a->pos = xcalloc(s->n + 1, sizeof *a->pos);
+	for (i = 0; i < n; i++)
+		if (!*(slot = memo_find(&a->m, plan[i]))) {
+			*slot = plan[i] + 1;
+			a->rep[a->nrep++] = plan[i];
+			a->pos[plan[i]] = (uint32_t)a->nrep;
+		}
+	a->bank = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank);
+	a->bank8 = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank8);
+	a->f = (struct fanout){c, s, &a->m, NULL, a, (size_t)-1, "", xcalloc(s->n + 1, 1)};
+	ops.ctx = &a->f;
+	a->pool = pool_new(&ops, &lim, (size_t)workers < a->nrep / 4 ? workers
+	                                                             : (int)(a->nrep / 4 + 1));
+	a->run = (struct pool_run){NULL, 0, NULL, fan_done, &a->f, NULL, &run_stop};
+	*task = (struct pool_task){a->pool, &a->run, ahead_next, a, a->why, sizeof a->why, 0};
+	return a;
+}
+
+/* what a evaluated for variant i's class into bank and bank8: 1, or 0 if it has nothing */
+static int ahead_take(struct ahead *a, size_t i, struct bank_stats *bank,
+                      struct bank_stats *bank8)
+{
+	size_t *slot, j, n;
+
+	if (!a || !*(slot = memo_find(&a->m, i)) || !a->f.seen[j = *slot - 1])
+		return 0;
+	n = a->f.c->naccesses;
+	memcpy(bank, fan_slot(&a->f, j, 0), n * sizeof *bank);
+	memcpy(bank8, fan_slot(&a->f, j, 1), n * sizeof *bank8);
+	return 1;
+}
+
+void predict_ahead_span(const struct ahead *a, double *start, double *end)
+{
+	*start = a->start;
+	*end = a->end;
+}
+
+void predict_ahead_free(struct ahead *a)
+{
+	if (!a)
+		return;
+	pool_end(a->pool);
+	memo_close(&a->m);
+	free(a->rep);
+	free(a->pos);
+	free(a->bank);
+	free(a->bank8);
+	free(a->f.seen);
+	free(a);
+}
+
+void predict_bank(const struct config *c, const struct space *s, int cc, struct result *r,
+                  int workers, struct ahead *a)
+{
+	struct bank_memo m;
+	size_t i, nrep = 0, ntodo = 0, nahead = 0, *rep, *cls, *slot, *todo;
+	struct fanout f = {c, s, &m, r, NULL, (size_t)-1, "", NULL};
 	char e[1024];
 
 	if (!c->naccesses)
 		return;
-	used = xcalloc(c->nparams + 1, sizeof *used);
-	for (i = 0; i < c->nparams; i++)
-		used[i] = accesses_use(c, c->params[i].name);
-	while (m.cap < 2 * s->n)
-		m.cap *= 2;
-	m.used = used;
-	m.slot = xcalloc(m.cap, sizeof *m.slot);
+	memo_open(&m, c, s, cc, s->n);
 	rep = xcalloc(s->n + 1, sizeof *rep);
 	cls = xcalloc(s->n + 1, sizeof *cls);
+	todo = xcalloc(s->n + 1, sizeof *todo);
+	f.seen = xcalloc(s->n + 1, 1);
 	for (i = 0; i < s->n; i++) {
 		if (s->v[i].drop || r[i].status == ST_SKIPPED) /* not tried: nothing to say */
 			continue;
-		r[i].bank_rules = bank_rules_for(cc, s->v[i].bank_bytes);
+		r[i].bank_rules = memo_rules(&m, i);
 		slot = memo_find(&m, i);
 		if (!*slot) {
 			*slot = i + 1;
 			rep[nrep++] = i;
 			r[i].bank = xcalloc(c->naccesses, sizeof *r[i].bank);
 			r[i].bank8 = xcalloc(c->naccesses, sizeof *r[i].bank8);
+			f.seen[i] = ahead_take(a, i, r[i].bank, r[i].bank8); /* evaluated beside the stream */
+			nahead += f.seen[i];
 		}
 		cls[i] = *slot - 1;
 	}
 	/* the first variant whose declared loops alone take too much work is an error before any
 	   is evaluated, or evaluated here first when its loops go on (it fails on its first warp);
 	   only the variants before it may fail first */
-	f.seen = xcalloc(s->n + 1, 1);
 	for (i = 0; i < nrep; i++) {
-		int b = bank_bound(c, s, rep[i], e, sizeof e);
-		if (b == 0)
+		int b;
+		if (f.seen[rep[i]] || (b = bank_bound(c, s, rep[i], e, sizeof e)) == 0)
 			continue;
-		if (b > 0 && bank_one(c, s, r, rep[i], e, sizeof e) == 0) {
+		if (b > 0 && bank_one(c, s, rep[i], r[rep[i]].bank_rules, r[rep[i]].bank,
+		                      r[rep[i]].bank8, e, sizeof e) == 0) {
 			f.seen[rep[i]] = 1;
 			continue;
 		}
@@ -340,20 +482,27 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		break;
 	}
 	nrep = i;
+	for (i = 0; i < nrep; i++)
+		if (!f.seen[rep[i]])
+			todo[ntodo++] = rep[i];
+	if (a)
+		note(2, "tuner: bank model: %zu of %zu classes evaluated beside the stream\n",
+		     nahead, nrep);
 	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
 	   there is enough of it; what no process answered for is evaluated here */
-	if (workers > 1 && nrep >= 8) {
+	if (workers > 1 && ntodo >= 8) {
 		struct pool_ops ops = {NULL, NULL, NULL, fan_run, &f, "bank model process"};
 		struct pool_limits lim = {0, 0};
-		struct pool *p = pool_new(&ops, &lim, (size_t)workers < nrep / 4 ? workers
-		                                                                : (int)(nrep / 4));
+		struct pool *p = pool_new(&ops, &lim, (size_t)workers < ntodo / 4 ? workers
+		                                                                 : (int)(ntodo / 4));
 		struct pool_run pr = {NULL, 0, NULL, fan_done, &f, NULL, &run_stop};
-		if (pool_run(p, &pr, rep, nrep, e, sizeof e) < 0)
+		if (pool_run(p, &pr, todo, ntodo, e, sizeof e) < 0)
 			note(2, "tuner: evaluating the bank model here: %s\n", e);
 		pool_end(p);
 	}
 	for (i = 0; i < nrep && !run_stop && rep[i] < f.err; i++) /* later ones are not reported */
-		if (!f.seen[rep[i]] && bank_one(c, s, r, rep[i], e, sizeof e) < 0)
+		if (!f.seen[rep[i]] && bank_one(c, s, rep[i], r[rep[i]].bank_rules, r[rep[i]].bank,
+		                                r[rep[i]].bank8, e, sizeof e) < 0)
 			fan_error(&f, rep[i], e);
 	if (f.err != (size_t)-1)
 		fatal("%s", f.msg);
@@ -370,8 +519,8 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	free(f.seen);
 	free(rep);
 	free(cls);
-	free(m.slot);
-	free(used);
+	free(todo);
+	memo_close(&m);
 }
 
 /* tuner explain's last lines: per access, in how many variants it is conflict-free and its

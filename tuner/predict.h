@@ -6,6 +6,8 @@
 #include "space.h"
 #include "result.h"
 
+struct ahead;
+
 /* 1 if the bank model's prediction of a variant can change with the sizes: a declared access
    or a block dimension uses one */
 int predict_sees_sizes(const struct config *c);
@@ -13,9 +15,24 @@ int predict_sees_sizes(const struct config *c);
    under the rules of compute capability cc in the variant's bank mode, and under Kepler's
    8-byte mode. Variants the model cannot tell apart are evaluated once, spread over up to
    `workers` processes. An evaluation error is a config error, reported (the first, in variant
-   order) where the failing expression is. */
+   order) where the failing expression is. What `ahead` (may be NULL) evaluated beside the
+   stream is taken from it, not evaluated again. */
 void predict_bank(const struct config *c, const struct space *s, int cc, struct result *r,
-                  int workers);
+                  int workers, struct ahead *ahead);
+/* the bank model's compute capability for a run: the GPU's, else the target architecture's */
+int predict_cc(const struct runinfo *ri);
+
+struct pool_task;
+/* the bank model beside the stream, for a run that predicts only what it tried: evaluate the
+   classes of the variants it plans to try, plan[0..n) (kept; the first is the likeliest), in up
+   to `workers` processes, as a pool task the stream runs with its own (task is filled in).
+   NULL, with no task, when there is too little to evaluate. A variant whose evaluation fails
+   is left to predict_bank, which reports it in order. */
+struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
+                            const size_t *plan, size_t n, int workers, struct pool_task *task);
+/* when it began, and when its last answer came (now_s's clock) */
+void predict_ahead_span(const struct ahead *a, double *start, double *end);
+void predict_ahead_free(struct ahead *a);
 /* tuner explain: print each kept variant's accesses as the bank model predicts them for arch */
 void predict_explain(const struct config *c, const struct space *s, const struct result *r,
                      const char *arch);

@@ -61,6 +61,8 @@ struct run {
 	struct measure *m;        /* the GPU side, when there is a GPU */
 	double t0;                /* when the run began (now_s) */
 	int predicted;            /* the bank model has run */
+	int ahead_wanted;         /* it runs after the stream: start it beside the stream */
+	struct ahead *ahead;      /* what it evaluated beside the stream (predict.h); NULL: none */
 	size_t earlier;           /* the winner named by the results already in dir, + 1; 0: none */
 	char why[512];            /* why nothing is timed */
 	size_t npoints;           /* points to tune at (cfg_points): several are a run each, into

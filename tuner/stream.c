@@ -9,6 +9,7 @@
 #include "compile.h"
 #include "measure.h"
 #include "pool.h"
+#include "predict.h"
 #include "search.h"
 #include "source.h"
 #include "util.h"
@@ -485,12 +486,12 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	struct config *c = t->c;
 	struct space *s = &t->s;
 	struct stream st;
-	struct pool_task tasks[2];
+	struct pool_task tasks[3];
 	struct compiler *k;
 	char why[256] = "";
 	size_t i, misses, n, shared;
 	double *prior = NULL;
-	int ntask = 1;
+	int ntask = 1, gpu = 0;
 
 	memset(&st, 0, sizeof st);
 	st.t = t;
@@ -509,15 +510,27 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	compile_task(k, &tasks[0], why, sizeof why);
 	if (t->m && !run_stop) {
 		measure_begin(t->m);
+		gpu = ntask;
 		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
 		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
+	}
+	if (t->ahead_wanted && !run_stop) { /* the budget's first picks, and a few in reserve */
+		size_t max = t->o.budget ? t->o.budget + t->o.budget / 8 + 8 : ncand;
+		size_t *plan = xcalloc(max + 1, sizeof *plan), np = search_plan(st.q, plan, max);
+		if ((t->ahead = predict_ahead(c, s, predict_cc(&t->ri), plan, np, t->o.jobs,
+		                              &tasks[ntask])))
+			ntask++;
+		free(plan);
 	}
 	progress_begin(t->m ? "compiling and timing" : "compiling",
 	               t->o.budget && t->o.budget < ncand ? t->o.budget : ncand);
 	if (!run_stop && pool_run_many(tasks, ntask) < 0) {
-		if (ntask > 1 && tasks[1].failed)
+		if (gpu && tasks[gpu].failed)
 			fatal("%s: %s", c->path, t->why);
-		warn("cannot start a compiler process (%s)", why);
+		if (tasks[0].failed)
+			warn("cannot start a compiler process (%s)", why);
+		if (t->ahead && tasks[ntask - 1].failed) /* what it did not evaluate is, after */
+			note(2, "tuner: the bank model beside the stream: %s\n", tasks[ntask - 1].why);
 	}
 	progress_end();
 	t->ri.compile_s = now_s() - st.t0;

@@ -171,6 +171,7 @@ static void unused_params(const struct config *c, const struct space *s, const s
 }
 
 static void predict(struct run *t);
+static int same_prediction(const struct run *t);
 
 /* the kept variants this run may try (its shard's), in config order; count in *n */
 static size_t *candidates(const struct run *t, size_t *n)
@@ -259,6 +260,8 @@ void tune_run(struct run *t)
 	if (t->o.shard_n)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
 		     t->o.shard_n, ncand, s->nkept);
+	/* the bank model runs beside the stream, for what the run plans to try */
+	t->ahead_wanted = !t->predicted && !same_prediction(t);
 	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
 	run_phase(t, "stream");
 	twins_settle(t); /* the group's result to the member the rule prefers */
@@ -284,6 +287,8 @@ void tune_run(struct run *t)
 	}
 	if (!t->predicted && !run_stop)
 		predict(t);
+	predict_ahead_free(t->ahead); /* interrupted */
+	t->ahead = NULL;
 	stream_summary(t, &sum, ncand);
 	free(t->cachedir);
 	t->cachedir = NULL;
@@ -337,8 +342,14 @@ static void predict(struct run *t)
 		run_phase(t, "bank model: the first point's predictions");
 		return;
 	}
-	predict_bank(t->c, &t->s, t->ri.timed ? t->ri.gpu.cc_major * 10 + t->ri.gpu.cc_minor
-	                                      : nv_arch_cc(t->ri.arch), t->r, t->o.jobs);
+	if (t->ahead) {
+		double a, b;
+		predict_ahead_span(t->ahead, &a, &b);
+		run_span(t, "bank model beside the stream", a, b, 1);
+	}
+	predict_bank(t->c, &t->s, predict_cc(&t->ri), t->r, t->o.jobs, t->ahead);
+	predict_ahead_free(t->ahead);
+	t->ahead = NULL;
 	t->predicted = 1;
 	run_phase(t, "bank model");
 }
