@@ -35,7 +35,9 @@ static void probe(const char *spec, int fd)
 	FILE *f = fdopen(fd, "w");
 
 	n = strcmp(spec, "all") ? devices_parse(spec, &dev) : 0;
-	if (!f || n < 0 || gpu_open(n ? dev[0] : 0, &g, why, sizeof why) < 0)
+	/* the driver only: a context would cost its creation, and its teardown at our exit delays
+	   the GPU workers' start-up */
+	if (!f || n < 0 || gpu_probe(n ? dev[0] : 0, &g, why, sizeof why) < 0)
 		_exit(1);
 	if (!n) {
 		dev = xcalloc((size_t)g.devices + 1, sizeof *dev);
