@@ -518,6 +518,22 @@ if [ "$got" -eq 130 ] && [ "$(grep -c ': exit 130$' "$tmp/int.out")" -eq 2 ]; th
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Old GPU:1.0:1"
 tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" tests/fakecuda/pairs.yaml
 has models_no_device_said "no CUDA device 7" "$tmp/stderr"
+# the driver's start-up takes time for each device it sees (the fake's FAKECUDA_INIT_MS: 250 ms
+# a device, four devices here): a GPU worker's driver sees only its own GPU, the other GPUs'
+# workers open beside the rest of the run, and every GPU times variants
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU:9.0:4"
+FAKECUDA_INIT_MS=250 tune init_one 0 "$tmp/init1.log" --fresh --out "$tmp/init1" tests/fakecuda/pairs.yaml
+check init_one_driver "$tmp/init1/fake_pairs/fake-gpu-sm90/results.json" '
+ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
+assert ph["driver"] < 0.7, ph   # 1.0 s with the four devices seen'
+FAKECUDA_INIT_MS=250 tune init_all 0 "$tmp/init4.log" --fresh --devices all --out "$tmp/init4" --size n=65536 tests/fakecuda/pairs.yaml
+check init_all_json "$tmp/init4/fake_pairs/fake-gpu-sm90/results.json" '
+ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
+# the models probe sees the four (1.0 s), the first worker its own (0.25 s); 2.0 s when the
+# first worker saw four, 2.75 s or more when the workers opened one after another
+assert ph["driver"] < 1.7, ph
+devs = sorted({v["device"] for v in d["variants"] if "device" in v})
+assert len(devs) >= 2 and set(devs) <= {0, 1, 2, 3}, devs'
 unset FAKECUDA_DEVICES
 
 # several problem sizes (points): a run each into its own directory, the points side by side in

@@ -3,6 +3,10 @@
 
 #include "gpu.h"
 
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 TEST(gpu_open_or_reason)
 {
 	struct gpu_info info;
@@ -54,4 +58,51 @@ TEST(gpu_slug_format)
 	CHECK_STR(s, "nvidia-geforce-rtx-4090-laptop-sm89");
 	gpu_slug(&info, s, 12); /* too short: the compute capability survives */
 	CHECK_STR(s, "nvidia-sm89");
+}
+
+/* the entry of CUDA_VISIBLE_DEVICES a worker narrows it to, in a child (the variable is the
+   process's); a process whose driver has started changes nothing */
+static int restricted(const char *before, int ordinal, const char *want)
+{
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		const char *v;
+		if (before)
+			setenv("CUDA_VISIBLE_DEVICES", before, 1);
+		else
+			unsetenv("CUDA_VISIBLE_DEVICES");
+		if (gpu_restrict(ordinal) < 0)
+			_exit(want ? 1 : (v = getenv("CUDA_VISIBLE_DEVICES")) && before && strcmp(v, before));
+		v = getenv("CUDA_VISIBLE_DEVICES");
+		_exit(!want || !v || strcmp(v, want));
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+TEST(gpu_restrict_entry)
+{
+	struct gpu_info info;
+	char why[256];
+
+	if (gpu_started()) { /* an earlier test opened the GPU: too late here */
+		CHECK_EQ(gpu_restrict(0), -1);
+		return;
+	}
+	CHECK(restricted(NULL, 2, "2"));
+	CHECK(restricted("GPU-1a2b,MIG-3c4d,3", 0, "GPU-1a2b"));
+	CHECK(restricted("GPU-1a2b,MIG-3c4d,3", 1, "MIG-3c4d"));
+	CHECK(restricted("GPU-1a2b,MIG-3c4d,3", 2, "3"));
+	CHECK(restricted("GPU-1a2b,MIG-3c4d,3", 3, NULL));
+	CHECK(restricted("0,,1", 1, NULL));
+	CHECK(restricted("", 0, NULL));
+	CHECK(restricted("1", -1, NULL));
+	/* once the driver was asked, too late (here: where there is a driver) */
+	if (gpu_probe(0, &info, why, sizeof why) == 0) {
+		CHECK(gpu_started());
+		CHECK_EQ(gpu_restrict(0), -1);
+	}
+	gpu_close();
 }

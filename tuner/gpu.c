@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct gpu_api cu;
@@ -140,6 +141,35 @@ int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 	return gpu_probe(ordinal, info, why, whylen) < 0 ? -1 : gpu_context_open(why, whylen);
 }
 
+static int started;        /* cuInit was called in this process */
+
+int gpu_started(void)
+{
+	return started;
+}
+
+int gpu_restrict(int ordinal)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES"), *s;
+	char one[256];
+	size_t n;
+	int k;
+
+	if (ordinal < 0 || started) /* the driver read the variable when it started */
+		return -1;
+	if (!v)
+		snprintf(one, sizeof one, "%d", ordinal);
+	else {
+		for (s = v, k = 0; k < ordinal && (s = strchr(s, ',')); k++)
+			s++;
+		if (!s || (n = strcspn(s, ",")) == 0 || n >= sizeof one)
+			return -1;
+		memcpy(one, s, n);
+		one[n] = 0;
+	}
+	return setenv("CUDA_VISIBLE_DEVICES", one, 1) < 0 ? -1 : 0;
+}
+
 int gpu_probe(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 {
 	CUresult r;
@@ -167,6 +197,7 @@ int gpu_probe(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 			return -1;
 		resolved = 1;
 	}
+	started = 1;
 	r = cu.Init(0);
 	if (r == CUDA_ERROR_NO_DEVICE) {
 		say(why, whylen, "no CUDA-capable device (CUDA_ERROR_NO_DEVICE)");

@@ -49,6 +49,7 @@ struct measure {
 	int have_hello;
 	int *dev, ndev;           /* --devices: one worker per ordinal */
 	int ordinal;              /* in a worker: its device */
+	int known;                /* every device the run uses exists: a worker's driver sees its own only */
 	double prep[2];           /* in a worker: when w_prepare began and ended */
 	char model[256];          /* the first device's name */
 	struct jrec *recs;        /* the journal as it was when the run began */
@@ -256,7 +257,9 @@ static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 	struct run *t = m->t;
 
 	m->ordinal = m->ndev ? m->dev[w % m->ndev] : 0;
-	if (gpu_probe(m->ordinal, &t->ri.gpu, why, whylen) < 0) /* the worker's copy */
+	/* the driver sees only this worker's GPU where the run knows the others exist */
+	if (gpu_probe(m->known && gpu_restrict(m->ordinal) == 0 ? 0 : m->ordinal, &t->ri.gpu, why,
+	              whylen) < 0) /* the worker's copy */
 		return -1;
 	if (w > 0 && strcmp(t->ri.gpu.name, m->model)) {
 		snprintf(why, whylen, "--devices: GPU %d is a %s, not a %s like GPU %d: GPUs of "
@@ -460,6 +463,7 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 	struct rd r;
 
 	m->t = t;
+	m->known = !t->o.devices || t->o.devices_known;
 	if (t->o.devices && strcmp(t->o.devices, "all") &&
 	    (m->ndev = devices_parse(t->o.devices, &m->dev)) < 0)
 		fatal("--devices: '%s' is not 'all' or a list of device numbers (0,1,...)",
@@ -485,7 +489,7 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 	}
 	if (m->ndev) {
 		int i;
-		for (i = 0; i < m->ndev; i++)
+		for (i = 0; i < m->ndev && !m->known; i++) /* a known one exists */
 			if (m->dev[i] >= gpu->devices)
 				fatal("--devices %s: no CUDA device %d (the driver sees %d)", t->o.devices,
 				      m->dev[i], gpu->devices);

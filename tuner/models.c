@@ -143,6 +143,11 @@ int models_split(struct run *t)
 	    (!strchr(t->o.devices, ',') && strcmp(t->o.devices, "all")))
 		return -1;
 	if ((n = group(t->o.devices, &gs)) < 2) {
+		if (n == 1) { /* the GPUs the run uses, each seen to exist */
+			snprintf(mine, sizeof mine, "%s", gs[0].list);
+			t->o.devices = mine;
+			t->o.devices_known = 1;
+		}
 		free(gs);
 		return -1;
 	}

@@ -33,6 +33,7 @@ struct run_opts {
 	uint64_t seed;            /* --seed */
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */
+	int devices_known;        /* devices lists GPUs the driver was seen to have (models.c) */
 	int t4;                   /* --t4: also write results.t4.json (t4.h) */
 	int sass;                 /* explain --sass: the declared accesses against the code */
 	double timeout;

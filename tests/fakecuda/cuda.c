@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../tuner/cmp.h"
 
@@ -64,12 +65,6 @@ static void *ptr(CUdeviceptr d)
 
 /* ---- device, context ---- */
 
-CUresult cuInit(unsigned int flags)
-{
-	(void)flags;
-	return CUDA_SUCCESS;
-}
-
 CUresult cuDriverGetVersion(int *v)
 {
 	*v = 13000;
@@ -102,6 +97,36 @@ static void devices(void)
 	}
 	if (!ndevs)
 		devs[ndevs++] = (struct fake_dev){"Fake GPU", 9, 0, 4};
+	if ((s = getenv("CUDA_VISIBLE_DEVICES"))) { /* indices, up to the first that is none */
+		struct fake_dev seen[8];
+		int n = 0;
+		while (n < 8) {
+			char *end;
+			long k = strtol(s, &end, 10);
+			if (end == s || k < 0 || k >= ndevs || (*end && *end != ','))
+				break;
+			seen[n++] = devs[k];
+			if (!*end)
+				break;
+			s = end + 1;
+		}
+		memcpy(devs, seen, sizeof seen);
+		ndevs = n;
+	}
+}
+
+/* FAKECUDA_INIT_MS: the driver's start-up takes this long for each device it sees */
+CUresult cuInit(unsigned int flags)
+{
+	const char *ms = getenv("FAKECUDA_INIT_MS");
+
+	(void)flags;
+	devices();
+	if (ms && atoi(ms) > 0) {
+		long ns = (long)atoi(ms) * ndevs * 1000000L;
+		nanosleep(&(struct timespec){ns / 1000000000L, ns % 1000000000L}, NULL);
+	}
+	return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGetCount(int *n)
