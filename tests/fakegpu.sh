@@ -534,6 +534,18 @@ ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
 assert ph["driver"] < 1.7, ph
 devs = sorted({v["device"] for v in d["variants"] if "device" in v})
 assert len(devs) >= 2 and set(devs) <= {0, 1, 2, 3}, devs'
+# with CUDA_VISIBLE_DEVICES the GPUs of --devices all are named without asking the driver
+# about all of them: the workers open side by side, each seeing its own
+CUDA_VISIBLE_DEVICES=3,1,0,2 FAKECUDA_INIT_MS=250 tune init_named 0 "$tmp/init5.log" --fresh --devices all --out "$tmp/init5" --size n=65536 tests/fakecuda/pairs.yaml
+check init_named_json "$tmp/init5/fake_pairs/fake-gpu-sm90/results.json" '
+ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
+assert ph["driver"] < 0.7, ph   # 1.25 s with a probe of the four first'
+# named GPUs of two models: the workers find out, the driver is asked about all, a run each
+export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"
+CUDA_VISIBLE_DEVICES=2,0 tune named_models 0 "$tmp/named.log" -v --devices all --out "$tmp/named" tests/fakecuda/pairs.yaml
+has named_models_found "^tuner: --devices all: GPU 1 is a Fake GPU, GPU 0 a Fake GPU B; asking the driver about every GPU$" "$tmp/stderr"
+has named_models_split "^tuner:   Fake GPU B: --devices 0$" "$tmp/stderr"
+has named_models_ran "^== Fake GPU (--devices 1): exit 0" "$tmp/stdout"
 unset FAKECUDA_DEVICES
 
 # several problem sizes (points): a run each into its own directory, the points side by side in

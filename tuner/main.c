@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 		tune_free(&t);
 		return rc;
 	}
-	if ((rc = models_split(&t)) >= 0) { /* GPUs of several models: a run each, ended */
+	if ((rc = models_split(&t, 0)) >= 0) { /* GPUs of several models: a run each, ended */
 		tune_free(&t);
 		return rc;
 	}

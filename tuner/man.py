@@ -38,6 +38,10 @@ ENVIRONMENT = [
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),
+    ("CUDA_VISIBLE_DEVICES", "The driver's own: the GPUs it shows, which --devices numbers from "
+     "0. With it set, --devices all is every GPU it names, and the GPU workers open them side "
+     "by side without first asking the driver about them all; each worker's driver sees only "
+     "its own GPU (the driver's start-up takes time for each GPU it sees)."),
     ("CUDA_HOME", "Where explain --sass looks first for the toolkit's disassembler "
      "($CUDA_HOME/bin)."),
     ("PATH", "Where explain --sass looks last for nvdisasm and cuobjdump."),

@@ -7,6 +7,7 @@
 
 #include "counters.h"
 #include "journal.h"
+#include "models.h"
 #include "pool.h"
 #include "report.h"
 #include "winner.h"
@@ -261,7 +262,7 @@ static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 	if (gpu_probe(m->known && gpu_restrict(m->ordinal) == 0 ? 0 : m->ordinal, &t->ri.gpu, why,
 	              whylen) < 0) /* the worker's copy */
 		return -1;
-	if (w > 0 && strcmp(t->ri.gpu.name, m->model)) {
+	if (w > 0 && m->model[0] && strcmp(t->ri.gpu.name, m->model)) {
 		snprintf(why, whylen, "--devices: GPU %d is a %s, not a %s like GPU %d: GPUs of "
 		         "different models need a run each", m->ordinal, t->ri.gpu.name, m->model,
 		         m->dev[0]);
@@ -453,6 +454,44 @@ bad:
 	return -1;
 }
 
+/* measure_open where --devices named its GPUs without the driver (models.c): every worker
+   opens at once, each seeing its own GPU; where one cannot or they are of more than one model,
+   the driver is asked about them all (models_split, which may end this process) and the
+   opening starts again */
+static struct measure *open_named(struct measure *m, const struct pool_ops *ops,
+                                  const struct pool_limits *lim, struct gpu_info *gpu,
+                                  int *bank8, char *why, size_t whylen)
+{
+	struct run *t = m->t;
+	struct buf *infos = xcalloc((size_t)m->ndev, sizeof *infos);
+	struct gpu_info g;
+	int i, rc, b8, ok;
+
+	m->pool = pool_new(ops, lim, m->ndev);
+	ok = pool_open_all(m->pool, infos, why, whylen) == 0;
+	for (i = 0; i < m->ndev; i++) {
+		struct rd r = rd_of(infos[i].s, infos[i].len);
+		if (ok && rd_info(&r, i ? &g : gpu, i ? &b8 : bank8) < 0)
+			die("bad info message");
+		if (ok && i && strcmp(g.name, gpu->name))
+			snprintf(why, whylen, "GPU %d is a %s, GPU %d a %s", m->dev[i], g.name,
+			         m->dev[0], gpu->name), ok = 0;
+		buf_free(&infos[i]);
+	}
+	free(infos);
+	if (ok) {
+		snprintf(m->model, sizeof m->model, "%s", gpu->name);
+		return m;
+	}
+	note(2, "tuner: --devices %s: %s; asking the driver about every GPU\n", t->o.devices_asked,
+	     why);
+	measure_close(m);
+	t->o.devices = t->o.devices_asked;
+	if ((rc = models_split(t, 1)) >= 0) /* of several models: a run each, ended */
+		exit(rc);
+	return measure_open(t, gpu, bank8, why, whylen); /* the GPUs now seen, or none */
+}
+
 struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, char *why,
                              size_t whylen)
 {
@@ -468,6 +507,8 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 	    (m->ndev = devices_parse(t->o.devices, &m->dev)) < 0)
 		fatal("--devices: '%s' is not 'all' or a list of device numbers (0,1,...)",
 		      t->o.devices);
+	if (t->o.devices_known == 2) /* GPUs named, not seen: their workers open side by side */
+		return open_named(m, &ops, &lim, gpu, bank8, why, whylen);
 	m->pool = pool_new(&ops, &lim, 1);
 	if (pool_open(m->pool, &info, why, whylen) < 0) {
 		buf_free(&info);

@@ -133,7 +133,31 @@ static int worse(int a, int b)
 	return ra >= rb ? a : b;
 }
 
-int models_split(struct run *t)
+/* 1 if the GPUs of --devices can be named without the driver: a list, or all of those
+   CUDA_VISIBLE_DEVICES names (t->o.devices becomes "0,1,..."); the GPU workers then open them
+   each, side by side (measure.c), and a probe follows only if one cannot or they differ */
+static int named(struct run *t)
+{
+	static char all[512];
+	const char *v = getenv("CUDA_VISIBLE_DEVICES"), *s;
+	int k = 0, n;
+
+	if (strcmp(t->o.devices, "all")) {
+		t->o.devices_known = 2;
+		return 1;
+	}
+	if (!v || !*v)
+		return 0;
+	for (s = v, n = 0; s; s = strchr(s, ','), s = s ? s + 1 : s, n++)
+		if (n >= 64 || (k += snprintf(all + k, sizeof all - (size_t)k, "%s%d", n ? "," : "",
+		                              n)) >= (int)sizeof all)
+			return 0;
+	t->o.devices = all;
+	t->o.devices_known = 2;
+	return 1;
+}
+
+int models_split(struct run *t, int probe)
 {
 	static char mine[sizeof ((struct group *)0)->list]; /* outlives gs */
 	struct group *gs;
@@ -142,6 +166,11 @@ int models_split(struct run *t)
 	if (!t->o.devices || t->o.dry_run ||
 	    (!strchr(t->o.devices, ',') && strcmp(t->o.devices, "all")))
 		return -1;
+	if (!t->o.devices_asked)
+		t->o.devices_asked = t->o.devices;
+	if (!probe && named(t))
+		return -1;
+	t->o.devices_known = 0;
 	if ((n = group(t->o.devices, &gs)) < 2) {
 		if (n == 1) { /* the GPUs the run uses, each seen to exist */
 			snprintf(mine, sizeof mine, "%s", gs[0].list);
@@ -172,6 +201,7 @@ int models_split(struct run *t)
 			}
 			snprintf(mine, sizeof mine, "%s", g->list); /* the child's own run */
 			t->o.devices = mine;
+			t->o.devices_known = 1;
 			free(gs);
 			return -1;
 		}

@@ -8,7 +8,10 @@ struct run;
    t->o.devices set to that model's GPUs, its own OUT/<kernel>/<gpu>/), wait for them and print
    their output per model. Returns the worst exit status in the parent; -1 where the caller
    goes on with the run: in each child, and in the process itself when there is one model (or
-   the GPUs cannot be asked: the run then reports that as it would). */
-int models_split(struct run *t);
+   the GPUs cannot be asked: the run then reports that as it would). Unless probe is set, GPUs
+   that can be named without the driver (a list, or CUDA_VISIBLE_DEVICES for all) are left to
+   the GPU workers, which open them side by side (measure.c calls this again, with probe, when
+   they cannot or differ): the driver's start-up in a probe takes time for each GPU. */
+int models_split(struct run *t, int probe);
 
 #endif

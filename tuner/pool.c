@@ -334,20 +334,44 @@ void pool_resize(struct pool *p, int workers)
 	p->nw = workers;
 }
 
-int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
+/* wait for w's info, into info; 0, or -1 with why (w reaped) */
+static int open_info(struct pool *p, struct worker *w, struct buf *info, char *why,
+                     size_t whylen)
 {
-	struct worker *w = &p->w[0];
 	char kind = 0;
 	int rc;
 
-	if (w->pid > 0 || launch(p, 0, why, whylen) < 0)
-		return w->pid > 0 ? 0 : -1;
 	if ((rc = read_frame(w->from, &kind, info, w->deadline, NULL)) == RD_OK && kind == 'i') {
 		w->opening = 0;
+		w->deadline = 0;
 		return 0;
 	}
 	refused(p, w, rc, kind, info, why, whylen);
 	return -1;
+}
+
+int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen)
+{
+	struct worker *w = &p->w[0];
+
+	if (w->pid > 0 && !w->opening)
+		return 0;
+	if (w->pid <= 0 && launch(p, 0, why, whylen) < 0)
+		return -1;
+	return open_info(p, w, info, why, whylen);
+}
+
+int pool_open_all(struct pool *p, struct buf *infos, char *why, size_t whylen)
+{
+	int i;
+
+	for (i = 0; i < p->nw; i++)
+		if (p->w[i].pid <= 0 && launch(p, i, why, whylen) < 0)
+			return -1;
+	for (i = 0; i < p->nw; i++) /* side by side: the wait is the slowest's */
+		if (p->w[i].opening && open_info(p, &p->w[i], &infos[i], why, whylen) < 0)
+			return -1;
+	return 0;
 }
 
 int pool_start(struct pool *p, char *why, size_t whylen)

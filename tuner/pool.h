@@ -51,6 +51,9 @@ void pool_resize(struct pool *p, int workers);
 /* start the first worker now and wait for its info (appended to info); 0, or -1 with why if
    it cannot open (the pool stays usable: pool_run tries again) */
 int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen);
+/* start every worker not running yet and wait for each one's info (worker w's appended to
+   infos[w]); they open side by side. 0, or -1 with the first failure's why */
+int pool_open_all(struct pool *p, struct buf *infos, char *why, size_t whylen);
 /* start every worker not running yet, not waiting for them: they open side by side while the
    caller goes on (their info is read, and dropped, by the next run); 0, or -1 with why if one
    cannot be forked */

@@ -33,7 +33,9 @@ struct run_opts {
 	uint64_t seed;            /* --seed */
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */
-	int devices_known;        /* devices lists GPUs the driver was seen to have (models.c) */
+	int devices_known;        /* 1: devices lists GPUs the driver was seen to have; 2: GPUs
+	                             named, not seen (models.c); 0: neither */
+	const char *devices_asked; /* --devices as given, where models.c named the GPUs */
 	int t4;                   /* --t4: also write results.t4.json (t4.h) */
 	int sass;                 /* explain --sass: the declared accesses against the code */
 	double timeout;
