@@ -423,37 +423,6 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 
 /* ---- the parent's side ---- */
 
-int devices_parse(const char *s, int **dev)
-{
-	int n = 0;
-
-	*dev = NULL;
-	while (*s) {
-		char *end;
-		long d;
-		int i;
-		if (*s < '0' || *s > '9')
-			goto bad;
-		d = strtol(s, &end, 10);
-		if (d > 1024 || (*end && *end != ','))
-			goto bad;
-		for (i = 0; i < n; i++)
-			if ((*dev)[i] == d)
-				goto bad;
-		*dev = xreallocarray(*dev, (size_t)n + 1, sizeof **dev);
-		(*dev)[n++] = (int)d;
-		s = *end ? end + 1 : end;
-		if (*end && !*s)
-			goto bad;
-	}
-	if (n)
-		return n;
-bad:
-	free(*dev);
-	*dev = NULL;
-	return -1;
-}
-
 /* measure_open where --devices named its GPUs without the driver (models.c): every worker
    opens at once, each seeing its own GPU; where one cannot or they are of more than one model,
    the driver is asked about them all (models_split, which may end this process) and the

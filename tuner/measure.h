@@ -45,8 +45,5 @@ void measure_notrun(struct measure *m, size_t i);
 void measure_rebind(struct measure *m, struct run *t);
 /* end the worker and free m (NULL is fine) */
 void measure_close(struct measure *m);
-/* --devices 0,2: the ordinals into *dev (freed by the caller), their count; -1 (and *dev NULL)
-   if s is not such a list or names a device twice */
-int devices_parse(const char *s, int **dev);
 
 #endif

@@ -5,7 +5,6 @@
    files the parent prints, model by model, once every run has ended. */
 #include "models.h"
 #include "gpu.h"
-#include "measure.h"
 #include "run.h"
 #include "util.h"
 
@@ -24,6 +23,37 @@ struct group {
 	FILE *out, *err;  /* the child's stdout and stderr */
 	int status;       /* its exit status */
 };
+
+int devices_parse(const char *s, int **dev)
+{
+	int n = 0;
+
+	*dev = NULL;
+	while (*s) {
+		char *end;
+		long d;
+		int i;
+		if (*s < '0' || *s > '9')
+			goto bad;
+		d = strtol(s, &end, 10);
+		if (d > 1024 || (*end && *end != ','))
+			goto bad;
+		for (i = 0; i < n; i++)
+			if ((*dev)[i] == d)
+				goto bad;
+		*dev = xreallocarray(*dev, (size_t)n + 1, sizeof **dev);
+		(*dev)[n++] = (int)d;
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			goto bad;
+	}
+	if (n)
+		return n;
+bad:
+	free(*dev);
+	*dev = NULL;
+	return -1;
+}
 
 /* in a child: a line "ORDINAL NAME" to fd for each GPU spec names, then exit; exit 1 if the
    driver cannot be asked or spec names a GPU it does not have */

@@ -4,6 +4,10 @@
 
 struct run;
 
+/* --devices 0,2: the ordinals into *dev (freed by the caller), their count; -1 (and *dev NULL)
+   if s is not such a list or names a device twice */
+int devices_parse(const char *s, int **dev);
+
 /* When t->o.devices names GPUs of more than one model: fork a run per model (each with
    t->o.devices set to that model's GPUs, its own OUT/<kernel>/<gpu>/), wait for them and print
    their output per model. Returns the worst exit status in the parent; -1 where the caller
