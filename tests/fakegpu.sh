@@ -540,6 +540,9 @@ CUDA_VISIBLE_DEVICES=3,1,0,2 FAKECUDA_INIT_MS=250 tune init_named 0 "$tmp/init5.
 check init_named_json "$tmp/init5/fake_pairs/fake-gpu-sm90/results.json" '
 ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
 assert ph["driver"] < 0.7, ph   # 1.25 s with a probe of the four first'
+# two names for one GPU (its PCI address twice): the workers find out, the driver is asked
+CUDA_VISIBLE_DEVICES=1,1 tune named_twice 0 "$tmp/twice.log" -v --devices all --out "$tmp/twice" tests/fakecuda/pairs.yaml
+has named_twice_found "^tuner: --devices all: GPU 0 and GPU 1 are one GPU (PCI 0000:02:00); asking the driver about every GPU$" "$tmp/stderr"
 # named GPUs of two models: the workers find out, the driver is asked about all, a run each
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU B:8.0:2"
 CUDA_VISIBLE_DEVICES=2,0 tune named_models 0 "$tmp/named.log" -v --devices all --out "$tmp/named" tests/fakecuda/pairs.yaml

@@ -246,7 +246,10 @@ int gpu_probe(int ordinal, struct gpu_info *info, char *why, size_t whylen)
 	    attr(&info->smem_block, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
 	         "MAX_SHARED_MEMORY_PER_BLOCK", why, whylen) < 0 ||
 	    attr(&info->smem_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-	         "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", why, whylen) < 0)
+	         "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", why, whylen) < 0 ||
+	    attr(&info->pci[0], CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, "PCI_DOMAIN_ID", why, whylen) < 0 ||
+	    attr(&info->pci[1], CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, "PCI_BUS_ID", why, whylen) < 0 ||
+	    attr(&info->pci[2], CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, "PCI_DEVICE_ID", why, whylen) < 0)
 		goto fail;
 	if (info->smem_optin < info->smem_block)
 		info->smem_optin = info->smem_block;

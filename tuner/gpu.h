@@ -17,6 +17,7 @@ struct gpu_info {
 	int driver_version;       /* e.g. 13000 */
 	size_t mem_bytes;
 	int devices;              /* how many CUDA devices the driver sees */
+	int pci[3];               /* its PCI domain, bus and device: which GPU it is */
 };
 
 /* load libcuda.so.1, init, retain device `ordinal`'s primary context and make it current.

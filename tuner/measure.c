@@ -104,6 +104,9 @@ static void wire_info(struct buf *b, const struct gpu_info *g, int bank8)
 	wire_u32(b, (uint32_t)g->driver_version);
 	wire_u64(b, g->mem_bytes);
 	wire_u32(b, (uint32_t)g->devices);
+	wire_u32(b, (uint32_t)g->pci[0]);
+	wire_u32(b, (uint32_t)g->pci[1]);
+	wire_u32(b, (uint32_t)g->pci[2]);
 	wire_u32(b, (uint32_t)bank8);
 }
 
@@ -121,6 +124,9 @@ static int rd_info(struct rd *r, struct gpu_info *g, int *bank8)
 	g->driver_version = rd_i32(r);
 	g->mem_bytes = (size_t)rd_u64(r);
 	g->devices = rd_i32(r);
+	g->pci[0] = rd_i32(r);
+	g->pci[1] = rd_i32(r);
+	g->pci[2] = rd_i32(r);
 	*bank8 = rd_i32(r);
 	return rd_done(r) ? 0 : -1;
 }
@@ -433,21 +439,29 @@ static struct measure *open_named(struct measure *m, const struct pool_ops *ops,
 {
 	struct run *t = m->t;
 	struct buf *infos = xcalloc((size_t)m->ndev, sizeof *infos);
-	struct gpu_info g;
-	int i, rc, b8, ok;
+	struct gpu_info *g = xcalloc((size_t)m->ndev, sizeof *g);
+	int i, j, rc, b8, ok;
 
 	m->pool = pool_new(ops, lim, m->ndev);
 	ok = pool_open_all(m->pool, infos, why, whylen) == 0;
-	for (i = 0; i < m->ndev; i++) {
+	for (i = 0; i < m->ndev && ok; i++) {
 		struct rd r = rd_of(infos[i].s, infos[i].len);
-		if (ok && rd_info(&r, i ? &g : gpu, i ? &b8 : bank8) < 0)
+		if (rd_info(&r, &g[i], i ? &b8 : bank8) < 0)
 			die("bad info message");
-		if (ok && i && strcmp(g.name, gpu->name))
-			snprintf(why, whylen, "GPU %d is a %s, GPU %d a %s", m->dev[i], g.name,
-			         m->dev[0], gpu->name), ok = 0;
-		buf_free(&infos[i]);
+		if (strcmp(g[i].name, g[0].name))
+			snprintf(why, whylen, "GPU %d is a %s, GPU %d a %s", m->dev[i], g[i].name,
+			         m->dev[0], g[0].name), ok = 0;
+		for (j = 0; j < i && ok; j++) /* two names for one GPU */
+			if (!memcmp(g[i].pci, g[j].pci, sizeof g[i].pci))
+				snprintf(why, whylen, "GPU %d and GPU %d are one GPU (PCI %04x:%02x:%02x)",
+				         m->dev[j], m->dev[i], (unsigned)g[i].pci[0], (unsigned)g[i].pci[1],
+				         (unsigned)g[i].pci[2]), ok = 0;
 	}
+	for (i = 0; i < m->ndev; i++)
+		buf_free(&infos[i]);
 	free(infos);
+	*gpu = g[0];
+	free(g);
 	if (ok) {
 		snprintf(m->model, sizeof m->model, "%s", gpu->name);
 		return m;

@@ -75,6 +75,7 @@ CUresult cuDriverGetVersion(int *v)
 static struct fake_dev {
 	char name[64];
 	int major, minor, sms;
+	int bus;                  /* its PCI bus: its place in FAKECUDA_DEVICES + 1 */
 } devs[8];
 static int ndevs;
 
@@ -91,12 +92,12 @@ static void devices(void)
 			break;
 		memcpy(d->name, s, k);
 		d->name[k] = 0;
-		ndevs++;
+		d->bus = ++ndevs;
 		s = strchr(s, ',');
 		s = s ? s + 1 : NULL;
 	}
 	if (!ndevs)
-		devs[ndevs++] = (struct fake_dev){"Fake GPU", 9, 0, 4};
+		devs[ndevs++] = (struct fake_dev){"Fake GPU", 9, 0, 4, 1};
 	if ((s = getenv("CUDA_VISIBLE_DEVICES"))) { /* indices, up to the first that is none */
 		struct fake_dev seen[8];
 		int n = 0;
@@ -159,6 +160,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute a, CUdevice d)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = devs[d].major; break;
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = devs[d].minor; break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = devs[d].sms; break;
+	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: *pi = devs[d].bus; break;
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: /* FAKECUDA_L2 bytes, else 1 MiB */
 		*pi = getenv("FAKECUDA_L2") ? atoi(getenv("FAKECUDA_L2")) : 1 << 20;
 		break;
