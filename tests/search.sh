@@ -112,6 +112,18 @@ expect bank_after_fails 2 $T -q -j 1 --arch sm_90 --budget 16 --strategy random 
 grep -q "access 'fails', index, for .* PAD=0 .*outside shared memory" "$tmp/bf2.err" && cmp -s "$tmp/bf2.err" "$tmp/stderr" &&
 	ok bank_beside_fails_same || bad bank_beside_fails_same "$(cat "$tmp/bf2.err" "$tmp/stderr")"
 
+# the guided search predicts a sample for its start (8 times its prior half: 32 here), not the
+# whole space, then what it tried; an access that fails in the sample ends the run before
+# anything is compiled
+expect guided_sample 0 $T -v -j 2 --arch sm_90 --budget 24 --strategy guided --seed 4 --out "$tmp/gs" configs/transpose.yaml
+has guided_sample_phase "^tuner: *[0-9.]* s  bank model: the guided start's sample" "$tmp/stderr"
+has guided_sample_said "^tuner: bank model: [0-9]* of [0-9]* classes evaluated before the stream, for the guided start$" "$tmp/stderr"
+json "$tmp/gs/transpose/untimed-sm_90/results.json" 'len([x for x in v if x["status"] != "dropped"]) == 24 and all(x["bank"]["predicted"] for x in v if x["status"] != "dropped")' &&
+	ok guided_sample_predicted || bad guided_sample_predicted
+expect guided_sample_fails 2 $T -q -j 2 --arch sm_90 --budget 24 --strategy guided --seed 4 --out "$tmp/gf" "$tmp/bankfail.yaml"
+has guided_sample_fails_said "access 'fails', index, for .* PAD=0 .*outside shared memory" "$tmp/stderr"
+[ ! -e "$tmp/gf" ] && ok guided_sample_fails_early || bad guided_sample_fails_early "$(ls -R "$tmp/gf")"
+
 # shards: three shards merged are the unsharded run (same variants, order, statuses,
 # resources, reasons); a fourth run of another config cannot join them
 expect shard_whole 0 $T -j 2 --arch sm_90 --out "$tmp/whole" $cfg

@@ -65,7 +65,7 @@ static double cost(const struct fixture *f, size_t i)
 static double run(const struct fixture *f, enum strategy st, size_t budget, uint64_t seed,
                   size_t *npicks)
 {
-	struct search *q = search_new(st, f->c, &f->s, f->cand, f->n, budget, seed, NULL, 4);
+	struct search *q = search_new(st, f->c, &f->s, f->cand, f->n, budget, seed, 4);
 	double best = INFINITY;
 	size_t i;
 	int got;
@@ -89,7 +89,7 @@ TEST(search_exhaustive_order_and_budget)
 	size_t i, k;
 
 	setup(&f);
-	q = search_new(SEARCH_EXHAUSTIVE, f.c, &f.s, f.cand, f.n, 5, 1, NULL, 4);
+	q = search_new(SEARCH_EXHAUSTIVE, f.c, &f.s, f.cand, f.n, 5, 1, 4);
 	for (k = 0; k < 5; k++) {
 		CHECK_EQ(search_next(q, &i), 1);
 		CHECK_EQ(i, f.cand[k]);
@@ -115,7 +115,7 @@ TEST(search_random_is_a_permutation)
 
 	setup(&f);
 	seen = calloc(f.s.n, 1);
-	q = search_new(SEARCH_RANDOM, f.c, &f.s, f.cand, f.n, 0, 7, NULL, 4);
+	q = search_new(SEARCH_RANDOM, f.c, &f.s, f.cand, f.n, 0, 7, 4);
 	for (k = 0; k < f.n; k++) {
 		CHECK_EQ(search_next(q, &i), 1);
 		CHECK(!f.s.v[i].drop && !seen[i]);
@@ -135,7 +135,7 @@ TEST(search_guided_waits_for_its_window)
 	size_t i, k, picks[16];
 
 	setup(&f);
-	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 40, 3, NULL, 4);
+	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 40, 3, 4);
 	for (k = 0; k < 8; k++) /* the start (a fifth of 40) is not held back */
 		CHECK_EQ(search_next(q, &picks[k]), 1);
 	CHECK_EQ(search_next(q, &i), 0); /* past the start, 8 in flight > the window of 4 */
@@ -192,7 +192,7 @@ TEST(search_guided_picks_golden)
 
 	setup_config(&f, "configs/stencil2d.yaml");
 	snprintf(path, sizeof path, "%s", test_path("tests/golden/guided-picks.txt"));
-	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 300, 5, NULL, 6);
+	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 300, 5, 6);
 	for (;;) {
 		got = nout < 6 ? search_next(q, &i) : 0;
 		if (got > 0) {
@@ -229,5 +229,61 @@ TEST(search_guided_picks_golden)
 	}
 	search_free(q);
 	free(picks);
+	teardown(&f);
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the guided start consults the prior of a sample (8 times its prior half, the first of the
+   random order), and draws that half from the better half of the sample; a space no larger
+   than the sample is consulted whole; other strategies consult none */
+TEST(search_guided_prior_sample)
+{
+	struct fixture f;
+	struct search *q;
+	size_t *want, m, i, k, j, got;
+	double *prior, *keys, cut;
+	unsigned char *in;
+
+	setup(&f);
+	want = calloc(f.n + 1, sizeof *want);
+	prior = calloc(f.s.n + 1, sizeof *prior);
+	in = calloc(f.s.n + 1, 1);
+	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 40, 9, 4); /* start 8: half 4 */
+	m = search_prior_wanted(q, want);
+	CHECK_EQ(m, 32);
+	for (i = 0; i < f.s.n; i++)
+		prior[i] = NAN; /* never read */
+	keys = calloc(m, sizeof *keys);
+	for (i = 0; i < m; i++) {
+		CHECK(!in[want[i]] && !f.s.v[want[i]].drop);
+		in[want[i]] = 1;
+		prior[want[i]] = keys[i] = cost(&f, want[i]);
+	}
+	qsort(keys, m, sizeof *keys, by_double);
+	cut = keys[(m + 1) / 2 - 1]; /* the better half's worst */
+	search_prior(q, prior);
+	for (k = 0; k < 4; k++) {
+		CHECK_EQ(search_next(q, &j), 1);
+		CHECK(in[j] && prior[j] <= cut);
+	}
+	search_free(q);
+	/* a budget whose sample is the space: every candidate consulted */
+	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 1000, 9, 4);
+	CHECK_EQ(search_prior_wanted(q, want), f.n);
+	search_free(q);
+	q = search_new(SEARCH_RANDOM, f.c, &f.s, f.cand, f.n, 40, 9, 4);
+	got = search_prior_wanted(q, want);
+	CHECK_EQ(got, 0);
+	search_free(q);
+	free(keys);
+	free(in);
+	free(prior);
+	free(want);
 	teardown(&f);
 }

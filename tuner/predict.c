@@ -288,6 +288,7 @@ struct ahead {
 	struct pool_run run;
 	char why[256];
 	double start, end;        /* when it began, and its last answer came (now_s) */
+	int beside;               /* it ran beside the stream (else before it) */
 };
 
 /* where variant j's answers go: bank (eight 0) or bank8 (eight 1) */
@@ -370,16 +371,17 @@ int predict_cc(const struct runinfo *ri)
 	return ri->timed ? ri->gpu.cc_major * 10 + ri->gpu.cc_minor : nv_arch_cc(ri->arch);
 }
 
-struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
-                            const size_t *plan, size_t n, int workers, struct pool_task *task)
+/* the classes of plan[0..n), to be evaluated in up to `workers` processes (a pool task, in
+   *task, where there are two or more and at least 8 classes; else no pool) */
+static struct ahead *ahead_new(const struct config *c, const struct space *s, int cc,
+                               const size_t *plan, size_t n, int workers,
+                               struct pool_task *task)
 {
 	struct ahead *a;
 	struct pool_ops ops = {NULL, NULL, NULL, fan_run, NULL, "bank model process"};
 	struct pool_limits lim = {0, 0};
 	size_t i, *slot;
 
-	if (!c->naccesses || workers < 2 || n < 8)
-		return NULL;
 	a = xcalloc(1, sizeof *a);
 	a->start = a->end = now_s();
 	memo_open(&a->m, c, s, cc, n);
@@ -394,12 +396,67 @@ struct ahead *predict_ahead(const struct config *c, const struct space *s, int c
 	a->bank = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank);
 	a->bank8 = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank8);
 	a->f = (struct fanout){c, s, &a->m, NULL, a, (size_t)-1, "", xcalloc(s->n + 1, 1)};
+	if (workers < 2 || a->nrep < 8)
+		return a;
 	ops.ctx = &a->f;
 	a->pool = pool_new(&ops, &lim, (size_t)workers < a->nrep / 4 ? workers
 	                                                             : (int)(a->nrep / 4 + 1));
 	a->run = (struct pool_run){NULL, 0, NULL, fan_done, &a->f, NULL, &run_stop};
 	*task = (struct pool_task){a->pool, &a->run, ahead_next, a, a->why, sizeof a->why, 0};
 	return a;
+}
+
+struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
+                            const size_t *plan, size_t n, int workers, struct pool_task *task)
+{
+	struct ahead *a;
+
+	if (!c->naccesses || workers < 2 || n < 8)
+		return NULL;
+	if (!(a = ahead_new(c, s, cc, plan, n, workers, task))->pool) {
+		predict_ahead_free(a);
+		return NULL;
+	}
+	a->beside = 1;
+	return a;
+}
+
+struct ahead *predict_sample(const struct config *c, const struct space *s, int cc,
+                             const size_t *which, size_t n, int workers)
+{
+	struct pool_task task;
+	struct ahead *a;
+	size_t k;
+	char e[1024];
+
+	if (!c->naccesses || !n)
+		return NULL;
+	a = ahead_new(c, s, cc, which, n, workers, &task);
+	if (a->pool && pool_run_many(&task, 1) < 0)
+		note(2, "tuner: evaluating the bank model here: %s\n", a->why);
+	for (k = 0; k < a->nrep && !run_stop; k++) { /* what no process answered for, here */
+		size_t j = a->rep[k];
+		if (a->f.seen[j])
+			continue;
+		if (bank_bound(c, s, j, e, sizeof e) < 0 ||
+		    bank_one(c, s, j, memo_rules(&a->m, j), fan_slot(&a->f, j, 0), fan_slot(&a->f, j, 1),
+		             e, sizeof e) < 0)
+			fan_error(&a->f, j, e);
+		else
+			a->f.seen[j] = 1;
+	}
+	if (a->f.err != (size_t)-1)
+		fatal("%s", a->f.msg);
+	return a;
+}
+
+double predict_ahead_ratio(struct ahead *a, size_t i)
+{
+	size_t *slot;
+
+	if (!a || !*(slot = memo_find(&a->m, i)) || !a->f.seen[*slot - 1])
+		return -1;
+	return report_bank_ratio(fan_slot(&a->f, *slot - 1, 0), a->f.c->naccesses);
 }
 
 /* what a evaluated for variant i's class into bank and bank8: 1, or 0 if it has nothing */
@@ -416,10 +473,11 @@ static int ahead_take(struct ahead *a, size_t i, struct bank_stats *bank,
 	return 1;
 }
 
-void predict_ahead_span(const struct ahead *a, double *start, double *end)
+int predict_ahead_span(const struct ahead *a, double *start, double *end)
 {
 	*start = a->start;
 	*end = a->end;
+	return a->beside ? 0 : -1;
 }
 
 void predict_ahead_free(struct ahead *a)
@@ -486,8 +544,8 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		if (!f.seen[rep[i]])
 			todo[ntodo++] = rep[i];
 	if (a)
-		note(2, "tuner: bank model: %zu of %zu classes evaluated beside the stream\n",
-		     nahead, nrep);
+		note(2, "tuner: bank model: %zu of %zu classes evaluated %s\n", nahead, nrep,
+		     a->beside ? "beside the stream" : "before the stream, for the guided start");
 	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
 	   there is enough of it; what no process answered for is evaluated here */
 	if (workers > 1 && ntodo >= 8) {

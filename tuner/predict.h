@@ -30,8 +30,18 @@ struct pool_task;
    is left to predict_bank, which reports it in order. */
 struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
                             const size_t *plan, size_t n, int workers, struct pool_task *task);
-/* when it began, and when its last answer came (now_s's clock) */
-void predict_ahead_span(const struct ahead *a, double *start, double *end);
+/* the bank model for the variants which[0..n) (kept), now, in up to `workers` processes: what
+   the guided start's prior needs (predict_ahead_ratio), kept for predict_bank. An evaluation
+   error is a config error, reported (the first of them, in variant order). NULL when the
+   config declares no accesses. */
+struct ahead *predict_sample(const struct config *c, const struct space *s, int cc,
+                             const size_t *which, size_t n, int workers);
+/* the bank ratio a predicted for variant i's class (report_bank_ratio), -1 if none (a may be
+   NULL) */
+double predict_ahead_ratio(struct ahead *a, size_t i);
+/* when it began, and when its last answer came (now_s's clock): 0, or -1 if it did not run
+   beside the stream (predict_sample) */
+int predict_ahead_span(const struct ahead *a, double *start, double *end);
 void predict_ahead_free(struct ahead *a);
 /* tuner explain: print each kept variant's accesses as the bank model predicts them for arch */
 void predict_explain(const struct config *c, const struct space *s, const struct result *r,

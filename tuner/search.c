@@ -1,8 +1,8 @@
 /* search: the order in which a run tries its candidates, and when it stops.
 
    exhaustive takes them in config order, random in a seeded uniform order. guided starts like
-   random (a fifth of the budget, at least 8, half of it drawn among the variants with the
-   best static prior), then picks, four times in five, the untried candidate whose time its
+   random (a fifth of the budget, at least 8, half of it drawn among the better half, by a
+   static prior, of a sample of PRIOR_SAMPLE times that many), then picks, four times in five, the untried candidate whose time its
    nearest tried neighbours predict to be the lowest, and once in five a random one (so a
    wrong early picture gets corrected). Neighbours: the K nearest tried variants in parameter
    space, each parameter's value scaled by its place in the parameter's list to [0, 1], L1
@@ -20,8 +20,12 @@
 
 #define K 3               /* neighbours of a prediction */
 #define EXPLORE 5         /* one guided pick in this many is random */
+#define PRIOR_SAMPLE 8    /* the guided start's prior half: from the better half of the first
+                             this many times its size of the random order */
 
 struct search {
+	const struct config *c;
+	const struct space *s;
 	enum strategy st;
 	size_t n, budget, window;
 	size_t *cand;             /* candidates, in the order random and the start take them */
@@ -98,12 +102,77 @@ static int by_key(const void *a, const void *b)
 	                                (*(const size_t *)a < *(const size_t *)b);
 }
 
+/* position i's coordinates: each parameter's value scaled by its place in its list */
+static void positions(struct search *q, size_t i)
+{
+	size_t p, k;
+
+	for (p = 0; p < q->np; p++) {
+		const struct param *pa = &q->c->params[p];
+		for (k = 0; k < pa->nvals && pa->vals[k] != q->s->v[q->cand[i]].vals[p]; k++)
+			;
+		q->x[i * q->np + p] = pa->nvals > 1 ? (float)k / (float)(pa->nvals - 1) : 0;
+	}
+}
+
+size_t search_prior_wanted(const struct search *q, size_t *out)
+{
+	size_t m;
+
+	if (q->st != SEARCH_GUIDED || q->n < 2)
+		return 0;
+	m = PRIOR_SAMPLE * (q->start / 2);
+	m = m < q->n ? m : q->n;
+	memcpy(out, q->cand, m * sizeof *out);
+	return m;
+}
+
+void search_prior(struct search *q, const double *prior)
+{
+	size_t n = q->n, i, m;
+	double *key;
+	size_t *best, *ord, h = q->start / 2, nb, k = 0;
+	unsigned char *chosen;
+
+	if (q->st != SEARCH_GUIDED || n < 2 || !prior || q->npicked)
+		return;
+	m = PRIOR_SAMPLE * h < n ? PRIOR_SAMPLE * h : n;
+	nb = (m + 1) / 2;
+	key = xcalloc(m, sizeof *key);
+	best = xcalloc(m, sizeof *best);
+	ord = xcalloc(n, sizeof *ord);
+	chosen = xcalloc(n, 1);
+	for (i = 0; i < m; i++) {
+		key[i] = prior[q->cand[i]];
+		best[i] = i;
+	}
+	sort_key = key;
+	qsort(best, m, sizeof *best, by_key);
+	shuffle(best, nb, &q->rng);
+	for (i = 0; i < h && i < nb; i++) {
+		chosen[best[i]] = 1;
+		ord[k++] = q->cand[best[i]];
+	}
+	for (i = 0; i < n; i++)
+		if (!chosen[i])
+			ord[k++] = q->cand[i];
+	memcpy(q->cand, ord, n * sizeof *ord);
+	for (i = 0; i < n; i++)
+		q->posof[q->cand[i]] = (uint32_t)(i + 1);
+	for (i = 0; i < n; i++) /* the coordinates follow their candidates */
+		positions(q, i);
+	free(chosen);
+	free(ord);
+	free(key);
+	free(best);
+}
+
 struct search *search_new(enum strategy st, const struct config *c, const struct space *s,
                           const size_t *cand, size_t n, size_t budget, uint64_t seed,
-                          const double *prior, size_t window)
+                          size_t window)
 {
 	struct search *q = xcalloc(1, sizeof *q);
-	size_t i, p;
+	size_t i;
 
 	q->st = st;
 	q->n = n;
@@ -120,43 +189,14 @@ struct search *search_new(enum strategy st, const struct config *c, const struct
 	q->posof = xcalloc(s->n + 1, sizeof *q->posof);
 	q->start = budget ? budget / 5 : n / 5;
 	q->start = q->start < 8 ? 8 : q->start;
-	if (prior && n > 1) { /* the start's first half from the better half by prior */
-		double *key = xcalloc(n, sizeof *key);
-		size_t *best = xcalloc(n, sizeof *best), *ord = xcalloc(n, sizeof *ord);
-		size_t h = q->start / 2, nb = (n + 1) / 2, m = 0;
-		unsigned char *chosen = xcalloc(n, 1);
-		for (i = 0; i < n; i++) {
-			key[i] = prior[q->cand[i]];
-			best[i] = i;
-		}
-		sort_key = key;
-		qsort(best, n, sizeof *best, by_key);
-		shuffle(best, nb, &q->rng);
-		for (i = 0; i < h && i < nb; i++) {
-			chosen[best[i]] = 1;
-			ord[m++] = q->cand[best[i]];
-		}
-		for (i = 0; i < n; i++)
-			if (!chosen[i])
-				ord[m++] = q->cand[i];
-		memcpy(q->cand, ord, n * sizeof *ord);
-		free(chosen);
-		free(ord);
-		free(key);
-		free(best);
-	}
 	for (i = 0; i < n; i++)
 		q->posof[q->cand[i]] = (uint32_t)(i + 1);
+	q->c = c;
+	q->s = s;
 	q->np = c->nparams;
 	q->x = xcalloc(n * q->np + 1, sizeof *q->x);
 	for (i = 0; i < n; i++)
-		for (p = 0; p < q->np; p++) {
-			const struct param *pa = &c->params[p];
-			size_t k;
-			for (k = 0; k < pa->nvals && pa->vals[k] != s->v[q->cand[i]].vals[p]; k++)
-				;
-			q->x[i * q->np + p] = pa->nvals > 1 ? (float)k / (float)(pa->nvals - 1) : 0;
-		}
+		positions(q, i);
 	q->tried = xcalloc(n + 1, sizeof *q->tried);
 	q->y = xcalloc(n + 1, sizeof *q->y);
 	q->nd = xcalloc(n * K + 1, sizeof *q->nd);

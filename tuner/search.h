@@ -22,15 +22,22 @@ const char *search_name(enum strategy st);
 struct search;
 
 /*
- * Search the candidates cand[0..n) (indices into s, kept variants) with strategy st. budget:
- * how many candidates may be counted (search_result), 0: no limit. prior[i] (may be NULL):
- * a static estimate of variant i's cost (e.g. the bank model's conflict ratio; 1 is none,
- * higher is worse), which the guided strategy prefers in its start. window: how many picks may
- * await their results before the guided strategy waits for them.
+ * Search the candidates cand[0..n) (indices into s, kept variants; s and its config must
+ * outlive the search) with strategy st. budget: how many candidates may be counted
+ * (search_result), 0: no limit. window: how many picks may await their results before the
+ * guided strategy waits for them.
  */
 struct search *search_new(enum strategy st, const struct config *c, const struct space *s,
                           const size_t *cand, size_t n, size_t budget, uint64_t seed,
-                          const double *prior, size_t window);
+                          size_t window);
+/* the candidates whose static prior the guided start consults (search_prior), into out (up to
+   n): the first PRIOR_SAMPLE (8) times its prior half's size in the random order, all of them
+   in a smaller space; 0 for the other strategies */
+size_t search_prior_wanted(const struct search *q, size_t *out);
+/* before the first pick: prior[i], a static estimate of variant i's cost (e.g. the bank
+   model's conflict ratio; 1 is none, higher is worse), read for search_prior_wanted's variants
+   only. The guided start's first half is drawn from the better half of those by it. */
+void search_prior(struct search *q, const double *prior);
 /* the next variant to try: 1 with *i, 0 none until a result comes back, -1 none any more */
 int search_next(struct search *q, size_t *i);
 /* the variants the search would pick first if each were counted, into out (up to max); 0 for

@@ -489,22 +489,32 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	struct pool_task tasks[3];
 	struct compiler *k;
 	char why[256] = "";
-	size_t i, misses, n, shared;
-	double *prior = NULL;
+	size_t i, misses, n, shared, *want;
+	double *prior;
 	int ntask = 1, gpu = 0;
 
 	memset(&st, 0, sizeof st);
 	st.t = t;
 	st.t0 = t0;
-	if (t->o.strategy == SEARCH_GUIDED) {
-		prior = xcalloc(s->n + 1, sizeof *prior);
-		for (i = 0; i < s->n; i++)
-			prior[i] = t->r[i].bank_ratio > 0 ? t->r[i].bank_ratio : 1;
-	}
 	st.q = search_new((enum strategy)t->o.strategy, c, s, cand, ncand, t->o.budget,
-	                  t->o.seed, prior, (size_t)t->o.jobs + 2);
+	                  t->o.seed, (size_t)t->o.jobs + 2);
+	if ((n = search_prior_wanted(st.q, want = xcalloc(ncand + 1, sizeof *want)))) {
+		prior = xcalloc(s->n + 1, sizeof *prior);
+		if (!t->predicted) { /* the bank model for those, now: a sample, not the space */
+			t->ahead = predict_sample(c, s, predict_cc(&t->ri), want, n, t->o.jobs);
+			run_phase(t, "bank model: the guided start's sample");
+			st.t0 = now_s();
+		}
+		for (i = 0; i < n; i++) {
+			double b = t->predicted ? t->r[want[i]].bank_ratio
+			                        : predict_ahead_ratio(t->ahead, want[i]);
+			prior[want[i]] = b > 0 ? b : 1;
+		}
+		search_prior(st.q, prior);
+		free(prior);
+	}
+	free(want);
 	st.qmax = 4 * (size_t)t->o.jobs + 16;
-	free(prior);
 	k = compile_open(t->ri.arch, c->options, c->noptions, cachedir, t->o.jobs, job_of,
 	                 compile_next, compiled, &st, &run_stop);
 	compile_task(k, &tasks[0], why, sizeof why);
@@ -514,7 +524,7 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
 		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
 	}
-	if (t->ahead_wanted && !run_stop) { /* the budget's first picks, and a few in reserve */
+	if (t->ahead_wanted && !t->ahead && !run_stop) { /* the budget's first picks, and more */
 		size_t max = t->o.budget ? t->o.budget + t->o.budget / 8 + 8 : ncand;
 		size_t *plan = xcalloc(max + 1, sizeof *plan), np = search_plan(st.q, plan, max);
 		if ((t->ahead = predict_ahead(c, s, predict_cc(&t->ri), plan, np, t->o.jobs,

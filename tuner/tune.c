@@ -306,9 +306,10 @@ void tune_run(struct run *t)
 	run_phase(t, "summary");
 }
 
-/* 1 if t's space is the first point's, variant for variant (the same ids, the same kept), and
-   the bank model sees no size (no access and no block dimension uses one): its predictions
-   there hold here */
+/* 1 if t's space is the first point's, variant for variant (the same ids, the same kept), the
+   bank model sees no size (no access and no block dimension uses one), and the first point
+   predicted every variant t tries (a search on a budget may try others there): its
+   predictions there hold here */
 static int same_prediction(const struct run *t)
 {
 	const struct run *f = t->first;
@@ -319,7 +320,9 @@ static int same_prediction(const struct run *t)
 		return 0;
 	for (i = 0; i < t->s.n; i++)
 		if (strcmp(f->s.v[i].id, t->s.v[i].id) || !f->s.v[i].drop != !t->s.v[i].drop ||
-		    f->s.v[i].bank_bytes != t->s.v[i].bank_bytes)
+		    f->s.v[i].bank_bytes != t->s.v[i].bank_bytes ||
+		    (t->c->naccesses && !t->s.v[i].drop && t->r[i].status != ST_SKIPPED &&
+		     !f->r[i].bank))
 			return 0;
 	return 1;
 }
@@ -344,8 +347,8 @@ static void predict(struct run *t)
 	}
 	if (t->ahead) {
 		double a, b;
-		predict_ahead_span(t->ahead, &a, &b);
-		run_span(t, "bank model beside the stream", a, b, 1);
+		if (predict_ahead_span(t->ahead, &a, &b) == 0)
+			run_span(t, "bank model beside the stream", a, b, 1);
 	}
 	predict_bank(t->c, &t->s, predict_cc(&t->ri), t->r, t->o.jobs, t->ahead);
 	predict_ahead_free(t->ahead);
@@ -377,9 +380,9 @@ void tune_expand(struct run *t)
 	}
 	t->refsrc = cfg_read_source(t->c, t->c->reference.source);
 	run_phase(t, "expand");
-	/* a run that tries part of the space predicts for what it tried, after it (the guided
-	   search needs every prediction first) */
-	if ((!t->o.budget && !t->o.shard_n) || t->o.strategy == SEARCH_GUIDED)
+	/* a run that tries part of the space predicts for what it tried, beside the stream and
+	   after it (the guided search predicts a sample first, for its start: stream.c) */
+	if (!t->o.budget && !t->o.shard_n)
 		predict(t);
 	if (t->o.shard_n)
 		t->dir = xasprintf("%s/%s/%s/shard-%d-of-%d", t->o.outdir, t->c->name, t->ri.slug,
