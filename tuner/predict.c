@@ -277,18 +277,21 @@ struct fanout {
 	char *seen;               /* per variant: answered for, without an error */
 };
 
-/* the bank model beside the stream: the classes of the variants a run plans to try */
+/* the bank model for the variants a search picks: their classes, evaluated as they come */
 struct ahead {
 	struct fanout f;
 	struct bank_memo m;
-	size_t *rep, nrep, next;  /* each class's first variant, in plan order; handed out: next */
+	size_t *rep, nrep, next;  /* each class's first variant, as added; handed out: next */
+	size_t cap;               /* rep's room, and bank's and bank8's in classes */
 	uint32_t *pos;            /* per variant: its place in rep + 1 (a class's first only) */
-	struct bank_stats *bank, *bank8; /* nrep x naccesses */
-	struct pool *pool;
+	struct bank_stats *bank, *bank8; /* a class's naccesses each, by place */
+	struct pool *pool;        /* NULL: evaluated in this process (predict_ahead_run) */
 	struct pool_run run;
 	char why[256];
-	double start, end;        /* when it began, and its last answer came (now_s) */
-	int beside;               /* it ran beside the stream (else before it) */
+	double start, end;        /* the task's start, and its last answer (now_s) */
+	int beside;               /* a task ran beside the stream */
+	int ended;                /* no more variants come */
+	size_t before;            /* classes predict_ahead_run evaluated */
 };
 
 /* where variant j's answers go: bank (eight 0) or bank8 (eight 1) */
@@ -361,7 +364,7 @@ static int ahead_next(void *arg, size_t *job)
 	struct ahead *a = arg;
 
 	if (a->next >= a->nrep)
-		return -1;
+		return a->ended ? -1 : 0;
 	*job = a->rep[a->next++];
 	return 1;
 }
@@ -371,83 +374,90 @@ int predict_cc(const struct runinfo *ri)
 	return ri->timed ? ri->gpu.cc_major * 10 + ri->gpu.cc_minor : nv_arch_cc(ri->arch);
 }
 
-/* the classes of plan[0..n), to be evaluated in up to `workers` processes (a pool task, in
-   *task, where there are two or more and at least 8 classes; else no pool) */
-static struct ahead *ahead_new(const struct config *c, const struct space *s, int cc,
-                               const size_t *plan, size_t n, int workers,
-                               struct pool_task *task)
+struct ahead *predict_ahead_new(const struct config *c, const struct space *s, int cc,
+                                size_t n, int workers)
 {
 	struct ahead *a;
 	struct pool_ops ops = {NULL, NULL, NULL, fan_run, NULL, "bank model process"};
 	struct pool_limits lim = {0, 0};
-	size_t i, *slot;
-
-	a = xcalloc(1, sizeof *a);
-	a->start = a->end = now_s();
-	memo_open(&a->m, c, s, cc, n);
-	a->rep = xcalloc(n, sizeof *a->rep);
-	a->pos = xcalloc(s->n + 1, sizeof *a->pos);
-	for (i = 0; i < n; i++)
-		if (!*(slot = memo_find(&a->m, plan[i]))) {
-			*slot = plan[i] + 1;
-			a->rep[a->nrep++] = plan[i];
-			a->pos[plan[i]] = (uint32_t)a->nrep;
-		}
-	a->bank = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank);
-	a->bank8 = xcalloc(a->nrep * c->naccesses + 1, sizeof *a->bank8);
-	a->f = (struct fanout){c, s, &a->m, NULL, a, (size_t)-1, "", xcalloc(s->n + 1, 1)};
-	if (workers < 2 || a->nrep < 8)
-		return a;
-	ops.ctx = &a->f;
-	a->pool = pool_new(&ops, &lim, (size_t)workers < a->nrep / 4 ? workers
-	                                                             : (int)(a->nrep / 4 + 1));
-	a->run = (struct pool_run){NULL, 0, NULL, fan_done, &a->f, NULL, &run_stop};
-	*task = (struct pool_task){a->pool, &a->run, ahead_next, a, a->why, sizeof a->why, 0};
-	return a;
-}
-
-struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
-                            const size_t *plan, size_t n, int workers, struct pool_task *task)
-{
-	struct ahead *a;
-
-	if (!c->naccesses || workers < 2 || n < 8)
-		return NULL;
-	if (!(a = ahead_new(c, s, cc, plan, n, workers, task))->pool) {
-		predict_ahead_free(a);
-		return NULL;
-	}
-	a->beside = 1;
-	return a;
-}
-
-struct ahead *predict_sample(const struct config *c, const struct space *s, int cc,
-                             const size_t *which, size_t n, int workers)
-{
-	struct pool_task task;
-	struct ahead *a;
-	size_t k;
-	char e[1024];
 
 	if (!c->naccesses || !n)
 		return NULL;
-	a = ahead_new(c, s, cc, which, n, workers, &task);
-	if (a->pool && pool_run_many(&task, 1) < 0)
-		note(2, "tuner: evaluating the bank model here: %s\n", a->why);
+	a = xcalloc(1, sizeof *a);
+	a->start = a->end = now_s();
+	memo_open(&a->m, c, s, cc, n);
+	a->pos = xcalloc(s->n + 1, sizeof *a->pos);
+	a->f = (struct fanout){c, s, &a->m, NULL, a, (size_t)-1, "", xcalloc(s->n + 1, 1)};
+	if (workers < 2)
+		return a;
+	ops.ctx = &a->f;
+	a->pool = pool_new(&ops, &lim, workers);
+	a->run = (struct pool_run){NULL, 0, NULL, fan_done, &a->f, NULL, &run_stop};
+	return a;
+}
+
+void predict_ahead_add(struct ahead *a, size_t i)
+{
+	size_t *slot, k = a ? a->f.c->naccesses : 0;
+
+	if (!a || *(slot = memo_find(&a->m, i)))
+		return;
+	if (a->nrep == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 64;
+		a->rep = xreallocarray(a->rep, a->cap, sizeof *a->rep);
+		a->bank = xreallocarray(a->bank, a->cap * k, sizeof *a->bank);
+		a->bank8 = xreallocarray(a->bank8, a->cap * k, sizeof *a->bank8);
+	}
+	*slot = i + 1;
+	a->rep[a->nrep++] = i;
+	a->pos[i] = (uint32_t)a->nrep;
+}
+
+void predict_ahead_end(struct ahead *a)
+{
+	if (a)
+		a->ended = 1;
+}
+
+int predict_ahead_task(struct ahead *a, struct pool_task *task)
+{
+	if (!a || !a->pool)
+		return -1;
+	a->beside = 1;
+	a->start = a->end = now_s();
+	*task = (struct pool_task){a->pool, &a->run, ahead_next, a, a->why, sizeof a->why, 0};
+	return 0;
+}
+
+void predict_ahead_run(struct ahead *a)
+{
+	struct pool_task task;
+	size_t k;
+	char e[1024];
+
+	if (!a)
+		return;
+	a->ended = 1;
+	if (a->pool && a->nrep - a->next >= 8) {
+		task = (struct pool_task){a->pool, &a->run, ahead_next, a, a->why, sizeof a->why, 0};
+		if (pool_run_many(&task, 1) < 0)
+			note(2, "tuner: evaluating the bank model here: %s\n", a->why);
+	}
 	for (k = 0; k < a->nrep && !run_stop; k++) { /* what no process answered for, here */
 		size_t j = a->rep[k];
 		if (a->f.seen[j])
 			continue;
-		if (bank_bound(c, s, j, e, sizeof e) < 0 ||
-		    bank_one(c, s, j, memo_rules(&a->m, j), fan_slot(&a->f, j, 0), fan_slot(&a->f, j, 1),
-		             e, sizeof e) < 0)
+		if (bank_bound(a->f.c, a->f.s, j, e, sizeof e) < 0 ||
+		    bank_one(a->f.c, a->f.s, j, memo_rules(&a->m, j), fan_slot(&a->f, j, 0),
+		             fan_slot(&a->f, j, 1), e, sizeof e) < 0)
 			fan_error(&a->f, j, e);
 		else
 			a->f.seen[j] = 1;
 	}
+	a->next = a->before = a->nrep;
+	a->ended = 0; /* more may come */
 	if (a->f.err != (size_t)-1)
 		fatal("%s", a->f.msg);
-	return a;
 }
 
 double predict_ahead_ratio(struct ahead *a, size_t i)
@@ -544,8 +554,8 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 		if (!f.seen[rep[i]])
 			todo[ntodo++] = rep[i];
 	if (a)
-		note(2, "tuner: bank model: %zu of %zu classes evaluated %s\n", nahead, nrep,
-		     a->beside ? "beside the stream" : "before the stream, for the guided start");
+		note(2, "tuner: bank model: %zu of %zu classes evaluated beside the stream (%zu of "
+		     "them before it, for the guided start)\n", nahead, nrep, a->before);
 	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
 	   there is enough of it; what no process answered for is evaluated here */
 	if (workers > 1 && ntodo >= 8) {

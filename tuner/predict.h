@@ -7,6 +7,7 @@
 #include "result.h"
 
 struct ahead;
+struct pool_task;
 
 /* 1 if the bank model's prediction of a variant can change with the sizes: a declared access
    or a block dimension uses one */
@@ -22,25 +23,29 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 /* the bank model's compute capability for a run: the GPU's, else the target architecture's */
 int predict_cc(const struct runinfo *ri);
 
-struct pool_task;
-/* the bank model beside the stream, for a run that predicts only what it tried: evaluate the
-   classes of the variants it plans to try, plan[0..n) (kept; the first is the likeliest), in up
-   to `workers` processes, as a pool task the stream runs with its own (task is filled in).
-   NULL, with no task, when there is too little to evaluate. A variant whose evaluation fails
-   is left to predict_bank, which reports it in order. */
-struct ahead *predict_ahead(const struct config *c, const struct space *s, int cc,
-                            const size_t *plan, size_t n, int workers, struct pool_task *task);
-/* the bank model for the variants which[0..n) (kept), now, in up to `workers` processes: what
-   the guided start's prior needs (predict_ahead_ratio), kept for predict_bank. An evaluation
-   error is a config error, reported (the first of them, in variant order). NULL when the
-   config declares no accesses. */
-struct ahead *predict_sample(const struct config *c, const struct space *s, int cc,
-                             const size_t *which, size_t n, int workers);
+/* The bank model for the variants a run tries, as its search picks them (a run on a budget or
+   a shard, which predicts only what it tried): an ahead takes variants (predict_ahead_add),
+   evaluates their classes in up to `workers` processes beside the stream (predict_ahead_task)
+   or at once (predict_ahead_run), and predict_bank takes what it evaluated. */
+/* an ahead for up to n different variants of s, under the rules of compute capability cc;
+   NULL when the config declares no accesses */
+struct ahead *predict_ahead_new(const struct config *c, const struct space *s, int cc,
+                                size_t n, int workers);
+/* variant i (kept) is picked (a may be NULL) */
+void predict_ahead_add(struct ahead *a, size_t i);
+/* no more variants come (a may be NULL) */
+void predict_ahead_end(struct ahead *a);
+/* the pool task that evaluates them beside the stream, handing out each class as it is added,
+   ending once predict_ahead_end was called; -1 (no task) without processes */
+int predict_ahead_task(struct ahead *a, struct pool_task *task);
+/* evaluate every class added so far, now; an evaluation error is a config error, reported
+   (the first failing variant in config order) */
+void predict_ahead_run(struct ahead *a);
 /* the bank ratio a predicted for variant i's class (report_bank_ratio), -1 if none (a may be
    NULL) */
 double predict_ahead_ratio(struct ahead *a, size_t i);
-/* when it began, and when its last answer came (now_s's clock): 0, or -1 if it did not run
-   beside the stream (predict_sample) */
+/* when its task began and its last answer came (now_s's clock): 0, or -1 if no task ran
+   beside the stream */
 int predict_ahead_span(const struct ahead *a, double *start, double *end);
 void predict_ahead_free(struct ahead *a);
 /* tuner explain: print each kept variant's accesses as the bank model predicts them for arch */

@@ -337,16 +337,6 @@ void search_result(struct search *q, size_t i, int counted, double ms)
 	q->since++;
 }
 
-size_t search_plan(const struct search *q, size_t *out, size_t max)
-{
-	size_t n = q->n - q->next < max ? q->n - q->next : max;
-
-	if (q->st == SEARCH_GUIDED)
-		return 0;
-	memcpy(out, q->cand + q->next, n * sizeof *out);
-	return n;
-}
-
 size_t search_counted(const struct search *q)
 {
 	return q->counted;

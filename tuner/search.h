@@ -40,9 +40,6 @@ size_t search_prior_wanted(const struct search *q, size_t *out);
 void search_prior(struct search *q, const double *prior);
 /* the next variant to try: 1 with *i, 0 none until a result comes back, -1 none any more */
 int search_next(struct search *q, size_t *i);
-/* the variants the search would pick first if each were counted, into out (up to max); 0 for
-   the guided search, whose picks depend on the results */
-size_t search_plan(const struct search *q, size_t *out, size_t max);
 /* variant i (a pick) is settled: counted toward the budget or not (a twin, or a variant that
    did not build, is not), with its time (ms > 0) or none (ms <= 0: it failed, or nothing was
    timed) */

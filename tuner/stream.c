@@ -114,9 +114,12 @@ static int compile_next(void *arg, size_t *i)
 	if (st->t->m && st->qlen >= st->qmax)
 		return 0;
 	got = search_next(st->q, i);
-	if (got < 0)
+	if (got < 0) {
 		st->search_done = 1;
+		predict_ahead_end(st->t->ahead);
+	}
 	if (got > 0) {
+		predict_ahead_add(st->t->ahead, *i);
 		st->compiling++;
 		st->t->r[*i].status = ST_NOTRUN; /* until its result is in */
 		st->t->r[*i].reason = xstrdup("interrupted while compiling");
@@ -498,16 +501,20 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	st.t0 = t0;
 	st.q = search_new((enum strategy)t->o.strategy, c, s, cand, ncand, t->o.budget,
 	                  t->o.seed, (size_t)t->o.jobs + 2);
+	if (t->ahead_wanted) /* the bank model for what the search picks */
+		t->ahead = predict_ahead_new(c, s, predict_cc(&t->ri), ncand, t->o.jobs);
 	if ((n = search_prior_wanted(st.q, want = xcalloc(ncand + 1, sizeof *want)))) {
 		prior = xcalloc(s->n + 1, sizeof *prior);
-		if (!t->predicted) { /* the bank model for those, now: a sample, not the space */
-			t->ahead = predict_sample(c, s, predict_cc(&t->ri), want, n, t->o.jobs);
+		if (t->ahead) { /* the bank model for those, now: a sample, not the space */
+			for (i = 0; i < n; i++)
+				predict_ahead_add(t->ahead, want[i]);
+			predict_ahead_run(t->ahead);
 			run_phase(t, "bank model: the guided start's sample");
 			st.t0 = now_s();
 		}
 		for (i = 0; i < n; i++) {
-			double b = t->predicted ? t->r[want[i]].bank_ratio
-			                        : predict_ahead_ratio(t->ahead, want[i]);
+			double b = t->ahead ? predict_ahead_ratio(t->ahead, want[i])
+			                    : t->r[want[i]].bank_ratio;
 			prior[want[i]] = b > 0 ? b : 1;
 		}
 		search_prior(st.q, prior);
@@ -524,14 +531,8 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 		measure_task(t->m, &tasks[ntask++], gpu_next, timed, timed_again, &st);
 		note(1, "tuner: verifying and timing on %s as variants compile\n", t->ri.gpu.name);
 	}
-	if (t->ahead_wanted && !t->ahead && !run_stop) { /* the budget's first picks, and more */
-		size_t max = t->o.budget ? t->o.budget + t->o.budget / 8 + 8 : ncand;
-		size_t *plan = xcalloc(max + 1, sizeof *plan), np = search_plan(st.q, plan, max);
-		if ((t->ahead = predict_ahead(c, s, predict_cc(&t->ri), plan, np, t->o.jobs,
-		                              &tasks[ntask])))
-			ntask++;
-		free(plan);
-	}
+	if (!run_stop && predict_ahead_task(t->ahead, &tasks[ntask]) == 0)
+		ntask++;
 	progress_begin(t->m ? "compiling and timing" : "compiling",
 	               t->o.budget && t->o.budget < ncand ? t->o.budget : ncand);
 	if (!run_stop && pool_run_many(tasks, ntask) < 0) {
