@@ -20,7 +20,7 @@ import sys
 COLUMNS = [
     ("load", "serial", ("load", "expand")),
     ("driver", "serial", ("driver",)),
-    ("bank", "serial", ("bank model",)),
+    ("bank", "serial", ("bank model", "bank model: the guided start's sample")),
     ("stream", "serial", ("stream",)),
     ("finish", "serial", ("summary", "ranking", "table")),
     ("write", "serial", None),  # every file written: the serial phases after the table
@@ -32,12 +32,14 @@ COLUMNS = [
     ("setup", "span", ("GPU helpers and reference",)),
     ("roofs", "span", ("rooflines",)),
     ("play-off", "span", ("play-off",)),
+    ("bank+", "span", ("bank model beside the stream",)),
     ("verify", "total", ("verify",)),
     ("extra", "total", ("extra-size verification",)),
     ("samples", "total", ("timing samples",)),
 ]
-NOT_WRITES = {"load", "driver", "expand", "bank model", "reference compile", "stream",
-              "summary", "ranking", "table"}  # "reference compile": serial before 5d094a8
+NOT_WRITES = {"load", "driver", "expand", "bank model", "bank model: the guided start's sample",
+              "reference compile", "stream", "summary", "ranking", "table"}
+# "reference compile": serial before 5d094a8
 TIE = 0.005  # the agreement's "within 0.5 % of the run's fastest"
 
 
@@ -101,8 +103,9 @@ def table(rows_file):
         win = "%s (%.1f)" % (ok[0]["id"], ok[0].get("pct_copy", 0)) if ok else "-"
         print("%-*s %s  %s" % (width, label, " ".join("%8s" % c for c in cells), win))
     print("wall: the whole process; run_s: its serial phases (load .. write), which add up to "
-          "it less rest (start, results.json, renames, exit); compile .. play-off: spans within "
-          "them; verify, extra, samples: the GPU worker's time summed over the variants")
+          "it less rest (start, results.json, renames, exit); ref .. bank+: spans within "
+          "them (bank+: the bank model beside the stream); verify, extra, samples: the GPU "
+          "worker's time summed over the variants")
 
 
 def serial(d, name):
