@@ -4,8 +4,8 @@
 #  - the wall time of `tuner -q --fresh --out DIR configs/K.yaml` for filter21, transpose and
 #    reduction, cold (an empty compile cache) and warm (the cache kept), against the targets
 #    (filter21 <= 2.0 s cold, 1.0 s warm; transpose, reduction <= 3.0 s, 1.5 s), and
-#    stencil2d `--budget 300 --strategy guided` cold, each with its phases (results.json's
-#    search.phases);
+#    stencil2d `--budget 300 --strategy guided` cold, and stencil2d's own search (guided, 1644
+#    of its variants) warm, each with its phases (results.json's search.phases);
 #  - with several GPUs of the model, `--devices all` against one of them: stencil2d, a random
 #    1500 variants, --no-race, the compile cache warm (target: 3.5x on 4 GPUs);
 #  - the agreement: 3 independent runs of each of filter21, transpose and reduction into fresh
@@ -17,7 +17,8 @@
 # Usage: tests/gpu/speed.sh [OUTDIR]   (default out/speed; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh; the runs an earlier call left there are removed first). With
 # TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
-# and warm runs too, on the same machine, as rows "K cold, baseline". With TUNER_SPEED_ONE=1
+# and warm runs too, on the same machine, as rows "K cold, baseline" (and its own-search run of
+# stencil2d). With TUNER_SPEED_ONE=1
 # the one-GPU run of the four-GPU measurement is made on a host of one GPU too (its serial
 # phases bound what more GPUs can gain).
 set -eu
@@ -106,6 +107,15 @@ while IFS='|' read -r name devs cc; do
 	rm -rf "$TUNER_CACHE"
 	tune "$g/stencil2d" "$g/stencil2d.log" --budget 300 --strategy guided configs/stencil2d.yaml
 	echo "stencil2d guided 300 cold|$wall|$res|-" >>"$rows"
+	# stencil2d's own search (guided, a tenth of its variants), warm: the second of two runs
+	for b in "" ${TUNER_BASELINE:+"$TUNER_BASELINE/out/bin/tuner"}; do
+		T=$b
+		tune "$g/stencil2d-own" "$g/stencil2d-own.log" configs/stencil2d.yaml
+		tune "$g/stencil2d-own" "$g/stencil2d-own.log" configs/stencil2d.yaml
+		[ "$res" = - ] || { cp "$res" "$g/stencil2d-own${b:+-base}.json"; res=$g/stencil2d-own${b:+-base}.json; }
+		echo "stencil2d own search (guided 1644) warm${b:+, baseline}|$wall|$res|-" >>"$rows"
+		T=
+	done
 
 	# the agreement, from the warm cache
 	agree=""
