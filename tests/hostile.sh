@@ -47,6 +47,24 @@ assert "not-run" in st, st
 ' "$tmp/o-$sig/reduction/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "sig${sig}_writes_results_so_far"; else bad "sig${sig}_writes_results_so_far" "$(cat "$tmp/py" "$tmp/$sig.err")"; fi
 done
 
+# the same on a budget, where the bank model's processes run beside the compilers: an
+# interrupt ends them too
+c="$tmp/c-budget"
+setsid $T -j 2 --arch sm_90 --cache "$c" --budget 200 --strategy random --out "$tmp/o-budget" \
+	configs/transpose.yaml >"$tmp/budget.out" 2>"$tmp/budget.err" &
+pid=$!
+wait_cache "$c"
+kill -INT -$pid
+t0=$(now)
+wait $pid
+rc=$?
+dt=$(secs "$t0" "$(now)")
+left=$(alive $pid)
+[ $rc -eq 130 ] && python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 1.5)' "$dt" &&
+	ok "sigINT_on_a_budget_stops" || bad "sigINT_on_a_budget_stops" "exit $rc after $dt s: $(cat "$tmp/budget.err")"
+[ "$left" -eq 0 ] && ok "sigINT_on_a_budget_leaves_no_worker" ||
+	bad "sigINT_on_a_budget_leaves_no_worker" "$(ps -e -o pid,pgid,stat,args | awk -v g=$pid '$2 == g')"
+
 # a cache entry with one flipped byte is reported once, compiled again and replaced
 c="$tmp/cc"
 $T -j 2 --arch sm_90 --cache "$c" --out "$tmp/cc-out" tests/kernels/scale.yaml >/dev/null 2>&1
