@@ -306,8 +306,8 @@ static struct bank_stats *fan_slot(struct fanout *f, size_t j, int eight)
 }
 
 /* in an evaluating process: variant j; the answer is an error text, or the predictions. The
-   ahead's processes take on no variant that bank_bound refuses (the run after the stream
-   reports it, in order) */
+   ahead's processes take on no variant whose declared loops bank_bound refuses (predict_bank
+   reports it, in order); one whose loops run too long fails fast in bank_one */
 static int fan_run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
 {
 	struct fanout *f = arg;
@@ -316,7 +316,7 @@ static int fan_run(void *arg, size_t j, const void *msg, size_t len, struct buf 
 	char e[1024];
 
 	(void)msg, (void)len;
-	if ((!f->r && bank_bound(f->c, f->s, j, e, sizeof e) != 0) ||
+	if ((!f->r && bank_bound(f->c, f->s, j, e, sizeof e) < 0) ||
 	    bank_one(f->c, f->s, j, memo_rules(f->m, j), b, b + n, e, sizeof e) < 0) {
 		wire_u32(ans, 1);
 		wire_str(ans, e);
