@@ -112,6 +112,15 @@ expect bank_after_fails 2 $T -q -j 1 --arch sm_90 --budget 16 --strategy random 
 grep -q "access 'fails', index, for .* PAD=0 .*outside shared memory" "$tmp/bf2.err" && cmp -s "$tmp/bf2.err" "$tmp/stderr" &&
 	ok bank_beside_fails_same || bad bank_beside_fails_same "$(cat "$tmp/bf2.err" "$tmp/stderr")"
 
+# an access whose loop does not end, beside the stream: the same report as evaluated after it
+sed -e "s#\.\./templates#$PWD/templates#" configs/transpose.yaml >"$tmp/loopfail.yaml"
+printf '  - name: forever\n    array: tile\n    elem: 4\n    loops: [{d: {from: 1, while: d > 0, next: d + 0}}]\n    index: tx\n' >>"$tmp/loopfail.yaml"
+expect bank_beside_loop 2 $T -q -j 2 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/lf2" "$tmp/loopfail.yaml"
+cp "$tmp/stderr" "$tmp/lf2.err"
+expect bank_after_loop 2 $T -q -j 1 --arch sm_90 --budget 16 --strategy random --seed 4 --out "$tmp/lf1" "$tmp/loopfail.yaml"
+grep -q "access 'forever', loops\[0\].while, for .*: more than 16384 iterations: does the loop end?" "$tmp/lf2.err" &&
+	cmp -s "$tmp/lf2.err" "$tmp/stderr" && ok bank_beside_loop_same || bad bank_beside_loop_same "$(cat "$tmp/lf2.err" "$tmp/stderr")"
+
 # the guided search predicts a sample for its start (8 times its prior half: 32 here), not the
 # whole space, then what it tried; an access that fails in the sample ends the run before
 # anything is compiled
