@@ -171,7 +171,6 @@ static void unused_params(const struct config *c, const struct space *s, const s
 }
 
 static void predict(struct run *t);
-static int same_prediction(const struct run *t);
 
 /* the kept variants this run may try (its shard's), in config order; count in *n */
 static size_t *candidates(const struct run *t, size_t *n)
@@ -260,8 +259,9 @@ void tune_run(struct run *t)
 	if (t->o.shard_n)
 		note(1, "tuner: shard %d of %d: %zu of the %zu kept variants\n", t->o.shard_k,
 		     t->o.shard_n, ncand, s->nkept);
-	/* the bank model runs beside the stream, for what the run plans to try */
-	t->ahead_wanted = !t->predicted && !same_prediction(t);
+	/* the bank model runs beside the stream, for what the search picks (another point's
+	   predictions are taken after it where they cover what this one tried) */
+	t->ahead_wanted = !t->predicted;
 	stream_run(t, cand, ncand, t->cachedir, t0, &sum);
 	run_phase(t, "stream");
 	twins_settle(t); /* the group's result to the member the rule prefers */
@@ -287,7 +287,7 @@ void tune_run(struct run *t)
 	}
 	if (!t->predicted && !run_stop)
 		predict(t);
-	predict_ahead_free(t->ahead); /* interrupted */
+	predict_ahead_free(t->ahead); /* not taken: interrupted, or another point's predictions */
 	t->ahead = NULL;
 	stream_summary(t, &sum, ncand);
 	free(t->cachedir);
