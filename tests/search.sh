@@ -121,6 +121,13 @@ expect bank_after_loop 2 $T -q -j 1 --arch sm_90 --budget 16 --strategy random -
 grep -q "access 'forever', loops\[0\].while, for .*: more than 16384 iterations: does the loop end?" "$tmp/lf2.err" &&
 	cmp -s "$tmp/lf2.err" "$tmp/stderr" && ok bank_beside_loop_same || bad bank_beside_loop_same "$(cat "$tmp/lf2.err" "$tmp/stderr")"
 
+# two points of a guided run on a budget: each point's tried variants have their prediction
+expect guided_points 0 $T -q -j 2 --arch sm_90 --budget 12 --strategy guided --seed 2 --size cols=4096,8192 --out "$tmp/gp" configs/transpose.yaml
+for pt in "rows=8192_cols=4096" "rows=8192_cols=8192"; do
+	json "$tmp/gp/transpose/untimed-sm_90/$pt/results.json" 'len([x for x in v if x["status"] != "dropped"]) == 12 and all(x["bank"]["predicted"] for x in v if x["status"] != "dropped")' &&
+		ok "guided_points_predicted_$pt" || bad "guided_points_predicted_$pt"
+done
+
 # the guided search predicts a sample for its start (8 times its prior half: 32 here), not the
 # whole space, then what it tried; an access that fails in the sample ends the run before
 # anything is compiled
