@@ -160,9 +160,10 @@ assert d.get("winner_kept") is True, d.get("winner_kept")
 assert "tie_chosen_by" not in d, d["tie_chosen_by"]
 '
 # hysteresis: BLOCK 32 made slower than BLOCK 64 (FAKECUDA_SLOW). At 0.8 % (beyond timing.tie's
-# 0.5 %) it is no tie of a run of its own, but as the run before's winner it stays (within
-# twice the band); at 1.5 % (beyond the play-off's 1 %) it still takes part as the earlier
-# winner (within twice that) and loses
+# 0.5 %) it is no tie of a run of its own (it leaves the play-off after 3 rounds: its fastest
+# round slower than BLOCK 64's slowest), but as the run before's winner it stays (within
+# twice the band, all 5 rounds); at 1.5 % (beyond the play-off's 1 %) it still takes part as
+# the earlier winner (within twice that) and loses
 oh=$tmp/oh
 jh=$oh/fake_pairs/fake-gpu-sm90/results.json
 b32() { python3 -c 'import json, sys
@@ -173,7 +174,12 @@ check hyst_first_winner "$jh" '
 w = d["variants"][0]
 assert w["params"]["BLOCK"] == 64 and not w.get("tie") and d["ties"] == 0, (w, d["ties"])
 assert d["playoff"]["variants"] == 2 and d["playoff"]["earlier_winner"] is False, d["playoff"]
+assert d["playoff"]["left_early"] == 1 and w["playoff"]["rounds"] == 5, (d["playoff"], w)
+b32 = [v for v in d["variants"] if v["params"] == {"BLOCK": 32, "TAIL": 1}][0]
+assert "playoff" not in b32 and not b32.get("tie"), b32
 '
+n32=$(grep -c "^launch fake_pairs .*x32" "$tmp/hyst.log") n64=$(grep -c "^launch fake_pairs .*x64" "$tmp/hyst.log")
+[ "$n32" -lt "$n64" ] && ok hyst_first_left_launches || bad hyst_first_left_launches "BLOCK 32 $n32, BLOCK 64 $n64 launches"
 # the run before chose BLOCK 32
 python3 - "$jh" <<'PY'
 import json, sys
@@ -188,6 +194,7 @@ check hyst_kept_winner "$jh" '
 w = d["variants"][0]
 assert w["id"] == "'"$w32"'" and w.get("tie") and d.get("winner_kept") is True, (w, d.get("winner_kept"))
 assert d["ties"] == 2 and d["playoff"]["earlier_winner"] is True, d
+assert d["playoff"]["left_early"] == 0 and w["playoff"]["rounds"] == 5, d["playoff"]
 '
 has hyst_kept_said "within twice that band: it is kept" "$tmp/stdout"
 FAKECUDA_SLOW=32:1.015 tune hyst_lost 0 "$tmp/hyst.log" --fresh --out "$oh" tests/fakecuda/pairs.yaml

@@ -389,3 +389,61 @@ TEST(race_stops_losers_early)
 	       "all %d streams: %.1f %% of the samples saved\n", losers, (double)samples / losers,
 	       (double)old / losers, N, streams, 100.0 * (1 - (double)all / ((double)streams * N)));
 }
+
+/* the play-off's race: the bounds on a median of n rounds hold for every completion of the
+   rounds still to come, and a candidate that leaves ends with a median above the other's
+   whatever the rounds to come, adversarial ones included (its missing rounds at 0, the
+   other's far above); it leaves, with exact rounds, once its fastest is beyond the other's
+   slowest and both have their third */
+TEST(playoff_race_bounds)
+{
+	uint64_t s = 99;
+	int n, trial, left = 0, kept = 0;
+
+	for (n = 3; n <= 7; n++)
+		for (trial = 0; trial < 400; trial++) {
+			double x[7], l[7], fx[7], fl[7], lo, hi, lo2, hi2;
+			double mx = 1 + 0.02 * uniform(&s), sig = 0.004 * uniform(&s);
+			int cx = 1 + (int)(uniform(&s) * (n - 1)), cl = 1 + (int)(uniform(&s) * n), i, k;
+			struct stats q;
+			for (i = 0; i < n; i++) {
+				x[i] = mx * (1 + sig * normal(&s));
+				l[i] = 1 + sig * normal(&s);
+			}
+			memcpy(fx, x, sizeof fx);
+			stats_compute(fx, cx, &q); /* the known rounds, sorted */
+			winner_median_bounds(fx, cx, n, &lo, &hi);
+			memcpy(fl, l, sizeof fl);
+			stats_compute(fl, cl, &q);
+			winner_median_bounds(fl, cl, n, &lo2, &hi2);
+			for (k = 0; k < 40; k++) { /* completions: random, then the two extremes */
+				double a[7], b[7];
+				struct stats qa, qb;
+				memcpy(a, x, sizeof a);
+				memcpy(b, l, sizeof b);
+				for (i = cx; i < n; i++)
+					a[i] = k == 38 ? 0 : k == 39 ? 1e9 : mx * (1 + 0.05 * normal(&s));
+				for (i = cl; i < n; i++)
+					b[i] = k == 38 ? 1e9 : k == 39 ? 0 : 1 + 0.05 * normal(&s);
+				stats_compute(a, n, &qa);
+				stats_compute(b, n, &qb);
+				CHECK(qa.median_ms >= lo - 1e-12 && qa.median_ms <= hi + 1e-12);
+				CHECK(qb.median_ms >= lo2 - 1e-12 && qb.median_ms <= hi2 + 1e-12);
+				if (winner_playoff_out(x, cx, l, cl, n))
+					CHECK(qa.median_ms > qb.median_ms);
+			}
+			if (winner_playoff_out(x, cx, l, cl, n))
+				left++;
+			else
+				kept++;
+			CHECK(!winner_playoff_out(x, n, l, cl, n)); /* no rounds to come: not racing */
+		}
+	CHECK(left > 50 && kept > 50);
+	{ /* exact rounds of 5: out at the third, not before */
+		double x[5] = {1.008, 1.008, 1.008, 1.008, 1.008}, l[5] = {1, 1, 1, 1, 1};
+		CHECK(!winner_playoff_out(x, 2, l, 2, 5));
+		CHECK(!winner_playoff_out(x, 3, l, 2, 5));
+		CHECK(winner_playoff_out(x, 3, l, 3, 5));
+		CHECK(!winner_playoff_out(l, 3, x, 3, 5));
+	}
+}

@@ -375,10 +375,11 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (ri->playoff && verbosity >= 2)
 		fprintf(f, "play-off: %zu variants, those with medians within %g %% of the fastest's%s, "
 		           "timed again in %d rounds, one after another in turn; the ties and the "
-		           "winner come from their rounds' medians\n", ri->playoff,
+		           "winner come from their rounds' medians; %zu left early, their rounds so "
+		           "far putting their median beyond another's whatever the rest\n", ri->playoff,
 		        100 * ri->playoff_net,
 		        ri->playoff_earlier ? " and the run before's winner (within twice that)" : "",
-		        ri->playoff_rounds);
+		        ri->playoff_rounds, ri->playoff_left);
 	else if (ri->playoff)
 		fprintf(f, "play-off: the %zu fastest (within %g %%)%s timed again, %d rounds\n",
 		        ri->playoff, 100 * ri->playoff_net,

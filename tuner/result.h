@@ -130,6 +130,7 @@ struct runinfo {
 	int playoff_rounds;
 	double playoff_net;       /* its candidates' medians were within this fraction */
 	int playoff_earlier;      /* the winner of the results already there took part */
+	size_t playoff_left;      /* candidates that left it early (their rounds beyond another's) */
 	size_t tie_gpus;          /* other GPUs' results the tie rule read (retune_elsewhere) */
 	int tie_key;              /* enum tie_key (report.h): the rule's key that chose the winner */
 	const char *strategy;     /* --strategy */

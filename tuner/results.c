@@ -248,8 +248,9 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 			buf_puts(b, "  \"winner_kept\": true,\n");
 		if (ri->playoff)
 			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
-			           "%g, \"earlier_winner\": %s},\n", ri->playoff, ri->playoff_rounds,
-			           ri->playoff_net, ri->playoff_earlier ? "true" : "false");
+			           "%g, \"earlier_winner\": %s, \"left_early\": %zu},\n", ri->playoff,
+			           ri->playoff_rounds, ri->playoff_net, ri->playoff_earlier ? "true" : "false",
+			           ri->playoff_left);
 		if (ri->retune_json.len) {
 			buf_puts(b, "  \"retune\": ");
 			buf_puts(b, ri->retune_json.s);

@@ -2,6 +2,7 @@
    then the play-off. */
 #include "stream.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,8 @@
 #include "predict.h"
 #include "search.h"
 #include "source.h"
+#include "spec.h"
+#include "stats.h"
 #include "util.h"
 #include "winner.h"
 
@@ -71,6 +74,7 @@ struct stream {
 	size_t po_done;           /* its jobs answered */
 	double *po_ms;            /* nkeep x rounds medians */
 	int *po_cnt;              /* per candidate: rounds in */
+	unsigned char *po_out;    /* per candidate: left the play-off (playoff_race) */
 	size_t nok, nbad, nres, nint, first_bad;
 	size_t settled;           /* variants whose result is in, for the status line */
 	double t0;
@@ -150,15 +154,22 @@ static int playoff_next(struct stream *st, size_t *i)
 		st->po_total = st->nkeep * (size_t)t->c->playoff;
 		st->po_ms = xcalloc(st->po_total, sizeof *st->po_ms);
 		st->po_cnt = xcalloc(st->nkeep, sizeof *st->po_cnt);
+		st->po_out = xcalloc(st->nkeep, 1);
 		note(1, "tuner: play-off: timing the %zu fastest again, %d rounds\n", st->nkeep,
 		     t->c->playoff);
 		progress_end();
 		progress_begin("play-off", st->po_total);
 	}
+	for (k = 0; st->po_next < st->po_total; st->po_next++) {
+		k = st->po_next / st->nkeep; /* the round: it starts k places further on */
+		k = (st->po_next % st->nkeep + k) % st->nkeep;
+		if (!st->po_out[k])
+			break;
+		progress_step(++st->po_done); /* a round it no longer needs */
+	}
 	if (st->po_next == st->po_total)
 		return -1;
-	k = st->po_next / st->nkeep; /* the round: it starts k places further on */
-	*i = st->keep[(st->po_next % st->nkeep + k) % st->nkeep] + t->s.n;
+	*i = st->keep[k] + t->s.n;
 	st->po_next++;
 	st->timing++;
 	run_span(t, "play-off", now_s(), now_s(), 0);
@@ -273,6 +284,41 @@ static void keep_or_drop(struct stream *st, size_t i)
 	}
 }
 
+/* the upper bound on candidate k's rounds' median, whatever its rounds still to come */
+static double playoff_hi(const struct stream *st, size_t k)
+{
+	int n = st->t->c->playoff, c = st->po_cnt[k];
+	double x[CFG_PLAYOFF_MAX], lo, hi;
+	struct stats q;
+
+	memcpy(x, st->po_ms + k * (size_t)n, (size_t)c * sizeof *x);
+	stats_compute(x, c, &q); /* sorts */
+	winner_median_bounds(x, c, n, &lo, &hi);
+	return hi;
+}
+
+/* the race inside the play-off: a candidate whose rounds so far put its median beyond the
+   leader's (the lowest bound), whatever the rounds to come of either, leaves it; never the
+   earlier winner */
+static void playoff_race(struct stream *st)
+{
+	struct run *t = st->t;
+	int n = t->c->playoff;
+	size_t k, lead = 0;
+	double best = INFINITY, h;
+
+	for (k = 0; k < st->nkeep; k++)
+		if (!st->po_out[k] && (h = playoff_hi(st, k)) < best)
+			best = h, lead = k;
+	if (isinf(best))
+		return;
+	for (k = 0; k < st->nkeep; k++)
+		if (k != lead && !st->po_out[k] && st->keep[k] + 1 != t->earlier &&
+		    winner_playoff_out(st->po_ms + k * (size_t)n, st->po_cnt[k],
+		                       st->po_ms + lead * (size_t)n, st->po_cnt[lead], n))
+			st->po_out[k] = 1;
+}
+
 /* a play-off round of variant i is in */
 static void timed_again(void *arg, size_t i, const struct run_result *run)
 {
@@ -283,6 +329,7 @@ static void timed_again(void *arg, size_t i, const struct run_result *run)
 		if (st->keep[k] == i && st->po_cnt[k] < st->t->c->playoff) {
 			st->po_ms[k * (size_t)st->t->c->playoff + (size_t)st->po_cnt[k]++] =
 				run->t.median_ms;
+			playoff_race(st);
 			return;
 		}
 }
@@ -305,6 +352,11 @@ static void playoff_end(struct stream *st)
 			t->ri.playoff_earlier = 1;
 		if (!n || x->status != ST_OK)
 			continue;
+		if (st->po_out[k]) { /* it took part, and left: not among the ties */
+			t->ri.playoff++;
+			t->ri.playoff_left++;
+			continue;
+		}
 		x->po_n = n;
 		winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
 		t->ri.playoff++;
@@ -317,6 +369,7 @@ static void playoff_end(struct stream *st)
 	}
 	free(st->po_ms);
 	free(st->po_cnt);
+	free(st->po_out);
 }
 
 /* variant i's result is in (tried, counted by the budget when counted), and its median if

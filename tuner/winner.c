@@ -9,6 +9,7 @@
 #include "config.h"
 #include "space.h"
 #include "stats.h"
+#include "util.h"
 
 double winner_playoff_net(const struct config *c)
 {
@@ -26,6 +27,46 @@ void winner_playoff_stats(double *m, int n, double *ms, double *se)
 	for (j = 0; j < n; j++)
 		var += (m[j] - q.mean_ms) * (m[j] - q.mean_ms) / (n > 1 ? n - 1 : 1);
 	*se = 1.2533 * sqrt(var / n); /* of a median, for normal data */
+}
+
+/* the j-th smallest (from 0) of n values of which the c sorted x are known: at least lo, at
+   most hi (infinite where the values not known could be anything) */
+static void order_bounds(const double *x, int c, int n, int j, double *lo, double *hi)
+{
+	*lo = j - (n - c) >= 0 ? x[j - (n - c)] : -INFINITY;
+	*hi = j < c ? x[j] : INFINITY;
+}
+
+void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
+{
+	double pos = 0.5 * (n - 1), w, l0, h0, l1, h1;
+	int a = (int)pos;
+
+	w = pos - a; /* stats_compute's median: (1 - w) X_a + w X_a+1 of the sorted n */
+	order_bounds(x, c, n, a, &l0, &h0);
+	*lo = l0, *hi = h0;
+	if (w > 0 && a + 1 < n) {
+		order_bounds(x, c, n, a + 1, &l1, &h1);
+		*lo = isinf(l0) || isinf(l1) ? -INFINITY : (1 - w) * l0 + w * l1;
+		*hi = isinf(h0) || isinf(h1) ? INFINITY : (1 - w) * h0 + w * h1;
+	}
+}
+
+int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n)
+{
+	double *a = xcalloc((size_t)cx + 1, sizeof *a), *b = xcalloc((size_t)cl + 1, sizeof *b);
+	double lo, hi, l, h;
+	struct stats q;
+
+	memcpy(a, x, (size_t)cx * sizeof *a);
+	memcpy(b, lead, (size_t)cl * sizeof *b);
+	stats_compute(a, cx, &q); /* sorts */
+	stats_compute(b, cl, &q);
+	winner_median_bounds(a, cx, n, &lo, &h);
+	winner_median_bounds(b, cl, n, &l, &hi);
+	free(a);
+	free(b);
+	return cx < n && lo > hi;
 }
 
 static const struct result *rank_base;

@@ -55,6 +55,17 @@ double winner_playoff_net(const struct config *c);
    and its standard error */
 void winner_playoff_stats(double *m, int n, double *ms, double *se);
 
+/* bounds lo <= m <= hi on the median (stats_compute's) that n values will have, of which the
+   c sorted x[0 .. c) are known, whatever the others are (-inf / inf where they could make it
+   anything) */
+void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi);
+/* 1 if a play-off candidate whose rounds so far are x[0 .. cx) (cx < n, the rounds in all)
+   can leave the play-off: whatever its other rounds, its rounds' median will exceed that of a
+   candidate whose rounds so far are lead[0 .. cl). It is then neither the play-off's fastest
+   nor (left out of the ties) the winner; a variant a full play-off would make the winner by
+   more than the tie band never leaves. Distribution-free: bounds, not an estimate. */
+int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n);
+
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
