@@ -351,3 +351,51 @@ TEST(pool_one_worker_cannot_open)
 	CHECK_STR(why, "no GPU here");
 	pool_end(p);
 }
+
+/* the jobs of a list, in order */
+struct list {
+	const size_t *todo;
+	size_t n, next;
+};
+
+static int list_take(void *arg, size_t *job)
+{
+	struct list *l = arg;
+
+	if (l->next >= l->n)
+		return -1;
+	*job = l->todo[l->next++];
+	return 1;
+}
+
+static int never(void *arg, size_t *job)
+{
+	(void)arg, (void)job;
+	return 0; /* waits for jobs another task's answers would bring */
+}
+
+/* a task whose workers cannot open fails; one that waits on its answers then ends with it,
+   and the run returns -1 rather than wait for ever */
+TEST(pool_waiting_on_a_failed_task)
+{
+	struct ctx bad = {0, 1, 0, 0, 0, 0, 0}, good = {0, 0, 0, 0, 0, 0, 0};
+	struct pool_ops ob = ops_for(&bad), og = ops_for(&good);
+	struct pool_limits lim = {5, 0};
+	size_t todo[] = {0};
+	struct list l = {todo, 1, 0};
+	struct seen s;
+	char wa[256] = "", wb[256] = "";
+	struct pool *pa = pool_new(&ob, &lim, 1), *pb = pool_new(&og, &lim, 1);
+	struct pool_run r = {"", 0, t_message, t_done, &s, NULL, NULL};
+	struct pool_task t[2] = {{pa, &r, list_take, &l, wa, sizeof wa, 0},
+	                         {pb, &r, never, NULL, wb, sizeof wb, 0}};
+
+	memset(&s, 0, sizeof s);
+	plan = "o";
+	CHECK_EQ(pool_run_many(t, 2), -1);
+	CHECK(t[0].failed && !t[1].failed);
+	CHECK_STR(wa, "no GPU here");
+	CHECK_EQ(s.n, 0);
+	pool_end(pa);
+	pool_end(pb);
+}

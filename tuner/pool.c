@@ -602,10 +602,13 @@ int pool_run_many(struct pool_task *tasks, int n)
 		}
 		if (!busy && !open)
 			break;
-		if (!busy) { /* waiting for jobs no answer can bring: next() is wrong */
-			for (i = 0; i < n; i++)
-				if (!k[i].failed && !k[i].ended)
-					die("pool_run_many: no job running and none to hand out");
+		if (!busy) { /* waiting for jobs no answer can bring: a task failed, else next() is
+		                wrong */
+			for (i = 0; i < n && !k[i].failed; i++)
+				;
+			if (i < n)
+				break;
+			die("pool_run_many: no job running and none to hand out");
 		}
 		if (first > 0) {
 			double left = first - now;

@@ -100,7 +100,8 @@ struct pool_task {
  * asking each task's next() for jobs whenever one of its workers is free and waiting on every
  * busy worker of every pool together: an answer's done() may make jobs of another task
  * available. Ends when no job runs and every task's next() said -1 (or it failed). A task
- * that fails stops handing out jobs, the others go on. Returns 0, or -1 if a task failed.
+ * that fails stops handing out jobs, the others go on; once nothing runs, those still waiting
+ * for jobs (from the failed one's answers) end too. Returns 0, or -1 if a task failed.
  */
 int pool_run_many(struct pool_task *tasks, int n);
 /* end every worker (not waiting for their exit) and free p (NULL is fine) */
