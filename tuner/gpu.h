@@ -25,8 +25,8 @@ struct gpu_info {
 int gpu_open(int ordinal, struct gpu_info *info, char *why, size_t whylen);
 /* before the driver starts in this process: let it see only the device it would number
    `ordinal` (CUDA_VISIBLE_DEVICES narrowed to that entry, or set to the ordinal), which it then
-   numbers 0. The driver's start-up takes time for each device it sees (on a host of four H200s,
-   0.9 s for the four, 0.2-0.3 s for one). 0, or -1 where the entry cannot be named (nothing
+   numbers 0. The driver's start-up takes time for each device it sees (cuInit on a host of four
+   H100s, tests/gpu/startup.sh at d23933a: 0.91-0.93 s seeing the four, 0.17-0.31 s one). 0, or -1 where the entry cannot be named (nothing
    changed) */
 int gpu_restrict(int ordinal);
 /* 1 once the driver was asked to start in this process (gpu_restrict is too late then) */

@@ -288,7 +288,7 @@ struct ahead {
 	struct pool *pool;        /* NULL: evaluated in this process (predict_ahead_run) */
 	struct pool_run run;
 	char why[256];
-	double start, end;        /* the task's start, and its last answer (now_s) */
+	double start, end;        /* the task's start, and its last answer (now_s; a task only) */
 	int beside;               /* a task ran beside the stream */
 	int ended;                /* no more variants come */
 	size_t before;            /* classes predict_ahead_run evaluated */
@@ -384,7 +384,6 @@ struct ahead *predict_ahead_new(const struct config *c, const struct space *s, i
 	if (!c->naccesses || !n)
 		return NULL;
 	a = xcalloc(1, sizeof *a);
-	a->start = a->end = now_s();
 	memo_open(&a->m, c, s, cc, n);
 	a->pos = xcalloc(s->n + 1, sizeof *a->pos);
 	a->f = (struct fanout){c, s, &a->m, NULL, a, (size_t)-1, "", xcalloc(s->n + 1, 1)};
@@ -460,22 +459,30 @@ void predict_ahead_run(struct ahead *a)
 		fatal("%s", a->f.msg);
 }
 
-double predict_ahead_ratio(struct ahead *a, size_t i)
+/* the variant a evaluated for i's class, or (size_t)-1 where it has none (a may be NULL) */
+static size_t ahead_class(struct ahead *a, size_t i)
 {
 	size_t *slot;
 
 	if (!a || !*(slot = memo_find(&a->m, i)) || !a->f.seen[*slot - 1])
-		return -1;
-	return report_bank_ratio(fan_slot(&a->f, *slot - 1, 0), a->f.c->naccesses);
+		return (size_t)-1;
+	return *slot - 1;
+}
+
+double predict_ahead_ratio(struct ahead *a, size_t i)
+{
+	size_t j = ahead_class(a, i);
+
+	return j == (size_t)-1 ? -1 : report_bank_ratio(fan_slot(&a->f, j, 0), a->f.c->naccesses);
 }
 
 /* what a evaluated for variant i's class into bank and bank8: 1, or 0 if it has nothing */
 static int ahead_take(struct ahead *a, size_t i, struct bank_stats *bank,
                       struct bank_stats *bank8)
 {
-	size_t *slot, j, n;
+	size_t j = ahead_class(a, i), n;
 
-	if (!a || !*(slot = memo_find(&a->m, i)) || !a->f.seen[j = *slot - 1])
+	if (j == (size_t)-1)
 		return 0;
 	n = a->f.c->naccesses;
 	memcpy(bank, fan_slot(&a->f, j, 0), n * sizeof *bank);
