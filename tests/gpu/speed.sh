@@ -13,7 +13,7 @@
 #    whether each pick is within 0.5 % of its run's fastest.
 # The tables come from tests/gpu/speed.py (tests/fakegpu.sh runs it on the fake driver's
 # results). Meant to end within 9 minutes: with a baseline, calls that built and ran it took
-# about 2.5 minutes on one H100 (d23933a) and 4 on the four-H100 host (2346766).
+# 2.2-2.4 minutes on one H100 (d23933a) and 3.9 on the four-H100 host (2346766).
 # Usage: tests/gpu/speed.sh [OUTDIR]   (default out/speed; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh; the runs an earlier call left there are removed first). With
 # TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
