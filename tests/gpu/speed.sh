@@ -18,8 +18,8 @@
 # tests/gpu/run.sh; the runs an earlier call left there are removed first). With
 # TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
 # and warm runs too, on the same machine, as rows "K cold, baseline" (and its own-search run of
-# stencil2d). With TUNER_SPEED_ONE=1
-# the one-GPU run of the four-GPU measurement is made on a host of one GPU too (its serial
+# stencil2d, and its agreement, run by run beside this build's). With TUNER_SPEED_ONE=1 the
+# one-GPU run of the four-GPU measurement is made on a host of one GPU too (its serial
 # phases bound what more GPUs can gain).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -117,12 +117,25 @@ while IFS='|' read -r name devs cc; do
 		T=
 	done
 
-	# the agreement, from the warm cache
-	agree=""
+	# the agreement, from warm caches (each build its own, warmed first); with a baseline, its
+	# runs too, each beside this build's run of the same kernel and round
+	agree="" agree_base="" base_cache=$g/base-cache
+	for k in filter21 transpose reduction; do
+		tune "$g/agree-warm" "$g/agree-warm.log" configs/$k.yaml
+		[ -n "${TUNER_BASELINE:-}" ] || continue
+		T=$TUNER_BASELINE/out/bin/tuner TUNER_CACHE=$base_cache
+		tune "$g/agree-warm" "$g/agree-warm-base.log" configs/$k.yaml
+		T= TUNER_CACHE=$g/cache
+	done
 	for k in filter21 transpose reduction; do
 		for r in 1 2 3; do
 			tune "$g/agree-$r" "$g/agree-$k-$r.log" configs/$k.yaml
 			[ "$res" = - ] || { cp "$res" "$g/agree-$k-$r.json"; agree="$agree $k=$g/agree-$k-$r.json"; }
+			[ -n "${TUNER_BASELINE:-}" ] || continue
+			T=$TUNER_BASELINE/out/bin/tuner TUNER_CACHE=$base_cache
+			tune "$g/agree-$r" "$g/agree-base-$k-$r.log" configs/$k.yaml
+			T= TUNER_CACHE=$g/cache
+			[ "$res" = - ] || { cp "$res" "$g/agree-base-$k-$r.json"; agree_base="$agree_base $k=$g/agree-base-$k-$r.json"; }
 		done
 	done
 
@@ -151,4 +164,6 @@ while IFS='|' read -r name devs cc; do
 	[ -z "$ratio" ] || python3 "$py" ratio $ratio
 	# shellcheck disable=SC2086
 	[ -z "$agree" ] || python3 "$py" agree $agree
+	# shellcheck disable=SC2086
+	[ -z "$agree_base" ] || { echo "baseline:"; python3 "$py" agree $agree_base; }
 done <"$outdir/models"
