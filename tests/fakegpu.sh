@@ -161,7 +161,7 @@ assert "tie_chosen_by" not in d, d["tie_chosen_by"]
 '
 # hysteresis: BLOCK 32 made slower than BLOCK 64 (FAKECUDA_SLOW). At 0.8 % (beyond timing.tie's
 # 0.5 %) it is no tie of a run of its own (it leaves the play-off after 3 rounds: its fastest
-# round slower than BLOCK 64's slowest), but as the run before's winner it stays (within
+# round slower than BLOCK 64's slowest by more than timing.tie), but as the run before's winner it stays (within
 # twice the band, all 5 rounds); at 1.5 % (beyond the play-off's 1 %) it still takes part as
 # the earlier winner (within twice that) and loses
 oh=$tmp/oh
@@ -180,6 +180,13 @@ assert "playoff" not in b32 and not b32.get("tie"), b32
 '
 n32=$(grep -c "^launch fake_pairs .*x32" "$tmp/hyst.log") n64=$(grep -c "^launch fake_pairs .*x64" "$tmp/hyst.log")
 [ "$n32" -lt "$n64" ] && ok hyst_first_left_launches || bad hyst_first_left_launches "BLOCK 32 $n32, BLOCK 64 $n64 launches"
+# at 0.3 % (within timing.tie) BLOCK 32 is a tie: it never leaves the play-off
+ot=$tmp/ot
+FAKECUDA_SLOW=32:1.003 tune hyst_tie 0 "$tmp/hyst-tie.log" --out "$ot" tests/fakecuda/pairs.yaml
+check hyst_tie_stays "$ot/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["playoff"]["variants"] == 2 and d["playoff"].get("left_early", 0) == 0, d["playoff"]
+assert d["ties"] == 2 and all(v["playoff"]["rounds"] == 5 for v in d["variants"][:2]), d["ties"]
+'
 # the run before chose BLOCK 32
 python3 - "$jh" <<'PY'
 import json, sys

@@ -391,10 +391,11 @@ TEST(race_stops_losers_early)
 }
 
 /* the play-off's race: the bounds on a median of n rounds hold for every completion of the
-   rounds still to come, and a candidate that leaves ends with a median above the other's
-   whatever the rounds to come, adversarial ones included (its missing rounds at 0, the
-   other's far above); it leaves, with exact rounds, once its fastest is beyond the other's
-   slowest and both have their third */
+   rounds still to come, and a candidate that leaves ends with a median above the other's by
+   more than timing.tie whatever the rounds to come, adversarial ones included (its missing
+   rounds at 0, the other's far above); it leaves, with exact rounds, once its fastest is
+   beyond the other's slowest by the band and both have their third; never a tie within
+   timing.tie, nor while the rounds so far spread enough to make it one by the standard error */
 TEST(playoff_race_bounds)
 {
 	uint64_t s = 99;
@@ -429,21 +430,31 @@ TEST(playoff_race_bounds)
 				stats_compute(b, n, &qb);
 				CHECK(qa.median_ms >= lo - 1e-12 && qa.median_ms <= hi + 1e-12);
 				CHECK(qb.median_ms >= lo2 - 1e-12 && qb.median_ms <= hi2 + 1e-12);
-				if (winner_playoff_out(x, cx, l, cl, n))
-					CHECK(qa.median_ms > qb.median_ms);
+				if (winner_playoff_out(x, cx, l, cl, n, 0.005))
+					CHECK(qa.median_ms > qb.median_ms * 1.005);
 			}
-			if (winner_playoff_out(x, cx, l, cl, n))
+			if (winner_playoff_out(x, cx, l, cl, n, 0.005))
 				left++;
 			else
 				kept++;
-			CHECK(!winner_playoff_out(x, n, l, cl, n)); /* no rounds to come: not racing */
+			CHECK(!winner_playoff_out(x, n, l, cl, n, 0.005)); /* no rounds to come */
 		}
 	CHECK(left > 50 && kept > 50);
-	{ /* exact rounds of 5: out at the third, not before */
+	{ /* exact rounds of 5: out at the third, not before; a tie by timing.tie never */
 		double x[5] = {1.008, 1.008, 1.008, 1.008, 1.008}, l[5] = {1, 1, 1, 1, 1};
-		CHECK(!winner_playoff_out(x, 2, l, 2, 5));
-		CHECK(!winner_playoff_out(x, 3, l, 2, 5));
-		CHECK(winner_playoff_out(x, 3, l, 3, 5));
-		CHECK(!winner_playoff_out(l, 3, x, 3, 5));
+		double y[5] = {1.004, 1.004, 1.004, 1.004, 1.004};
+		CHECK(!winner_playoff_out(x, 2, l, 2, 5, 0.005));
+		CHECK(!winner_playoff_out(x, 3, l, 2, 5, 0.005));
+		CHECK(winner_playoff_out(x, 3, l, 3, 5, 0.005));
+		CHECK(!winner_playoff_out(l, 3, x, 3, 5, 0.005));
+		CHECK(!winner_playoff_out(y, 4, l, 4, 5, 0.005));
+		CHECK(winner_playoff_out(y, 4, l, 4, 5, 0.003));
+		CHECK(!winner_playoff_out(x, 4, l, 4, 5, 0.01));
+	}
+	{ /* beyond timing.tie, but rounds that spread: a tie by the standard error it may be */
+		double x[5] = {1.01, 1.02, 1.03}, l[5] = {0.97, 1.0, 1.003};
+		double xs[5] = {1.0195, 1.02, 1.0205}, ls[5] = {0.9995, 1.0, 1.0005};
+		CHECK(!winner_playoff_out(x, 3, l, 3, 5, 0.005));
+		CHECK(winner_playoff_out(xs, 3, ls, 3, 5, 0.005));
 	}
 }

@@ -298,8 +298,8 @@ static double playoff_hi(const struct stream *st, size_t k)
 }
 
 /* the race inside the play-off: a candidate whose rounds so far put its median beyond the
-   leader's (the lowest bound), whatever the rounds to come of either, leaves it; never the
-   earlier winner */
+   leader's (the lowest bound) by more than the tie rule's band, whatever the rounds to come
+   of either, leaves it; never the earlier winner */
 static void playoff_race(struct stream *st)
 {
 	struct run *t = st->t;
@@ -315,7 +315,7 @@ static void playoff_race(struct stream *st)
 	for (k = 0; k < st->nkeep; k++)
 		if (k != lead && !st->po_out[k] && st->keep[k] + 1 != t->earlier &&
 		    winner_playoff_out(st->po_ms + k * (size_t)n, st->po_cnt[k],
-		                       st->po_ms + lead * (size_t)n, st->po_cnt[lead], n))
+		                       st->po_ms + lead * (size_t)n, st->po_cnt[lead], n, t->c->tie))
 			st->po_out[k] = 1;
 }
 

@@ -52,10 +52,23 @@ void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
 	}
 }
 
-int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n)
+/* the standard error winner_playoff_stats gives n rounds, from the spread of the c known */
+static double rounds_se(const double *x, int c, int n)
+{
+	double mean = 0, var = 0;
+	int j;
+
+	for (j = 0; j < c; j++)
+		mean += x[j] / c;
+	for (j = 0; j < c; j++)
+		var += (x[j] - mean) * (x[j] - mean) / (c > 1 ? c - 1 : 1);
+	return 1.2533 * sqrt(var / n);
+}
+
+int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n, double tie)
 {
 	double *a = xcalloc((size_t)cx + 1, sizeof *a), *b = xcalloc((size_t)cl + 1, sizeof *b);
-	double lo, hi, l, h;
+	double lo, hi, l, h, sa, sb, band;
 	struct stats q;
 
 	memcpy(a, x, (size_t)cx * sizeof *a);
@@ -64,9 +77,16 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
 	stats_compute(b, cl, &q);
 	winner_median_bounds(a, cx, n, &lo, &h);
 	winner_median_bounds(b, cl, n, &l, &hi);
+	/* the tie rule's band (winner_ties): timing.tie of the fastest, at most hi; or twice the
+	   standard error of the difference, from the spread of the rounds so far */
+	sa = rounds_se(a, cx, n);
+	sb = rounds_se(b, cl, n);
+	band = 2 * sqrt(sa * sa + sb * sb);
+	if (band < tie * hi)
+		band = tie * hi;
 	free(a);
 	free(b);
-	return cx < n && lo > hi;
+	return cx < n && lo - hi > band;
 }
 
 static const struct result *rank_base;

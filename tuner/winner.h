@@ -61,10 +61,14 @@ void winner_playoff_stats(double *m, int n, double *ms, double *se);
 void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi);
 /* 1 if a play-off candidate whose rounds so far are x[0 .. cx) (cx < n, the rounds in all)
    can leave the play-off: whatever its other rounds, its rounds' median will exceed that of a
-   candidate whose rounds so far are lead[0 .. cl). It is then neither the play-off's fastest
-   nor (left out of the ties) the winner; a variant a full play-off would make the winner by
-   more than the tie band never leaves. Distribution-free: bounds, not an estimate. */
-int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n);
+   candidate whose rounds so far are lead[0 .. cl) by more than the tie rule's band: `tie` (a
+   fraction, timing.tie) of it, or twice the standard error of the difference as the rounds so
+   far spread. It is then neither the play-off's fastest nor, by timing.tie, a tie: left out
+   of the ties, it cannot be the winner, and a variant a full play-off would make a tie within
+   timing.tie never leaves. Bounds, not an estimate, but for the standard error: rounds to
+   come that spread more than those so far could have made it a tie by that. */
+int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n,
+                       double tie);
 
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
