@@ -244,6 +244,35 @@ TEST(space_ids_unique)
 	cfg_free(c);
 }
 
+/* an id is the hash of each parameter's name and "name=value;", for names of any length and
+   values of any sign and size */
+TEST(space_ids_long_names)
+{
+	struct config *c = load("tests/kernels/longname.yaml");
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct space s;
+	size_t i, k;
+
+	expand(c, &lim, &s);
+	CHECK_EQ(s.n, 4);
+	CHECK_EQ(strlen(c->params[0].name), 120);
+	for (i = 0; i < s.n; i++) {
+		uint64_t h = HASH_INIT;
+		char id[40];
+		for (k = 0; k < c->nparams; k++) {
+			char *t = xasprintf("%s=%lld;", c->params[k].name, (long long)s.v[i].vals[k]);
+			h = hash_bytes(h, c->params[k].name, strlen(c->params[k].name));
+			h = hash_bytes(h, t, strlen(t));
+			free(t);
+		}
+		snprintf(id, sizeof id, "v%08x", (unsigned)(h ^ (h >> 32)));
+		CHECK_STR(s.v[i].id, id);
+	}
+	CHECK_EQ(s.v[3].vals[1], -9223372036854775807LL);
+	space_free(&s);
+	cfg_free(c);
+}
+
 /* child: expand scale.yaml with the size override size */
 static void expand_sized(const void *size)
 {

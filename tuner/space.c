@@ -190,28 +190,54 @@ static void reference_check(const struct config *c, const struct vars *sizes,
 	args_check(c, &c->reference, "reference argument", sizes, NULL, at);
 }
 
-/* the hash of v's parameter values that its id shows */
+/* x in decimal at p (at most 20 characters and a sign); its length */
+static size_t put_int(char *p, int64_t x)
+{
+	char t[24];
+	uint64_t u = x < 0 ? 0 - (uint64_t)x : (uint64_t)x;
+	size_t n = 0, k = 0;
+
+	do
+		t[n++] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (x < 0)
+		p[k++] = '-';
+	while (n)
+		p[k++] = t[--n];
+	return k;
+}
+
+/* the hash of v's parameter values that its id shows: of each parameter's name, then of
+   "name=value;" (names of any length) */
 static uint64_t variant_hash(const struct config *c, const struct variant *v)
 {
 	uint64_t h = HASH_INIT;
 	size_t i;
 
 	for (i = 0; i < c->nparams; i++) {
-		char s[64];
-		int n = snprintf(s, sizeof s, "%s=%lld;", c->params[i].name, (long long)v->vals[i]);
-		h = hash_bytes(h, c->params[i].name, strlen(c->params[i].name));
-		h = hash_bytes(h, s, (size_t)n);
+		const char *name = c->params[i].name;
+		size_t len = strlen(name), n;
+		char s[32];
+		s[0] = '=';
+		n = 1 + put_int(s + 1, v->vals[i]);
+		s[n++] = ';';
+		h = hash_bytes(h, name, len);
+		h = hash_bytes(h, name, len);
+		h = hash_bytes(h, s, n);
 	}
 	return h;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	const struct variant *x = *(const struct variant *const *)a;
-	const struct variant *y = *(const struct variant *const *)b;
-	int d = strcmp(x->id, y->id);
+struct keyed {
+	uint64_t key;
+	size_t i; /* the variant's index: the order within equal keys */
+};
 
-	return d ? d : x < y ? -1 : x > y;
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	return x->key != y->key ? (x->key < y->key ? -1 : 1) : (x->i > y->i) - (x->i < y->i);
 }
 
 /* give every variant its id: 'v' + 8 hex digits of its hash; where two variants share those,
@@ -219,33 +245,38 @@ static int cmp_id(const void *a, const void *b)
    variant order. Ids are unique within a space. */
 static void space_ids(const struct config *c, struct space *s)
 {
-	struct variant **p = xcalloc(s->n + 1, sizeof *p);
-	size_t i, j, k, round;
+	uint64_t *h = xcalloc(s->n + 1, sizeof *h);
+	struct keyed *p = xcalloc(s->n + 1, sizeof *p);
+	size_t i, j, k, m;
 
 	for (i = 0; i < s->n; i++) {
-		uint64_t h = variant_hash(c, &s->v[i]);
-		snprintf(s->v[i].id, sizeof s->v[i].id, "v%08x", (unsigned)(h ^ (h >> 32)));
-		p[i] = &s->v[i];
+		h[i] = variant_hash(c, &s->v[i]);
+		p[i].key = (uint32_t)(h[i] ^ (h[i] >> 32));
+		p[i].i = i;
+		snprintf(s->v[i].id, sizeof s->v[i].id, "v%08x", (unsigned)p[i].key);
 	}
-	for (round = 0; round < 2; round++) {
-		int again = 0;
-		qsort(p, s->n, sizeof *p, cmp_id);
-		for (i = 0; i < s->n; i = j) {
-			for (j = i + 1; j < s->n && !strcmp(p[i]->id, p[j]->id); j++)
-				;
-			for (k = i; j - i > 1 && k < j; k++) {
-				uint64_t h = variant_hash(c, p[k]);
-				if (round == 0)
-					snprintf(p[k]->id, sizeof p[k]->id, "v%016llx", (unsigned long long)h);
-				else /* p is in variant order within the group */
-					snprintf(p[k]->id + 17, sizeof p[k]->id - 17, "-%zu", k - i + 1);
-				again = 1;
-			}
+	qsort(p, s->n, sizeof *p, cmp_keyed);
+	for (i = 0; i < s->n; i = j) {
+		for (j = i + 1; j < s->n && p[j].key == p[i].key; j++)
+			;
+		if (j - i < 2)
+			continue;
+		for (k = i; k < j; k++) { /* the group: by the whole hash, in variant order */
+			p[k].key = h[p[k].i];
+			snprintf(s->v[p[k].i].id, sizeof s->v[p[k].i].id, "v%016llx",
+			         (unsigned long long)p[k].key);
 		}
-		if (!again)
-			break;
+		qsort(p + i, j - i, sizeof *p, cmp_keyed);
+		for (k = i; k < j; k = m) {
+			for (m = k + 1; m < j && p[m].key == p[k].key; m++)
+				;
+			for (size_t e = k; m - k > 1 && e < m; e++)
+				snprintf(s->v[p[e].i].id + 17, sizeof s->v[p[e].i].id - 17, "-%zu",
+				         e - k + 1);
+		}
 	}
 	free(p);
+	free(h);
 }
 
 /* v's launch geometry, bank mode and bytes under vars (at: the extra verification size they
