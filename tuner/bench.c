@@ -45,6 +45,8 @@ struct prof {
 	int on;
 	int n;
 	double setup, verify, timing, unload;
+	double samples, compare; /* of timing: timing_run's, the compare after it */
+	double idle, last;       /* between variants: from the end of one to the next's start */
 };
 
 /* the config's buffers at one set of sizes: the tuning sizes, or an extra verification size */
@@ -261,11 +263,13 @@ void bench_close(struct bench *b)
 	free(b->kept);
 	if (b->prof.on && b->prof.n)
 		fprintf(stderr, "bench: %d variants, mean per variant: setup %.3f ms, verify %.3f ms, "
-		        "timing %.3f ms, unload %.3f ms, total %.3f ms\n", b->prof.n,
-		        1e3 * b->prof.setup / b->prof.n, 1e3 * b->prof.verify / b->prof.n,
-		        1e3 * b->prof.timing / b->prof.n, 1e3 * b->prof.unload / b->prof.n,
+		        "timing %.3f ms (samples %.3f ms, then %.3f ms), unload %.3f ms, total %.3f "
+		        "ms; between variants %.3f ms\n", b->prof.n, 1e3 * b->prof.setup / b->prof.n,
+		        1e3 * b->prof.verify / b->prof.n, 1e3 * b->prof.timing / b->prof.n,
+		        1e3 * b->prof.samples / b->prof.n, 1e3 * b->prof.compare / b->prof.n,
+		        1e3 * b->prof.unload / b->prof.n,
 		        1e3 * (b->prof.setup + b->prof.verify + b->prof.timing + b->prof.unload) /
-		        b->prof.n);
+		        b->prof.n, b->prof.n > 1 ? 1e3 * b->prof.idle / (b->prof.n - 1) : 0.0);
 	for (i = 0; i < b->c->nconstants; i++)
 		free(b->con[i].data);
 	timing_close(&b->tm);
@@ -664,6 +668,7 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 	char msg[240];
 	double t0 = now_s(), t1 = t0, t2 = t0, t3 = t0;
 	double tv = 0, te = 0;    /* verified at the tuning sizes, at the extra ones */
+	double ts = 0, tc = 0;    /* timing_run's start and end */
 	size_t k;
 
 	memset(r, 0, sizeof *r);
@@ -720,11 +725,13 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 	t2 = te = now_s();
 	if (r->status == RUN_OK)
 		r->resident = resident(b, &lp);
+	ts = now_s();
 	if (r->status == RUN_OK &&
 	    timing_run(&b->tm, &lp, &r->t, &rc, &in_launch, msg, sizeof msg) < 0) {
 		st = in_launch ? RUN_LAUNCH_ERROR : RUN_FAULT;
 		goto fail;
 	}
+	tc = now_s();
 	if (r->status == RUN_OK && check_timed(b, r, &rc, msg, sizeof msg) < 0) {
 		st = RUN_FAULT;
 		goto fail;
@@ -767,13 +774,22 @@ done:
 		if (t2 < t1)
 			t2 = t1;
 		b->prof.n++;
+		if (b->prof.last > 0)
+			b->prof.idle += t0 - b->prof.last;
+		b->prof.last = t4;
 		b->prof.setup += t1 - t0;
 		b->prof.verify += t2 - t1;
 		b->prof.timing += t3 - t2;
 		b->prof.unload += t4 - t3;
-		fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f unload %.3f ms%s%s\n",
-		        v->id, 1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), 1e3 * (t4 - t3),
-		        r->status == RUN_OK ? "" : " -- ", r->status == RUN_OK ? "" : r->reason);
+		if (tc) {
+			b->prof.samples += tc - ts;
+			b->prof.compare += t3 - tc;
+		}
+		fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f (samples %.3f, then "
+		        "%.3f) unload %.3f ms%s%s\n", v->id, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
+		        1e3 * (t3 - t2), tc ? 1e3 * (tc - ts) : 0, tc ? 1e3 * (t3 - tc) : 0,
+		        1e3 * (t4 - t3), r->status == RUN_OK ? "" : " -- ",
+		        r->status == RUN_OK ? "" : r->reason);
 	}
 }
 
