@@ -1,7 +1,9 @@
 #!/bin/sh
 # The CUDA driver's start-up on this host (what a GPU worker's `driver` phase and `GPU buffers`
 # span hold): tests/gpu/startup.c in one process seeing one GPU, seeing every GPU, and in one
-# process per GPU side by side, each seeing its own (as the GPU workers of --devices all do).
+# process per GPU side by side, each seeing its own (as the GPU workers of --devices all do), and
+# one per GPU one after another, each started once the one before has its buffers and holding
+# its context meanwhile ("ready": since the first one's start).
 # Usage: tests/gpu/startup.sh   (needs cc and the toolkit's cuda.h; CUDA_HOME, default
 # /usr/local/cuda)
 set -eu
@@ -30,6 +32,23 @@ for r in 1 2 3; do
 		k=0
 		while [ $k -lt "$n" ]; do
 			printf '  %d side by side, %d: ' "$n" $k; cat "$bin.$k"; rm -f "$bin.$k"
+			k=$((k + 1))
+		done
+		sleep 1
+		k=0
+		while [ $k -lt "$n" ]; do
+			: >"$bin.$k"
+			CUDA_VISIBLE_DEVICES=$k "$bin" 4 256 $((n + 1)) >"$bin.$k" &
+			while [ ! -s "$bin.$k" ]; do sleep 0.01; done
+			k=$((k + 1))
+		done
+		wait
+		s0=$(sed 's/.*(monotonic \([0-9.]*\) to .*/\1/' "$bin.0")
+		k=0
+		while [ $k -lt "$n" ]; do
+			printf '  %d one after another, %d: ready %s s; ' "$n" $k \
+				"$(sed 's/.* to \([0-9.]*\))$/\1/' "$bin.$k" | awk -v a="$s0" '{ printf "%.3f", $1 - a }')"
+			cat "$bin.$k"; rm -f "$bin.$k"
 			k=$((k + 1))
 		done
 		sleep 1
