@@ -534,14 +534,13 @@ tune models_no_device 2 "$tmp/models5.log" --devices 0,7 --out "$tmp/nodev" test
 has models_no_device_said "no CUDA device 7" "$tmp/stderr"
 # the driver's start-up takes time for each device it sees (the fake's FAKECUDA_INIT_MS: 250 ms
 # a device, four devices here): a GPU worker's driver sees only its own GPU, the other GPUs'
-# workers open one after another beside the rest of the run (launches of 40 ms: the run lasts
-# long enough for them), and they time variants too
+# workers open beside the rest of the run, and every GPU times variants
 export FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU:9.0:4,Fake GPU:9.0:4"
 FAKECUDA_INIT_MS=250 tune init_one 0 "$tmp/init1.log" --fresh --out "$tmp/init1" tests/fakecuda/pairs.yaml
 check init_one_driver "$tmp/init1/fake_pairs/fake-gpu-sm90/results.json" '
 ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
 assert ph["driver"] < 0.7, ph   # 1.0 s with the four devices seen'
-FAKECUDA_INIT_MS=250 FAKECUDA_LAUNCH_US=40000 tune init_all 0 "$tmp/init4.log" --fresh --devices all --out "$tmp/init4" --size n=65536 tests/fakecuda/pairs.yaml
+FAKECUDA_INIT_MS=250 tune init_all 0 "$tmp/init4.log" --fresh --devices all --out "$tmp/init4" --size n=65536 tests/fakecuda/pairs.yaml
 check init_all_json "$tmp/init4/fake_pairs/fake-gpu-sm90/results.json" '
 ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
 # the models probe sees the four (1.0 s), the first worker its own (0.25 s); 2.0 s when the
@@ -555,38 +554,6 @@ CUDA_VISIBLE_DEVICES=3,1,0,2 FAKECUDA_INIT_MS=250 tune init_named 0 "$tmp/init5.
 check init_named_json "$tmp/init5/fake_pairs/fake-gpu-sm90/results.json" '
 ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
 assert ph["driver"] < 0.7, ph   # 1.25 s with a probe of the four first'
-# where the driver's list of GPUs (TUNER_NVIDIA_GPUS, here a tree of the test's own) names one
-# model, named GPUs do not wait for each other: the first opens, the others one after another
-# while the run goes on, each looked at as it comes (FAKECUDA_INIT_LOCK: the driver's start-ups
-# one at a time, as the real driver's are)
-gpus=$tmp/gpus
-for b in 1 2 3 4; do
-	mkdir -p "$gpus/0000:0$b:00.0"
-	printf 'Model: \t\t Fake GPU\nIRQ:   \t\t 41\n' >"$gpus/0000:0$b:00.0/information"
-done
-TUNER_NVIDIA_GPUS=$gpus CUDA_VISIBLE_DEVICES=3,1,0,2 FAKECUDA_INIT_MS=250 FAKECUDA_LAUNCH_US=40000 \
-	FAKECUDA_INIT_LOCK=$tmp/init.lock tune one_model 0 "$tmp/one.log" -v --fresh --devices all --out "$tmp/one" --size n=65536 tests/fakecuda/pairs.yaml
-check one_model_json "$tmp/one/fake_pairs/fake-gpu-sm90/results.json" '
-ph = {p["name"]: p["s"] for p in d["search"]["phases"]}
-assert ph["driver"] < 0.5, ph   # 1.0 s when all four open first, one at a time (the lock)
-devs = sorted({v["device"] for v in d["variants"] if "device" in v})
-assert len(devs) >= 2 and set(devs) <= {0, 1, 2, 3}, devs'
-if grep -q "asking the driver" "$tmp/stderr"; then bad one_model_no_probe "$(cat "$tmp/stderr")"; else ok one_model_no_probe; fi
-# ... a GPU named twice is timed on once; a GPU of another model (the list was wrong, or a MIG
-# instance) is left out with a warning; the run goes on with the others
-TUNER_NVIDIA_GPUS=$gpus CUDA_VISIBLE_DEVICES=1,1,2 FAKECUDA_LAUNCH_US=40000 \
-	tune one_model_twice 0 "$tmp/one2.log" --fresh --devices all --out "$tmp/one2" tests/fakecuda/pairs.yaml
-has one_model_twice_said "^tuner: --devices all: GPU 0 and GPU 1 are one GPU (PCI 0000:02:00); timing on it once$" "$tmp/stderr"
-check one_model_twice_json "$tmp/one2/fake_pairs/fake-gpu-sm90/results.json" '
-devs = sorted({v["device"] for v in d["variants"] if "device" in v})
-assert 1 not in devs and 0 in devs, devs'
-FAKECUDA_DEVICES="Fake GPU:9.0:4,Fake GPU B:8.0:2,Fake GPU:9.0:4" TUNER_NVIDIA_GPUS=$gpus \
-	CUDA_VISIBLE_DEVICES=0,1,2 FAKECUDA_LAUNCH_US=40000 \
-	tune one_model_other 0 "$tmp/one3.log" --fresh --devices all --out "$tmp/one3" tests/fakecuda/pairs.yaml
-has one_model_other_said "^tuner: warning: --devices all: GPU 1 is a Fake GPU B, GPU 0 a Fake GPU: GPUs of different models need a run each (--devices 1); this run leaves GPU 1 out$" "$tmp/stderr"
-check one_model_other_json "$tmp/one3/fake_pairs/fake-gpu-sm90/results.json" '
-devs = sorted({v["device"] for v in d["variants"] if "device" in v})
-assert 1 not in devs and 0 in devs, devs'
 # two names for one GPU (its PCI address twice): the workers find out, the driver is asked
 CUDA_VISIBLE_DEVICES=1,1 tune named_twice 0 "$tmp/twice.log" -v --devices all --out "$tmp/twice" tests/fakecuda/pairs.yaml
 has named_twice_found "^tuner: --devices all: GPU 0 and GPU 1 are one GPU (PCI 0000:02:00); asking the driver about every GPU$" "$tmp/stderr"

@@ -2,11 +2,8 @@
 #include "test.h"
 
 #include "gpu.h"
-#include "models.h"
-#include "util.h"
 
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,55 +105,4 @@ TEST(gpu_restrict_entry)
 		CHECK_EQ(gpu_restrict(0), -1);
 	}
 	gpu_close();
-}
-
-/* write dir/name/information holding text (name NULL: nothing) */
-static void gpu_entry(const char *dir, const char *name, const char *text)
-{
-	char *d = xasprintf("%s/%s", dir, name), *f = xasprintf("%s/information", d);
-	FILE *fp;
-
-	CHECK(mkdir(d, 0755) == 0);
-	if (text) {
-		CHECK((fp = fopen(f, "w")) != NULL);
-		fputs(text, fp);
-		fclose(fp);
-	}
-	free(d);
-	free(f);
-}
-
-/* models_one reads the driver's list of GPUs: one model, or not */
-TEST(models_one_from_the_list)
-{
-	char tmpl[] = "/tmp/tuner-gpus.XXXXXX", *dir = mkdtemp(tmpl), *cmd;
-	static const char h100[] = "Model: \t\t NVIDIA H100 80GB HBM3\nIRQ:   \t\t 41\n",
-	                  h100b[] = "IRQ: 41\nModel:\tNVIDIA H100 80GB HBM3 \r\nBus Location: x\n",
-	                  h200[] = "Model: \t\t NVIDIA H200\n";
-
-	CHECK(dir != NULL);
-	setenv("TUNER_NVIDIA_GPUS", dir, 1);
-	CHECK_EQ(models_one(), 0); /* no GPU listed */
-	gpu_entry(dir, "0000:00:06.0", h100);
-	CHECK_EQ(models_one(), 1);
-	gpu_entry(dir, "0000:00:07.0", h100b);
-	CHECK_EQ(models_one(), 1);
-	gpu_entry(dir, "0000:00:08.0", h200);
-	CHECK_EQ(models_one(), 0);
-	cmd = xasprintf("rm -rf %s/0000:00:08.0", dir);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-	gpu_entry(dir, "0000:00:09.0", NULL); /* one whose model cannot be read */
-	CHECK_EQ(models_one(), 0);
-	cmd = xasprintf("rm -rf %s/0000:00:09.0", dir);
-	CHECK(system(cmd) == 0);
-	free(cmd);
-	gpu_entry(dir, "0000:00:0a.0", "Bus Model: not the line\n");
-	CHECK_EQ(models_one(), 0);
-	setenv("TUNER_NVIDIA_GPUS", "/nonexistent/tuner", 1);
-	CHECK_EQ(models_one(), 0);
-	unsetenv("TUNER_NVIDIA_GPUS");
-	cmd = xasprintf("rm -rf %s", dir);
-	CHECK(system(cmd) == 0);
-	free(cmd);
 }

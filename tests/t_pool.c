@@ -15,9 +15,6 @@ struct ctx {
 	int prepared;
 	int open_ms, setup_ms;    /* how long opening and setting up take */
 	int fail_w;               /* worker fail_w - 1 cannot open (0: none) */
-	int stamp;                /* answers say which worker ran them, and when it opened */
-	int w;                    /* the worker's number (its copy, from t_open) */
-	double opened;            /* when t_open began (its copy) */
 };
 
 static void sleep_ms(int ms)
@@ -29,8 +26,6 @@ static int t_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 {
 	struct ctx *c = arg;
 
-	c->w = w;
-	c->opened = now_s();
 	sleep_ms(c->open_ms);
 	if (c->fail_open || c->fail_w == w + 1) {
 		snprintf(why, whylen, "no GPU here");
@@ -64,8 +59,8 @@ static int t_setup(void *arg, const void *msg, size_t len, struct buf *hello, ch
 static int t_run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
 {
 	char what = len ? *(const char *)msg : '?';
-	struct ctx *c = arg;
 
+	(void)arg;
 	if (what == 'h')
 		for (;;)
 			pause();
@@ -74,8 +69,6 @@ static int t_run(void *arg, size_t j, const void *msg, size_t len, struct buf *a
 	if (what == 's')
 		nanosleep(&(struct timespec){0, 300000000}, NULL);
 	buf_printf(ans, "job %zu pid %ld msg %c", j, (long)getpid(), what);
-	if (c && c->stamp)
-		buf_printf(ans, " worker %d opened %.6f", c->w, c->opened);
 	return what == 'f';
 }
 
@@ -104,12 +97,12 @@ static void t_done(void *arg, size_t j, enum outcome oc, const void *msg, size_t
 
 static struct pool_ops ops_for(struct ctx *c)
 {
-	return (struct pool_ops){t_open, t_prepare, t_setup, t_run, c, "test worker", NULL};
+	return (struct pool_ops){t_open, t_prepare, t_setup, t_run, c, "test worker"};
 }
 
 TEST(pool_isolates_faults)
 {
-	struct ctx c = {7, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {7, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0.5};
 	size_t todo[] = {0, 1, 2, 3, 4, 5};
@@ -148,7 +141,7 @@ TEST(pool_isolates_faults)
 
 TEST(pool_spreads_jobs)
 {
-	struct ctx c = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {1, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -178,7 +171,7 @@ TEST(pool_spreads_jobs)
 
 TEST(pool_open_failure)
 {
-	struct ctx c = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {0, 1, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 1};
 	struct buf info = {0};
@@ -193,7 +186,7 @@ TEST(pool_open_failure)
 
 TEST(pool_setup_failure)
 {
-	struct ctx c = {0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {0, 0, 1, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 1};
 	size_t todo[] = {0};
@@ -213,7 +206,7 @@ TEST(pool_setup_failure)
 
 TEST(pool_stop)
 {
-	struct ctx c = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1};
@@ -239,7 +232,7 @@ static void on_alarm(int sig)
 
 TEST(pool_stop_while_busy)
 {
-	struct ctx c = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2};
@@ -271,7 +264,7 @@ TEST(pool_stop_while_busy)
    run their first jobs after about 0.6 s, not 2.4 s */
 TEST(pool_opens_side_by_side)
 {
-	struct ctx c = {0, 0, 0, 0, 300, 300, 0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 300, 300, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2, 3};
@@ -303,7 +296,7 @@ TEST(pool_opens_side_by_side)
 /* pool_start opens the workers while the caller goes on: the run after it waits for none */
 TEST(pool_start_opens_ahead)
 {
-	struct ctx c = {0, 0, 0, 0, 400, 0, 0, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 400, 0, 0};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2, 3};
@@ -329,92 +322,10 @@ TEST(pool_start_opens_ahead)
 	buf_free(&info);
 }
 
-/* staggered, the workers start one at a time: each once the one before has opened and been
-   set up; the first jobs run meanwhile */
-TEST(pool_staggered_one_at_a_time)
-{
-	struct ctx c = {0, 0, 0, 0, 200, 100, 0, 1, 0, 0};
-	struct pool_ops ops = ops_for(&c);
-	struct pool_limits lim = {5, 0};
-	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-	double opened[4] = {0, 0, 0, 0}, t0 = now_s();
-	struct seen s;
-	char why[256] = "";
-	struct pool *p = pool_new(&ops, &lim, 4);
-	struct pool_run r = {"S", 1, t_message, t_done, &s, NULL, NULL};
-	int k, w;
-
-	memset(&s, 0, sizeof s);
-	plan = "ssssssssssss";
-	pool_stagger(p, 1);
-	CHECK_EQ(pool_start(p, why, sizeof why), 0);
-	CHECK_EQ(pool_run(p, &r, todo, 12, why, sizeof why), 0);
-	CHECK_EQ(s.n, 12);
-	for (k = 0; k < 12; k++) {
-		double at;
-		CHECK_EQ(s.oc[k], OUT_DONE);
-		CHECK(sscanf(strstr(s.msg[k], "worker"), "worker %d opened %lf", &w, &at) == 2);
-		CHECK(w >= 0 && w < 4);
-		opened[w] = at;
-	}
-	for (w = 0; w < 4; w++) /* every worker ran jobs; each started after the one before was
-	                           up (open 200 ms, setup 100 ms) */
-		CHECK(opened[w] > 0 && (w == 0 || opened[w] - opened[w - 1] >= 0.29));
-	CHECK(opened[0] - t0 < 0.1);
-	/* 12 jobs of 300 ms: 0.9 s of opening one after another, then they share the rest */
-	CHECK(now_s() - t0 < 2.5);
-	pool_end(p);
-}
-
-/* staggered, a worker whose info ops.check refuses is left out for good, and no job is lost */
-static int refuse_two(void *ctx, int w, const void *info, size_t len)
-{
-	(void)ctx;
-	(void)len;
-	CHECK(strstr(info, "worker") != NULL);
-	return w == 2 ? -1 : 0;
-}
-
-TEST(pool_staggered_check_refuses)
-{
-	struct ctx c = {0, 0, 0, 0, 50, 0, 0, 1, 0, 0};
-	struct pool_ops ops = ops_for(&c);
-	struct pool_limits lim = {5, 0};
-	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-	struct seen s;
-	char why[256] = "";
-	struct pool *p;
-	struct pool_run r = {"S", 1, t_message, t_done, &s, NULL, NULL};
-	int k, w, used[4] = {0, 0, 0, 0};
-	double at;
-
-	ops.check = refuse_two;
-	p = pool_new(&ops, &lim, 4);
-	pool_stagger(p, 1);
-	memset(&s, 0, sizeof s);
-	plan = "ssssssssssss";
-	CHECK_EQ(pool_run(p, &r, todo, 12, why, sizeof why), 0);
-	CHECK_EQ(s.n, 12);
-	for (k = 0; k < 12; k++) {
-		CHECK_EQ(s.oc[k], OUT_DONE);
-		CHECK(sscanf(strstr(s.msg[k], "worker"), "worker %d opened %lf", &w, &at) == 2);
-		used[w]++;
-	}
-	CHECK(used[0] && used[1] && !used[2] && used[3]);
-	/* a second run neither starts it again nor waits for it */
-	memset(&s, 0, sizeof s);
-	CHECK_EQ(pool_run(p, &r, todo, 4, why, sizeof why), 0);
-	CHECK_EQ(s.n, 4);
-	for (k = 0; k < 4; k++)
-		CHECK(sscanf(strstr(s.msg[k], "worker"), "worker %d opened %lf", &w, &at) == 2 &&
-		      w != 2);
-	pool_end(p);
-}
-
 /* a worker that cannot open fails the run with its reason, even when others could */
 TEST(pool_one_worker_cannot_open)
 {
-	struct ctx c = {0, 0, 0, 0, 0, 0, 3, 0, 0, 0};
+	struct ctx c = {0, 0, 0, 0, 0, 0, 3};
 	struct pool_ops ops = ops_for(&c);
 	struct pool_limits lim = {5, 0};
 	size_t todo[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -461,7 +372,7 @@ static int never(void *arg, size_t *job)
    and the run returns -1 rather than wait for ever */
 TEST(pool_waiting_on_a_failed_task)
 {
-	struct ctx bad = {0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, good = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	struct ctx bad = {0, 1, 0, 0, 0, 0, 0}, good = {0, 0, 0, 0, 0, 0, 0};
 	struct pool_ops ob = ops_for(&bad), og = ops_for(&good);
 	struct pool_limits lim = {5, 0};
 	int given = 0;

@@ -250,7 +250,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
 	struct ctx c = {jobs, NULL, NULL, NULL, arch, opts, nopts, cachedir, outs, 0, 0, NULL};
-	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process", NULL};
+	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
 
@@ -331,7 +331,7 @@ struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
                               void *arg, volatile sig_atomic_t *stop)
 {
 	struct compiler *k = xcalloc(1, sizeof *k);
-	struct pool_ops ops = {NULL, NULL, NULL, run, &k->c, "compiler process", NULL};
+	struct pool_ops ops = {NULL, NULL, NULL, run, &k->c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 
 	k->c = (struct ctx){NULL, job_of, sink, arg, arch, opts, nopts, cachedir, NULL, 0, 0,

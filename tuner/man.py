@@ -33,20 +33,15 @@ ENVIRONMENT = [
      "exists; with no home, compiles are not cached."),
     ("TUNER_CUPTI", "The CUPTI library --counters loads (a path or a name for dlopen), tried "
      "before the toolkit's libcupti."),
-    ("TUNER_BENCH_PROFILE", "Anything but 0: on a GPU, print to standard error the time each "
-     "variant spent setting up, verifying, timing (its samples, then the compare after them) "
-     "and unloading, and the mean per variant at the end."),
+    ("TUNER_BENCH_PROFILE", "Anything but 0: on a GPU, print to standard error the mean time "
+     "per variant spent setting up, verifying, timing and unloading."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),
     ("CUDA_VISIBLE_DEVICES", "The driver's own: the GPUs it shows, which --devices numbers from "
-     "0. With it set, --devices all is every GPU it names, and the GPU workers open them "
-     "without first asking the driver about them all; each worker's driver sees only its own "
-     "GPU (the driver's start-up takes time for each GPU it sees)."),
-    ("TUNER_NVIDIA_GPUS", "The directory of the driver's list of the host's GPUs, one "
-     "directory each with an information file whose Model: line names it (default "
-     "/proc/driver/nvidia/gpus). Where it names one model, GPUs that --devices names without "
-     "the driver open one after another while the run goes on, rather than all before it."),
+     "0. With it set, --devices all is every GPU it names, and the GPU workers open them side "
+     "by side without first asking the driver about them all; each worker's driver sees only "
+     "its own GPU (the driver's start-up takes time for each GPU it sees)."),
     ("CUDA_HOME", "Where explain --sass looks first for the toolkit's disassembler "
      "($CUDA_HOME/bin)."),
     ("PATH", "Where explain --sass looks last for nvdisasm and cuobjdump."),

@@ -53,8 +53,6 @@ struct measure {
 	int known;                /* every device the run uses exists: a worker's driver sees its own only */
 	double prep[2];           /* in a worker: when w_prepare began and ended */
 	char model[256];          /* the first device's name */
-	int (*pci)[3];            /* per worker, staggered: its GPU's PCI address, once seen */
-	unsigned char *seen;      /* per worker: pci[] holds it */
 	struct jrec *recs;        /* the journal as it was when the run began */
 	size_t nrec, resumed;
 	uint64_t ctx;             /* journal_context */
@@ -270,6 +268,12 @@ static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
 	if (gpu_probe(m->known && gpu_restrict(m->ordinal) == 0 ? 0 : m->ordinal, &t->ri.gpu, why,
 	              whylen) < 0) /* the worker's copy */
 		return -1;
+	if (w > 0 && m->model[0] && strcmp(t->ri.gpu.name, m->model)) {
+		snprintf(why, whylen, "--devices: GPU %d is a %s, not a %s like GPU %d: GPUs of "
+		         "different models need a run each", m->ordinal, t->ri.gpu.name, m->model,
+		         m->dev[0]);
+		return -1;
+	}
 	vars_set(&t->sizes, CFG_SMS, t->ri.gpu.sms); /* as the parent will, for bench_open */
 	/* the 8-byte bank mode is Kepler's (compute capability 3): later GPUs keep 4-byte banks
 	   (asked on the H100 and H200 it stays 4: docs/bank-model.md), so the context the asking
@@ -425,95 +429,10 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 
 /* ---- the parent's side ---- */
 
-/* worker w's GPU (info: its info message) as worker 0's is and the others' were */
-static void seen_gpu(struct measure *m, int w, const struct gpu_info *g)
-{
-	if (!m->seen) {
-		m->seen = xcalloc((size_t)m->ndev + 1, 1);
-		m->pci = xcalloc((size_t)m->ndev + 1, sizeof *m->pci);
-	}
-	memcpy(m->pci[w], g->pci, sizeof m->pci[w]);
-	m->seen[w] = 1;
-}
-
-/* --devices as the user gave it */
-static const char *devices_said(const struct measure *m)
-{
-	return m->t->o.devices_asked ? m->t->o.devices_asked : m->t->o.devices;
-}
-
-/* a staggered worker's info as it comes (pool ops.check): its worker is left out where its
-   GPU is of another model than worker 0's (models_one said one model, but a MIG instance has
-   a name of its own; a warning), or one an earlier worker has (its PCI address again: two
-   names for one GPU, e.g. CUDA_VISIBLE_DEVICES=1,1: timed on once) */
-static int w_check(void *arg, int w, const void *info, size_t len)
-{
-	struct measure *m = arg;
-	struct rd r = rd_of(info, len);
-	struct gpu_info g;
-	int b8, i;
-
-	if (rd_info(&r, &g, &b8) < 0)
-		die("bad info message");
-	if (w <= 0 || w >= m->ndev)
-		return 0;
-	if (strcmp(g.name, m->model)) {
-		warn("--devices %s: GPU %d is a %s, GPU %d a %s: GPUs of different models need a run "
-		     "each (--devices %d); this run leaves GPU %d out", devices_said(m), m->dev[w],
-		     g.name, m->dev[0], m->model, m->dev[w], m->dev[w]);
-		return -1;
-	}
-	for (i = 0; i < m->ndev; i++)
-		if (i != w && m->seen && m->seen[i] && !memcmp(m->pci[i], g.pci, sizeof g.pci)) {
-			note(1, "tuner: --devices %s: GPU %d and GPU %d are one GPU (PCI %04x:%02x:%02x); "
-			     "timing on it once\n", devices_said(m), m->dev[i], m->dev[w], (unsigned)g.pci[0], (unsigned)g.pci[1],
-			     (unsigned)g.pci[2]);
-			return -1;
-		}
-	seen_gpu(m, w, &g);
-	return 0;
-}
-
-/* worker 0 opened, its GPU into *gpu; 0, or -1 with why */
-static int open_first(struct measure *m, struct gpu_info *gpu, int *bank8, char *why,
-                      size_t whylen)
-{
-	struct buf info = {0};
-	struct rd r;
-
-	if (pool_open(m->pool, &info, why, whylen) < 0) {
-		buf_free(&info);
-		return -1;
-	}
-	r = rd_of(info.s, info.len);
-	if (rd_info(&r, gpu, bank8) < 0)
-		die("bad info message");
-	buf_free(&info);
-	snprintf(m->model, sizeof m->model, "%s", gpu->name);
-	return 0;
-}
-
-/* with several GPUs, their workers after the first start to open beside what the run does
-   next, one after another (pool_stagger: the driver serializes their start-ups) */
-static void start_others(struct measure *m, const struct gpu_info *gpu)
-{
-	char why[256];
-
-	if (m->ndev < 2)
-		return;
-	pool_resize(m->pool, m->ndev);
-	seen_gpu(m, 0, gpu);
-	pool_stagger(m->pool, 1);
-	if (pool_start(m->pool, why, sizeof why) < 0)
-		fatal("--devices %s: %s", m->t->o.devices, why);
-}
-
-/* measure_open where --devices named its GPUs without the driver (models.c), each worker
-   seeing its own GPU: where the driver's list of GPUs names one model (models_one), the first
-   opens and the others follow one after another while the run goes on (w_check); otherwise
-   every worker opens at once. Where one cannot or they are of more than one model, the driver
-   is asked about them all (models_split, which may end this process) and the opening starts
-   again */
+/* measure_open where --devices named its GPUs without the driver (models.c): every worker
+   opens at once, each seeing its own GPU; where one cannot or they are of more than one model,
+   the driver is asked about them all (models_split, which may end this process) and the
+   opening starts again */
 static struct measure *open_named(struct measure *m, const struct pool_ops *ops,
                                   const struct pool_limits *lim, struct gpu_info *gpu,
                                   int *bank8, char *why, size_t whylen)
@@ -524,17 +443,6 @@ static struct measure *open_named(struct measure *m, const struct pool_ops *ops,
 	int i, j, rc, b8, ok;
 
 	m->pool = pool_new(ops, lim, m->ndev);
-	if (models_one()) { /* of one model: the first opens, the others one after another while
-	                       the run goes on (w_check, w_open look at each) */
-		free(infos);
-		free(g);
-		if (open_first(m, gpu, bank8, why, whylen) == 0) {
-			start_others(m, gpu);
-			return m;
-		}
-		ok = 0;
-		goto probe;
-	}
 	ok = pool_open_all(m->pool, infos, why, whylen) == 0;
 	for (i = 0; i < m->ndev && ok; i++) {
 		struct rd r = rd_of(infos[i].s, infos[i].len);
@@ -558,7 +466,6 @@ static struct measure *open_named(struct measure *m, const struct pool_ops *ops,
 		snprintf(m->model, sizeof m->model, "%s", gpu->name);
 		return m;
 	}
-probe:
 	note(2, "tuner: --devices %s: %s; asking the driver about every GPU\n", t->o.devices_asked,
 	     why);
 	measure_close(m);
@@ -572,8 +479,10 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
                              size_t whylen)
 {
 	struct measure *m = xcalloc(1, sizeof *m);
-	struct pool_ops ops = {w_open, w_prepare, w_setup, w_run, m, "worker process", w_check};
+	struct pool_ops ops = {w_open, w_prepare, w_setup, w_run, m, "worker process"};
 	struct pool_limits lim = {SETUP_S, t->o.timeout};
+	struct buf info = {0};
+	struct rd r;
 
 	m->t = t;
 	m->known = !t->o.devices || t->o.devices_known;
@@ -584,12 +493,18 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 	if (t->o.devices_known == 2) /* GPUs named, not seen: their workers open side by side */
 		return open_named(m, &ops, &lim, gpu, bank8, why, whylen);
 	m->pool = pool_new(&ops, &lim, 1);
-	if (open_first(m, gpu, bank8, why, whylen) < 0) {
+	if (pool_open(m->pool, &info, why, whylen) < 0) {
+		buf_free(&info);
 		measure_close(m);
 		if (t->o.devices)
 			fatal("--devices %s: %s", t->o.devices, why);
 		return NULL;
 	}
+	r = rd_of(info.s, info.len);
+	if (rd_info(&r, gpu, bank8) < 0)
+		die("bad info message");
+	buf_free(&info);
+	snprintf(m->model, sizeof m->model, "%s", gpu->name);
 	if (t->o.devices && !strcmp(t->o.devices, "all")) {
 		int i;
 		m->dev = xcalloc((size_t)gpu->devices + 1, sizeof *m->dev);
@@ -602,7 +517,10 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 			if (m->dev[i] >= gpu->devices)
 				fatal("--devices %s: no CUDA device %d (the driver sees %d)", t->o.devices,
 				      m->dev[i], gpu->devices);
-		start_others(m, gpu);
+		pool_resize(m->pool, m->ndev);
+		/* the other GPUs' workers open beside expansion and compilation */
+		if (pool_start(m->pool, why, whylen) < 0)
+			fatal("--devices %s: %s", t->o.devices, why);
 	}
 	return m;
 }
@@ -912,8 +830,6 @@ void measure_close(struct measure *m)
 		return;
 	pool_end(m->pool);
 	free(m->dev);
-	free(m->seen);
-	free(m->pci);
 	free(m->recs);
 	buf_free(&m->setup);
 	buf_free(&m->d.hello);

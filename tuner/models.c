@@ -8,7 +8,6 @@
 #include "run.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -268,44 +267,4 @@ int models_split(struct run *t, int probe)
 	}
 	free(gs);
 	return rc;
-}
-
-int models_one(void)
-{
-	const char *dir = getenv("TUNER_NVIDIA_GPUS");
-	char first[256] = "", *path, *text, *m, *end;
-	struct dirent *e;
-	int n = 0, one = 1;
-	DIR *d;
-
-	if (!dir || !*dir)
-		dir = "/proc/driver/nvidia/gpus";
-	if (!(d = opendir(dir)))
-		return 0;
-	while (one && n < 1024 && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		path = xasprintf("%s/%s/information", dir, e->d_name);
-		text = file_read_nolink(path, 1 << 16, NULL);
-		free(path);
-		m = text ? strstr(text, "Model:") : NULL;
-		if (!m || (m != text && m[-1] != '\n')) {
-			one = 0; /* a GPU whose model cannot be read */
-		} else {
-			m += strspn(m + 6, " \t") + 6;
-			end = m + strcspn(m, "\n");
-			while (end > m && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-				end--;
-			*end = '\0';
-			if (!*m || strlen(m) >= sizeof first)
-				one = 0;
-			else if (!n++)
-				snprintf(first, sizeof first, "%s", m);
-			else
-				one = !strcmp(first, m);
-		}
-		free(text);
-	}
-	closedir(d);
-	return one && n > 0;
 }

@@ -18,11 +18,4 @@ int devices_parse(const char *s, int **dev);
    they cannot or differ): the driver's start-up in a probe takes time for each GPU. */
 int models_split(struct run *t, int probe);
 
-/* 1 if the driver's list of the host's GPUs (a directory per GPU, each with an `information`
-   file whose "Model:" line names it: /proc/driver/nvidia/gpus, or $TUNER_NVIDIA_GPUS) names
-   one model only and at least one GPU: GPUs named without the driver are then of one model
-   (but MIG instances, whose names are their own: a GPU worker refuses one that differs). 0 if
-   it names several, or cannot be read. */
-int models_one(void);
-
 #endif

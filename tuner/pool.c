@@ -38,8 +38,6 @@ struct worker {
 	int ready;                /* it has answered the setup of this run */
 	int busy;                 /* it has a job: sent, or waiting for it to open or set up */
 	int sent;                 /* the job is sent */
-	int up;                   /* it has answered a setup since it was started */
-	int off;                  /* left out for good (ops.check refused its info) */
 	size_t job;
 	double deadline;          /* of what it is waiting for, now_s() clock; 0: none */
 };
@@ -49,7 +47,6 @@ struct pool {
 	struct pool_limits lim;
 	struct worker *w;
 	int nw;
-	int stagger;              /* start workers one at a time (pool_stagger) */
 };
 
 /* read exactly n bytes before `deadline` (<= 0: none), looking at *stop (may be NULL) */
@@ -226,18 +223,7 @@ static void reap(struct pool *p, struct worker *w, int kill_it, char *why, size_
 		snprintf(why, whylen, "%s %s", p->ops.what, d);
 	}
 	w->pid = 0;
-	w->ready = w->busy = w->sent = w->opening = w->setting = w->up = 0;
-}
-
-/* 1 if one of p's workers is starting: started, and not yet through its first setup */
-static int starting_one(const struct pool *p)
-{
-	int i;
-
-	for (i = 0; i < p->nw; i++)
-		if (p->w[i].pid > 0 && !p->w[i].up && !p->w[i].off)
-			return 1;
-	return 0;
+	w->ready = w->busy = w->sent = w->opening = w->setting = 0;
 }
 
 /* w's deadline for opening or setting up, from now */
@@ -299,7 +285,7 @@ static int launch(struct pool *p, int i, char *why, size_t whylen)
 	close(rp[1]);
 	w->to = cp[1];
 	w->from = rp[0];
-	w->ready = w->busy = w->sent = w->setting = w->up = 0;
+	w->ready = w->busy = w->sent = w->setting = 0;
 	w->opening = 1;
 	w->deadline = open_deadline(p);
 	return 0;
@@ -337,11 +323,6 @@ struct pool *pool_new(const struct pool_ops *ops, const struct pool_limits *lim,
 	p->nw = workers > 0 ? workers : 1;
 	p->w = xcalloc((size_t)p->nw, sizeof *p->w);
 	return p;
-}
-
-void pool_stagger(struct pool *p, int on)
-{
-	p->stagger = on;
 }
 
 void pool_resize(struct pool *p, int workers)
@@ -397,14 +378,9 @@ int pool_start(struct pool *p, char *why, size_t whylen)
 {
 	int i;
 
-	for (i = 0; i < p->nw; i++) {
-		if (p->w[i].pid > 0 || p->w[i].off)
-			continue;
-		if (p->stagger && starting_one(p))
-			break;
-		if (launch(p, i, why, whylen) < 0)
+	for (i = 0; i < p->nw; i++)
+		if (p->w[i].pid <= 0 && launch(p, i, why, whylen) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -475,22 +451,14 @@ static void starting(struct task *k, struct worker *w, int rc, char kind, struct
 	if (rc == RD_STOP)
 		return;
 	if (rc == RD_OK && w->opening && kind == 'i') {
-		struct pool *p = k->p;
 		w->opening = 0;
 		w->deadline = 0;
-		if (p->stagger && p->ops.check && /* it has no job yet */
-		    p->ops.check(p->ops.ctx, (int)(w - p->w), b->s, b->len) < 0) {
-			reap(p, w, 1, NULL, 0);
-			w->off = 1;
-			return;
-		}
 		opened(k, w);
 		return;
 	}
 	if (rc == RD_OK && w->setting && kind == 'h') {
 		w->setting = 0;
 		w->ready = 1;
-		w->up = 1;
 		if (!k->got_hello && k->r->hello) {
 			k->r->hello->len = 0;
 			buf_add(k->r->hello, b->s, b->len);
@@ -571,16 +539,7 @@ static void dispatch(struct task *k, struct buf *b)
 		size_t job;
 		int got;
 
-		if (w->busy || w->off)
-			continue;
-		if (p->stagger && w->pid <= 0) { /* started without a job, when none is starting */
-			if (!starting_one(p) && launch(p, i, why, sizeof why) < 0) {
-				task_fail(k, why);
-				return;
-			}
-			continue;
-		}
-		if (p->stagger && w->opening) /* a job once it has opened and passed ops.check */
+		if (w->busy)
 			continue;
 		if ((got = k->next(k->arg, &job)) <= 0) {
 			k->ended = got < 0;
@@ -619,7 +578,7 @@ int pool_run_many(struct pool_task *tasks, int n)
 	for (;;) {
 		volatile sig_atomic_t *stop = NULL;
 		double first = 0, now;
-		int busy = 0, open = 0, ms = 200, f = 0, opening = 0;
+		int busy = 0, open = 0, ms = 200, f = 0;
 
 		for (i = 0; i < n; i++) {
 			stop = k[i].r->stop ? k[i].r->stop : stop;
@@ -636,7 +595,6 @@ int pool_run_many(struct pool_task *tasks, int n)
 				int on = watched(w) && (!k[i].failed || w->sent);
 				pfd[f++] = (struct pollfd){on ? w->from : -1, POLLIN, 0};
 				busy += on ? w->busy : !k[i].failed && w->busy;
-				opening += on && w->opening; /* staggered: a job for it once it opens */
 				if (on && w->deadline > 0 && (!first || w->deadline < first))
 					first = w->deadline;
 			}
@@ -644,8 +602,8 @@ int pool_run_many(struct pool_task *tasks, int n)
 		}
 		if (!busy && !open)
 			break;
-		if (!busy && !opening) { /* waiting for jobs no answer can bring: a task failed,
-		                            else next() is wrong */
+		if (!busy) { /* waiting for jobs no answer can bring: a task failed, else next() is
+		                wrong */
 			for (i = 0; i < n && !k[i].failed; i++)
 				;
 			if (i < n)

@@ -35,10 +35,6 @@ struct pool_ops {
 	int (*run)(void *ctx, size_t j, const void *msg, size_t len, struct buf *answer);
 	void *ctx;
 	const char *what;         /* the workers in messages: "compiler process" */
-	/* staggered (pool_stagger): the parent's look at worker w's info as it comes during a run
-	   (NULL: none); -1 leaves the worker out of the pool for good (it is ended, having had no
-	   job; the caller says why) */
-	int (*check)(void *ctx, int w, const void *info, size_t len);
 };
 
 struct pool_limits {
@@ -58,17 +54,10 @@ int pool_open(struct pool *p, struct buf *info, char *why, size_t whylen);
 /* start every worker not running yet and wait for each one's info (worker w's appended to
    infos[w]); they open side by side. 0, or -1 with the first failure's why */
 int pool_open_all(struct pool *p, struct buf *infos, char *why, size_t whylen);
-/* start every worker not running yet (staggered: the next one, if none is starting), not
-   waiting for them: they open side by side while the caller goes on (their info is read, and
-   dropped, by the next run); 0, or -1 with why if one cannot be forked */
+/* start every worker not running yet, not waiting for them: they open side by side while the
+   caller goes on (their info is read, and dropped, by the next run); 0, or -1 with why if one
+   cannot be forked */
 int pool_start(struct pool *p, char *why, size_t whylen);
-
-/* start p's workers one at a time (on: 1): the next once the one before has answered its
-   first setup (opened and set up), and give none a job before it has opened and passed
-   ops.check. For GPU workers: the driver serializes their start-ups, so that side by side
-   every one of four GPUs' contexts was ready only at 1.6 s, one after another the first at
-   0.3 s and the last at 1.5-1.7 s (tests/gpu/startup.sh, 4 H100) */
-void pool_stagger(struct pool *p, int on);
 
 /* the parent's side of a run */
 struct pool_run {

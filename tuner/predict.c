@@ -378,7 +378,7 @@ struct ahead *predict_ahead_new(const struct config *c, const struct space *s, i
                                 size_t n, int workers)
 {
 	struct ahead *a;
-	struct pool_ops ops = {NULL, NULL, NULL, fan_run, NULL, "bank model process", NULL};
+	struct pool_ops ops = {NULL, NULL, NULL, fan_run, NULL, "bank model process"};
 	struct pool_limits lim = {0, 0};
 
 	if (!c->naccesses || !n)
@@ -566,7 +566,7 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	/* it is CPU work that would otherwise delay the compile and the GPU: in processes, when
 	   there is enough of it; what no process answered for is evaluated here */
 	if (workers > 1 && ntodo >= 8) {
-		struct pool_ops ops = {NULL, NULL, NULL, fan_run, &f, "bank model process", NULL};
+		struct pool_ops ops = {NULL, NULL, NULL, fan_run, &f, "bank model process"};
 		struct pool_limits lim = {0, 0};
 		struct pool *p = pool_new(&ops, &lim, (size_t)workers < ntodo / 4 ? workers
 		                                                                 : (int)(ntodo / 4));

@@ -12,23 +12,18 @@
  * FAKECUDA_RESIDENT="BLOCK:N,..." says so. With FAKECUDA_LOG set, each launch and event record
  * appends a line there ("launch NAME GRIDxBLOCK", "event"; "context" as a device's context is
  * opened). FAKECUDA_DEVICES="NAME:MAJOR.MINOR:SMS,..."
- * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). FAKECUDA_LAUNCH_US
- * makes each launch of a config's kernel take that long of wall time. Nothing here tells
+ * gives several devices (default: one "Fake GPU", 9.0, 4 multiprocessors). Nothing here tells
  * what a GPU would do with the real kernels: it shows what the tuner asks of the driver, and in
  * which order. The bank-size mode is accepted and ignored (4-byte banks), as on sm_75+.
  */
 #include <cuda.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../../tuner/cmp.h"
 
@@ -121,24 +116,16 @@ static void devices(void)
 	}
 }
 
-/* FAKECUDA_INIT_MS: the driver's start-up takes this long for each device it sees; with
-   FAKECUDA_INIT_LOCK=FILE, one process's at a time (the real driver serializes them: four
-   processes' contexts on four H100s were all ready only at 1.6 s, tests/gpu/startup.sh) */
+/* FAKECUDA_INIT_MS: the driver's start-up takes this long for each device it sees */
 CUresult cuInit(unsigned int flags)
 {
-	const char *ms = getenv("FAKECUDA_INIT_MS"), *lock = getenv("FAKECUDA_INIT_LOCK");
-	int fd = -1;
+	const char *ms = getenv("FAKECUDA_INIT_MS");
 
 	(void)flags;
 	devices();
 	if (ms && atoi(ms) > 0) {
 		long ns = (long)atoi(ms) * ndevs * 1000000L;
-		if (lock && (fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) >= 0)
-			while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
-				;
 		nanosleep(&(struct timespec){ns / 1000000000L, ns % 1000000000L}, NULL);
-		if (fd >= 0)
-			close(fd);
 	}
 	return CUDA_SUCCESS;
 }
@@ -619,10 +606,6 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	snprintf(line, sizeof line, "launch %s %ux%u\n", name, gx, bx);
 	log_line(line);
 	slow_for(name, bx, gx);
-	if (getenv("FAKECUDA_LAUNCH_US") && strncmp(name, "tuner_", 6) && !strstr(name, "_ref")) {
-		long ns = atol(getenv("FAKECUDA_LAUNCH_US")) * 1000L;
-		nanosleep(&(struct timespec){ns / 1000000000L, ns % 1000000000L}, NULL);
-	}
 	/* FAKECUDA_WRONG=G: a config's kernel (not the reference) in G blocks or more does nothing:
 	   its outputs keep their poison, a mismatch */
 	if (getenv("FAKECUDA_WRONG") && strncmp(name, "tuner_", 6) && !strstr(name, "_ref") &&
