@@ -3,7 +3,8 @@
 results.json" lines. For each kernel and setting: the mean wall time, the picks of the rounds,
 whether each pick is the shipped setting's pick of its round or one of that run's ties, and how
 far the medians of the variants that both runs timed with all their samples moved (the median
-and the largest of |m / m_shipped - 1|)."""
+and the largest of |m / m_shipped - 1|). The shipped setting's own rows compare each round with
+the round before it: how far its medians move from run to run, the floor for the others."""
 import collections
 import json
 import statistics
@@ -41,21 +42,22 @@ def main(rows_path):
             for r in rs:
                 wall, d = runs[(k, s, r)]
                 walls.append(wall)
-                base = runs.get((k, SHIPPED, r), (0, None))[1]
-                if not d or not base:
-                    picks.append("-")
-                    continue
-                pick = d["variants"][0]["id"]
+                # the shipped setting against its own previous round: the floor
+                base = runs.get((k, SHIPPED, r - 1 if s == SHIPPED else r), (0, None))[1]
+                pick = d["variants"][0]["id"] if d else "-"
                 picks.append(pick)
+                if not d or not base:
+                    continue
                 ties = {v["id"] for v in base["variants"] if v.get("tie")}
                 ties.add(base["variants"][0]["id"])
                 same += pick in ties
                 a, b = full(d), full(base)
                 moved += [abs(a[i] / b[i] - 1) for i in a if i in b and b[i] > 0]
             mv = ("%.2f %% %.2f %%" % (100 * statistics.median(moved), 100 * max(moved))
-                  if moved and s != SHIPPED else "-")
+                  if moved else "-")
+            n = len(rs) - (s == SHIPPED)
             print("%-10s %-10s %6.2fs  %-36s %d of %d tie    %s" % (
-                k, s, sum(walls) / len(walls), " ".join(picks), same, len(rs), mv))
+                k, s, sum(walls) / len(walls), " ".join(picks), same, n, mv))
 
 
 if __name__ == "__main__":
