@@ -241,8 +241,8 @@ TEST(config_defaults)
 	CHECK_EQ(c->reference.nargs, 2);
 	CHECK(c->rtol == 1e-5);
 	CHECK(c->atol == 1e-6);
-	CHECK_EQ(c->warmup, 3);
-	CHECK_EQ(c->samples, 20);
+	CHECK_EQ(c->warmup, 1);
+	CHECK_EQ(c->samples, 10);
 	CHECK_EQ(c->l2, CFG_L2_AUTO);
 	cfg_free(c);
 	tmpcfg_remove(&t);

@@ -878,8 +878,8 @@ static void walk(struct reader *x)
 		}
 	}
 
-	c->warmup = 3;
-	c->samples = 20;
+	c->warmup = 1;
+	c->samples = 10;
 	c->l2 = CFG_L2_AUTO;
 	c->tie = 0.005;
 	c->playoff = 5;
