@@ -20,18 +20,10 @@ trap 'rm -rf "$TUNER_CACHE" "$TUNER_CACHE.out"' EXIT
 # architecture; the budget there counts compiled variants, here timed ones)
 CUDA_VISIBLE_DEVICES='' out/bin/tuner -q --arch "sm_$cc" --budget 1800 --strategy random \
 	--out "$TUNER_CACHE.out" configs/stencil2d.yaml >/dev/null 2>&1 || true
-idle() {
-	i=0
-	while [ $i -lt 100 ] &&
-		[ -n "$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null)" ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-}
 one() { # BUILD LABEL ARGS...
 	b=$1 l=$2
 	shift 2
-	idle
+	gpu_idle
 	rm -rf "$TUNER_CACHE.out"
 	t0=$(date +%s.%N)
 	"$b" -q --fresh --no-race --budget 1500 --strategy random "$@" --out "$TUNER_CACHE.out" \

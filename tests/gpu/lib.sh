@@ -28,3 +28,16 @@ gpu_budget() {
 	[ "${kept:-0}" -gt 2000 ] && echo "--budget 300 --strategy random"
 	true
 }
+
+# until no process holds a GPU (at most 20 s): the GPU workers of the run before end after it
+# (the tuner does not wait for their contexts' teardown), and a run that starts meanwhile waits
+# for the driver; each run is timed from an idle GPU
+gpu_idle() {
+	i=0
+	while [ $i -lt 100 ] &&
+		[ -n "$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null)" ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+

@@ -32,25 +32,13 @@ gpu_header name,driver_version,persistence_mode
 py=tests/gpu/speed.py
 now() { date +%s.%N; }
 
-# until no process holds a GPU (at most 20 s): the GPU workers of the run before end after it
-# (the tuner does not wait for their contexts' teardown), and a run that starts meanwhile waits
-# for the driver; each run is timed from an idle GPU
-idle() {
-	i=0
-	while [ $i -lt 100 ] &&
-		[ -n "$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null)" ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-}
-
 # tune DIR LOG ARGS...: one run of the tuner (-q --fresh) into the empty directory DIR; its wall
 # time into $wall, its results.json into $res ("-" if it wrote none)
 tune() {
 	dir=$1 log=$2
 	shift 2
 	rm -rf "$dir"
-	idle
+	gpu_idle
 	t0=$(now)
 	${T:-out/bin/tuner} -q --fresh --out "$dir" "$@" </dev/null >"$log" 2>&1 ||
 		echo "tuner failed: $* (see $log)"
