@@ -159,6 +159,10 @@ assert d["variants"][0]["id"] == first["variants"][0]["id"], (d["variants"][0]["
 assert d.get("winner_kept") is True, d.get("winner_kept")
 assert "tie_chosen_by" not in d, d["tie_chosen_by"]
 '
+# TUNER_BENCH_PROFILE: a line per variant timed, with its parts and the gap before it
+TUNER_BENCH_PROFILE=1 tune bench_profile 0 "$tmp/prof.log" --fresh --out "$tmp/prof" tests/fakecuda/pairs.yaml
+n=$(grep -cE "^bench: v[0-9a-f]+ setup [0-9.]+ verify [0-9.]+ timing [0-9.]+ \(samples [0-9.]+, then [0-9.]+\) unload [0-9.]+ ms, [0-9.]+ ms after the variant before" "$tmp/stderr")
+[ "$n" -ge 4 ] && ok bench_profile_lines || bad bench_profile_lines "$n lines: $(grep '^bench: v' "$tmp/stderr" | head -n 3)"
 # hysteresis: BLOCK 32 made slower than BLOCK 64 (FAKECUDA_SLOW). At 0.8 % (beyond timing.tie's
 # 0.5 %) it is no tie of a run of its own (it leaves the play-off after 3 rounds: its fastest
 # round slower than BLOCK 64's slowest by more than timing.tie), but as the run before's winner it stays (within

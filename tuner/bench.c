@@ -768,14 +768,13 @@ done:
 	}
 	unload(&m);
 	if (b->prof.on) {
-		double t4 = now_s();
+		double t4 = now_s(), gap = b->prof.last > 0 ? t0 - b->prof.last : 0;
 		if (t1 < t0)
 			t1 = t0;
 		if (t2 < t1)
 			t2 = t1;
 		b->prof.n++;
-		if (b->prof.last > 0)
-			b->prof.idle += t0 - b->prof.last;
+		b->prof.idle += gap;
 		b->prof.last = t4;
 		b->prof.setup += t1 - t0;
 		b->prof.verify += t2 - t1;
@@ -786,10 +785,10 @@ done:
 			b->prof.compare += t3 - tc;
 		}
 		fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f (samples %.3f, then "
-		        "%.3f) unload %.3f ms%s%s\n", v->id, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
-		        1e3 * (t3 - t2), tc ? 1e3 * (tc - ts) : 0, tc ? 1e3 * (t3 - tc) : 0,
-		        1e3 * (t4 - t3), r->status == RUN_OK ? "" : " -- ",
-		        r->status == RUN_OK ? "" : r->reason);
+		        "%.3f) unload %.3f ms, %.3f ms after the variant before%s%s\n", v->id,
+		        1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), tc ? 1e3 * (tc - ts) : 0,
+		        tc ? 1e3 * (t3 - tc) : 0, 1e3 * (t4 - t3), 1e3 * gap,
+		        r->status == RUN_OK ? "" : " -- ", r->status == RUN_OK ? "" : r->reason);
 	}
 }
 

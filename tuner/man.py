@@ -33,8 +33,10 @@ ENVIRONMENT = [
      "exists; with no home, compiles are not cached."),
     ("TUNER_CUPTI", "The CUPTI library --counters loads (a path or a name for dlopen), tried "
      "before the toolkit's libcupti."),
-    ("TUNER_BENCH_PROFILE", "Anything but 0: on a GPU, print to standard error the mean time "
-     "per variant spent setting up, verifying, timing and unloading."),
+    ("TUNER_BENCH_PROFILE", "Anything but 0: on a GPU, print to standard error the time each "
+     "variant spent setting up, verifying, timing (its samples, then the compare after them) "
+     "and unloading, and how long after the variant before it began; with several problem "
+     "sizes, the means per variant as each size's buffers are replaced."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),
