@@ -52,17 +52,13 @@ void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
 	}
 }
 
-/* the standard error winner_playoff_stats gives n rounds, from the spread of the c known */
-static double rounds_se(const double *x, int c, int n)
+/* the standard error winner_playoff_stats would give n rounds spread as the c known x are */
+static double rounds_se(double *x, int c, int n)
 {
-	double mean = 0, var = 0;
-	int j;
+	double ms, se;
 
-	for (j = 0; j < c; j++)
-		mean += x[j] / c;
-	for (j = 0; j < c; j++)
-		var += (x[j] - mean) * (x[j] - mean) / (c > 1 ? c - 1 : 1);
-	return 1.2533 * sqrt(var / n);
+	winner_playoff_stats(x, c, &ms, &se);
+	return se * sqrt((double)c / n);
 }
 
 int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n, double tie)
