@@ -191,6 +191,20 @@ check hyst_tie_stays "$ot/fake_pairs/fake-gpu-sm90/results.json" '
 assert d["playoff"]["variants"] == 2 and d["playoff"].get("left_early", 0) == 0, d["playoff"]
 assert d["ties"] == 2 and all(v["playoff"]["rounds"] == 5 for v in d["variants"][:2]), d["ties"]
 '
+# a re-run with nothing changed takes that play-off from the journal, BLOCK 32 as having left
+# it after its rounds there: nothing is launched, and it decides as the run before
+FAKECUDA_SLOW=32:1.008 tune hyst_first_rerun 0 "$tmp/hyst-rerun.log" --out "$oh" tests/fakecuda/pairs.yaml
+if grep -q "^launch fake_pairs " "$tmp/hyst-rerun.log"; then
+	bad hyst_first_rerun_launches "$(grep -c '^launch fake_pairs ' "$tmp/hyst-rerun.log") launches"
+else ok hyst_first_rerun_launches; fi
+check hyst_first_rerun_json "$jh" '
+w = d["variants"][0]
+assert w["params"]["BLOCK"] == 64 and not w.get("tie") and d["ties"] == 0, (w, d["ties"])
+assert d["playoff"]["variants"] == 2 and d["playoff"]["left_early"] == 1, d["playoff"]
+assert w["playoff"]["rounds"] == 5, w
+b32 = [v for v in d["variants"] if v["params"] == {"BLOCK": 32, "TAIL": 1}][0]
+assert "playoff" not in b32 and not b32.get("tie"), b32
+'
 # the run before chose BLOCK 32
 python3 - "$jh" <<'PY'
 import json, sys
@@ -467,7 +481,9 @@ has ref_broken_said "the reference kernel 'fake_pairs_ref' (.*fake_ref.cu) does 
 export TUNER_CACHE="$tmp/cache-shared"
 tune shared_run 0 "$tmp/shared.log" -j 4 --out "$tmp/osh" tests/fakecuda/shared.yaml
 cp "$tmp/stderr" "$tmp/shared.err"
-has shared_compiled_once "NVRTC compiled 6, .*, [1-9] the same program as another variant" \
+# (NVRTC compiles 6 of the 8 jobs: a duplicate waits for its twin's result, or, dispatched
+# after that result is stored, finds it in the cache; which of the two is a race)
+has shared_compiled_once "NVRTC compiled 6, \([0-9]* from the cache ([^)]*), [1-9] the same program as another variant\|[2-9] from the cache\)" \
 	"$tmp/shared.err"
 check shared_each_timed "$tmp/osh/fake_shared/fake-gpu-sm90/results.json" '
 vs = d["variants"]

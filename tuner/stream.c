@@ -145,8 +145,18 @@ static int playoff_next(struct stream *st, size_t *i)
 			return -1;
 		for (k = 0; k < st->nkeep && measure_playoff_resume(t->m, st->keep[k]); k++)
 			;
-		if (k == st->nkeep) { /* the same play-off as an earlier run's: its results */
+		if (k == st->nkeep) { /* the same play-off as an earlier run's: its results; a
+		                         candidate with fewer rounds than all had left it */
 			st->po_resumed = 1;
+			st->po_out = xcalloc(st->nkeep, 1);
+			for (k = 0; k < st->nkeep; k++) {
+				struct result *x = &t->r[st->keep[k]];
+				if (x->po_n < t->c->playoff) {
+					st->po_out[k] = 1;
+					x->po_n = 0;
+					x->po_ms = x->po_se = 0;
+				}
+			}
 			return -1;
 		}
 		for (k = 0; k < st->nkeep; k++)
@@ -346,8 +356,10 @@ static void playoff_end(struct stream *st)
 		double *m = st->po_ms ? st->po_ms + k * (size_t)rounds : NULL;
 		int n = st->po_cnt ? st->po_cnt[k] : 0;
 		drop_cubin(&x->co);
-		if (st->po_resumed && x->po_n > 0)
+		if (st->po_resumed && (x->po_n > 0 || st->po_out[k])) {
 			t->ri.playoff++;
+			t->ri.playoff_left += st->po_out[k];
+		}
 		if (st->keep[k] + 1 == t->earlier && (n || (st->po_resumed && x->po_n > 0)))
 			t->ri.playoff_earlier = 1;
 		if (!n || x->status != ST_OK)
@@ -355,6 +367,13 @@ static void playoff_end(struct stream *st)
 		if (st->po_out[k]) { /* it took part, and left: not among the ties */
 			t->ri.playoff++;
 			t->ri.playoff_left++;
+			if (!run_stop) { /* its rounds until then: the next run may take them */
+				x->po_n = n;
+				winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
+				measure_playoff_save(t->m, st->keep[k]);
+				x->po_n = 0;
+				x->po_ms = x->po_se = 0;
+			}
 			continue;
 		}
 		x->po_n = n;
