@@ -131,6 +131,13 @@ static int compile_next(void *arg, size_t *i)
 	return got;
 }
 
+/* x left the play-off: it has no play-off result, so it is no tie */
+static void left_playoff(struct result *x)
+{
+	x->po_n = 0;
+	x->po_ms = x->po_se = 0;
+}
+
 /* the play-off's next job (variant + n), once every other result is in */
 static int playoff_next(struct stream *st, size_t *i)
 {
@@ -153,8 +160,7 @@ static int playoff_next(struct stream *st, size_t *i)
 				struct result *x = &t->r[st->keep[k]];
 				if (x->po_n < t->c->playoff) {
 					st->po_out[k] = 1;
-					x->po_n = 0;
-					x->po_ms = x->po_se = 0;
+					left_playoff(x);
 				}
 			}
 			return -1;
@@ -364,23 +370,16 @@ static void playoff_end(struct stream *st)
 			t->ri.playoff_earlier = 1;
 		if (!n || x->status != ST_OK)
 			continue;
-		if (st->po_out[k]) { /* it took part, and left: not among the ties */
-			t->ri.playoff++;
-			t->ri.playoff_left++;
-			if (!run_stop) { /* its rounds until then: the next run may take them */
-				x->po_n = n;
-				winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
-				measure_playoff_save(t->m, st->keep[k]);
-				x->po_n = 0;
-				x->po_ms = x->po_se = 0;
-			}
-			continue;
-		}
 		x->po_n = n;
 		winner_playoff_stats(m, n, &x->po_ms, &x->po_se);
 		t->ri.playoff++;
-		if (!run_stop && n == rounds) /* a whole play-off: the next run may take it */
+		/* a whole play-off, or the rounds after which it left: the next run may take it */
+		if (!run_stop && (n == rounds || st->po_out[k]))
 			measure_playoff_save(t->m, st->keep[k]);
+		if (st->po_out[k]) { /* it took part, and left: not among the ties */
+			t->ri.playoff_left++;
+			left_playoff(x);
+		}
 	}
 	if (t->ri.playoff) {
 		t->ri.playoff_rounds = rounds;

@@ -12,8 +12,9 @@
 #    directories (warm cache): how many pick their kernel's usual pick (target: 8 of 9), and
 #    whether each pick is within 0.5 % of its run's fastest.
 # The tables come from tests/gpu/speed.py (tests/fakegpu.sh runs it on the fake driver's
-# results). Meant to end within 9 minutes: with a baseline, calls that built and ran it took
-# 2.2-2.4 minutes on one H100 (d23933a) and 3.9 on the four-H100 host (2346766).
+# results). Meant to end within 9 minutes: with a baseline (and its agreement), calls that
+# built and ran it took 2.8-3.5 minutes on one H100 (11d8dd2 to 512c367); without one, 2.9 on
+# the four-H100 host (6b0d0a0).
 # Usage: tests/gpu/speed.sh [OUTDIR]   (default out/speed; TUNER_YAML_PREFIX as for
 # tests/gpu/run.sh; the runs an earlier call left there are removed first). With
 # TUNER_BASELINE=DIR (a tree of another commit, built: DIR/out/bin/tuner), that build's cold
