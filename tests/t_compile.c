@@ -9,6 +9,9 @@
 
 #include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
 #include "compile.h"
+#include "config.h"
+#include "source.h"
+#include "space.h"
 #include "test.h"
 #include "util.h"
 
@@ -169,6 +172,97 @@ TEST(nvrtc_error)
 	CHECK_EQ(nv_compile(k_src, "k.cu", "k", "sm_1", NULL, 0, &o), 0);
 	CHECK(o.log && *o.log);
 	nv_out_free(&o);
+}
+
+/* cfg's kept variants at the start, the middle and the end, each compiled with -minimal and
+   without: the same cubin, byte for byte, and the same resource figures */
+static void minimal_same(const char *cfg)
+{
+	struct config *c = cfg_load(test_path(cfg));
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct vars sizes = {0};
+	struct space s;
+	char *tmpl = cfg_read_source(c, c->kernel.source);
+	size_t kept[3], nk = 0, i;
+
+	cfg_size_vars(c, 132, &sizes);
+	space_expand(c, &sizes, &lim, &s);
+	for (i = 0; i < s.n && nk < 1; i++)
+		if (!s.v[i].drop)
+			kept[nk++] = i;
+	for (i = s.n / 2; i < s.n && nk < 2; i++)
+		if (!s.v[i].drop)
+			kept[nk++] = i;
+	for (i = s.n; i-- > 0 && nk < 3;)
+		if (!s.v[i].drop)
+			kept[nk++] = i;
+	CHECK_EQ(nk, 3);
+	for (i = 0; i < nk; i++) {
+		struct compile_out a, b;
+		char *src = source_variant(c, &s.v[kept[i]], tmpl);
+		nv_minimal(1);
+		nv_compile(src, "k.cu", c->kernel.entry, "sm_90", c->options, c->noptions, &a);
+		CHECK_EQ(nv_minimal_on(), 1); /* it compiled with -minimal */
+		nv_minimal(0);
+		nv_compile(src, "k.cu", c->kernel.entry, "sm_90", c->options, c->noptions, &b);
+		CHECK(a.ok && b.ok);
+		CHECK(a.cubin_len == b.cubin_len && a.cubin_len > 0 &&
+		      !memcmp(a.cubin, b.cubin, a.cubin_len));
+		CHECK_EQ(a.regs, b.regs);
+		CHECK_EQ(a.smem_static, b.smem_static);
+		CHECK_STR(a.lowered, b.lowered);
+		nv_out_free(&a);
+		nv_out_free(&b);
+		free(src);
+	}
+	nv_minimal(-1);
+	space_free(&s);
+	free(tmpl);
+	cfg_free(c);
+}
+
+TEST(nvrtc_minimal_same)
+{
+	minimal_same("configs/filter21.yaml");
+	minimal_same("configs/transpose.yaml");
+	minimal_same("configs/reduction.yaml");
+	minimal_same("configs/stencil2d.yaml");
+}
+
+TEST(nvrtc_minimal_fallback)
+{
+	/* what -minimal leaves out: the runtime's texture objects and error type */
+	static const char tex_src[] =
+		"extern \"C\" __global__ void k(float *x, cudaTextureObject_t t)\n"
+		"{\n"
+		"\tcudaError_t e = cudaSuccess;\n"
+		"\tx[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x) + (float)e;\n"
+		"}\n";
+	struct compile_out o;
+
+	nv_minimal(1);
+	/* a program's own error: the log is the compile's without -minimal, which stays on */
+	CHECK_EQ(nv_compile(bad_src, "bad.cu", "k", "sm_90", NULL, 0, &o), 0);
+	CHECK(o.log && strstr(o.log, "bad.cu") && strstr(o.log, "error"));
+	CHECK_EQ(nv_minimal_on(), 1);
+	nv_out_free(&o);
+	/* a program that needs what it leaves out compiles, and the later ones go without it */
+	CHECK_EQ(nv_compile(tex_src, "tex.cu", "k", "sm_90", NULL, 0, &o), 1);
+	CHECK(is_elf(&o));
+	CHECK(o.log && !strstr(o.log, "error"));
+	CHECK_EQ(nv_minimal_on(), 0);
+	nv_out_free(&o);
+	CHECK_EQ(nv_compile(k_src, "k.cu", "k", "sm_90", NULL, 0, &o), 1);
+	CHECK_EQ(nv_minimal_on(), 0);
+	nv_out_free(&o);
+	/* TUNER_NVRTC_MINIMAL=0: never */
+	setenv("TUNER_NVRTC_MINIMAL", "0", 1);
+	nv_minimal(-1);
+	CHECK_EQ(nv_minimal_on(), 0);
+	unsetenv("TUNER_NVRTC_MINIMAL");
+	nv_minimal(-1);
+	CHECK_EQ(nv_minimal_on(), 1);
+	nv_minimal(-1);
 }
 
 TEST(nvrtc_arch_version)

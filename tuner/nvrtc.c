@@ -108,32 +108,42 @@ static void set_log(struct compile_out *out, const char *what, nvrtcResult r)
 	out->log = xasprintf("%s: %s\n", what, nvrtcGetErrorString(r));
 }
 
-int nv_compile(const char *src, const char *name, const char *entry, const char *arch,
-               char *const *opts, size_t nopts, struct compile_out *out)
+/* -minimal (NVRTC 12.4 and later) leaves out of every program the runtime's declarations
+   that a kernel of its own rarely uses (textures and surfaces, the device runtime, launches
+   from the device, the runtime's types such as cudaError_t): a program compiles in 10-15 %
+   less time (docs/benchmarks.md, "Compiling"), to the same cubin byte for byte (tests:
+   nvrtc_minimal_same). A program that needs what it leaves out fails with it; it is compiled
+   again without, and so is every later program of this process. -1: not yet known (the
+   environment's TUNER_NVRTC_MINIMAL, 0: never); 0: off; 1: on */
+static int minimal = -1;
+
+void nv_minimal(int on)
 {
-	static const char *fixed[] = {"-default-device", "-Xptxas", "-v", "-std=c++17"};
-	const char **argv;
-	char *archopt;
+	minimal = on;
+}
+
+int nv_minimal_on(void)
+{
+	if (minimal < 0) {
+		const char *e = getenv("TUNER_NVRTC_MINIMAL");
+		minimal = !(e && !strcmp(e, "0"));
+	}
+	return minimal;
+}
+
+/* one compile of src with the options argv[0 .. n) into out (filled as nv_compile says) */
+static int compile_with(const char *src, const char *name, const char *entry, const char *arch,
+                        const char **argv, size_t n, struct compile_out *out)
+{
 	nvrtcProgram prog;
 	nvrtcResult r, rc;
-	size_t i, n = 0, sz;
+	size_t sz;
 	const char *low = NULL;
 
-	/* NVRTC's own cache (CUDA 12.9+, where a driver is installed) skips ptxas on a hit, and with
-	   it the -v report that registers, spills and shared memory are read from: the tuner keeps
-	   its own cache, so NVRTC's is off in every process that compiles */
-	if (!getenv("CUDA_CACHE_DISABLE") || strcmp(getenv("CUDA_CACHE_DISABLE"), "1"))
-		setenv("CUDA_CACHE_DISABLE", "1", 1);
 	memset(out, 0, sizeof *out);
 	out->regs = -1;
 	out->log = xstrdup("");
 	out->lowered = xstrdup(entry ? entry : "");
-	if (!src || !arch) {
-		free(out->log);
-		out->log = xstrdup("nothing to compile (no source or no architecture)\n");
-		return 0;
-	}
-
 	r = nvrtcCreateProgram(&prog, src, name ? name : "kernel.cu", 0, NULL, NULL);
 	if (r != NVRTC_SUCCESS) {
 		set_log(out, "nvrtcCreateProgram", r);
@@ -144,19 +154,9 @@ int nv_compile(const char *src, const char *name, const char *entry, const char 
 		nvrtcDestroyProgram(&prog);
 		return 0;
 	}
-
-	archopt = xasprintf("--gpu-architecture=%s", arch);
-	argv = xreallocarray(NULL, LEN(fixed) + 1 + nopts, sizeof *argv);
-	argv[n++] = archopt;
-	for (i = 0; i < LEN(fixed); i++)
-		argv[n++] = fixed[i];
-	for (i = 0; i < nopts; i++)
-		argv[n++] = opts[i];
 	if (n > INT_MAX)
 		die("too many NVRTC options");
 	rc = nvrtcCompileProgram(prog, (int)n, argv);
-	free(argv);
-	free(archopt);
 
 	if (nvrtcGetProgramLogSize(prog, &sz) == NVRTC_SUCCESS && sz > 1) {
 		char *log = xmalloc(sz);
@@ -209,6 +209,49 @@ int nv_compile(const char *src, const char *name, const char *entry, const char 
 	parse_ptxas(out->log, out->lowered, out);
 	out->ok = 1;
 	return 1;
+}
+
+int nv_compile(const char *src, const char *name, const char *entry, const char *arch,
+               char *const *opts, size_t nopts, struct compile_out *out)
+{
+	static const char *fixed[] = {"-default-device", "-Xptxas", "-v", "-std=c++17"};
+	const char **argv;
+	char *archopt;
+	size_t i, n = 0;
+	int tried;
+
+	/* NVRTC's own cache (CUDA 12.9+, where a driver is installed) skips ptxas on a hit, and with
+	   it the -v report that registers, spills and shared memory are read from: the tuner keeps
+	   its own cache, so NVRTC's is off in every process that compiles */
+	if (!getenv("CUDA_CACHE_DISABLE") || strcmp(getenv("CUDA_CACHE_DISABLE"), "1"))
+		setenv("CUDA_CACHE_DISABLE", "1", 1);
+	if (!src || !arch) {
+		memset(out, 0, sizeof *out);
+		out->regs = -1;
+		out->lowered = xstrdup(entry ? entry : "");
+		out->log = xstrdup("nothing to compile (no source or no architecture)\n");
+		return 0;
+	}
+	archopt = xasprintf("--gpu-architecture=%s", arch);
+	argv = xreallocarray(NULL, LEN(fixed) + 2 + nopts, sizeof *argv);
+	argv[n++] = archopt;
+	for (i = 0; i < LEN(fixed); i++)
+		argv[n++] = fixed[i];
+	for (i = 0; i < nopts; i++)
+		argv[n++] = opts[i];
+	tried = nv_minimal_on();
+	if (tried)
+		argv[n] = "-minimal";
+	if (!compile_with(src, name, entry, arch, argv, n + (size_t)tried, out) && tried) {
+		/* what it leaves out, or the program's own error: without it, the error is the
+		   program's (and its log says nothing of -minimal) */
+		nv_out_free(out);
+		if (compile_with(src, name, entry, arch, argv, n, out))
+			minimal = 0;
+	}
+	free(argv);
+	free(archopt);
+	return out->ok;
 }
 
 const char *nv_version(void)

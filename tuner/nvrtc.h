@@ -22,6 +22,11 @@ struct compile_out {
    ptxas -v output is parsed for entry's resource usage. Always fills out; returns out->ok. */
 int nv_compile(const char *src, const char *name, const char *entry, const char *arch,
                char *const *opts, size_t nopts, struct compile_out *out);
+/* whether nv_compile passes -minimal (below: 1 until a program of this process needed what it
+   leaves out, or TUNER_NVRTC_MINIMAL=0), and the tests' way to set it (-1: as the environment
+   says, 0: off, 1: on) */
+int nv_minimal_on(void);
+void nv_minimal(int on);
 /* what a failed compilation's log means in the config's terms, into buf (size n), or NULL
    when there is nothing plainer to say (e.g. the entry is not a kernel of the source) */
 const char *nv_hint(const char *log, const char *entry, const char *name, char *buf, size_t n);
