@@ -55,6 +55,7 @@ static void fixture(struct fixture *f, int timed)
 	f->c.accesses = f->acc;
 	f->c.naccesses = 1;
 	f->c.samples = 20;
+	f->c.tie = 0.005; /* the default: 10 and 12 (0.1 % apart) tie */
 	f->v = xcalloc(FIX_N, sizeof *f->v);
 	f->r = xcalloc(FIX_N, sizeof *f->r);
 	f->runs = xcalloc(FIX_N, sizeof *f->runs);

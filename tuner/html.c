@@ -180,8 +180,9 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		html_text(&b, ri->l2_why);
 		buf_puts(&b, ").");
 		if (ties >= 2) {
-			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed): "
-			           "the winner among them has ", ties);
+			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed: "
+			           "medians within %g %% of its): the winner among them has ", ties,
+			           100 * c->tie);
 			html_text(&b, WINNER_TIE_RULE);
 			if (ri->kept_winner)
 				buf_puts(&b, "; the run before's winner, which ties, is kept");

@@ -387,8 +387,7 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		        ri->playoff_rounds);
 	if (rank && verbosity >= 2)
 		fprintf(f, "ties (=): %zu variants cannot be told apart from the fastest (their medians "
-		           "differ by less than twice their standard error, or %g %%); the winner "
-		           "among them has %s (results of %zu other GPU%s read)%s%s%s\n", rank,
+		           "are within %g %% of its); the winner among them has %s (results of %zu other GPU%s read)%s%s%s\n", rank,
 		        100 * c->tie, WINNER_TIE_RULE, ri->tie_gpus, ri->tie_gpus == 1 ? "" : "s",
 		        ri->kept_winner ? "; but the run before's winner stays while it is within "
 		                          "twice that band: it is kept" : "",

@@ -1,7 +1,6 @@
-/* stats: a series of timings summarised, and the standard error of its median. */
+/* stats: a series of timings summarised. */
 #include "stats.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +39,4 @@ void stats_compute(double *x, int n, struct stats *t)
 	t->mean_ms = sum / n;
 	t->median_ms = quantile(x, n, 0.5);
 	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
-}
-
-double stats_median_se(const struct stats *t)
-{
-	return 1.2533 * (t->spread * t->median_ms / 2.563) / sqrt(t->n > 0 ? t->n : 1);
 }

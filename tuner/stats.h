@@ -13,8 +13,5 @@ struct stats {
 
 /* statistics of n samples x (sorted in place) */
 void stats_compute(double *x, int n, struct stats *t);
-/* the standard error of t's median: sigma from the 10-90 % spread (2.563 sigma for a normal
-   distribution), times sqrt(pi / 2) / sqrt(samples) */
-double stats_median_se(const struct stats *t);
 
 #endif

@@ -52,19 +52,10 @@ void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
 	}
 }
 
-/* the standard error winner_playoff_stats would give n rounds spread as the c known x are */
-static double rounds_se(double *x, int c, int n)
-{
-	double ms, se;
-
-	winner_playoff_stats(x, c, &ms, &se);
-	return se * sqrt((double)c / n);
-}
-
 int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n, double tie)
 {
 	double *a = xcalloc((size_t)cx + 1, sizeof *a), *b = xcalloc((size_t)cl + 1, sizeof *b);
-	double lo, hi, l, h, sa, sb, band;
+	double lo, hi, l, h;
 	struct stats q;
 
 	memcpy(a, x, (size_t)cx * sizeof *a);
@@ -73,16 +64,10 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
 	stats_compute(b, cl, &q);
 	winner_median_bounds(a, cx, n, &lo, &h);
 	winner_median_bounds(b, cl, n, &l, &hi);
-	/* the tie rule's band (winner_ties): timing.tie of the fastest, at most hi; or twice the
-	   standard error of the difference, from the spread of the rounds so far */
-	sa = rounds_se(a, cx, n);
-	sb = rounds_se(b, cl, n);
-	band = 2 * sqrt(sa * sa + sb * sb);
-	if (band < tie * hi)
-		band = tie * hi;
 	free(a);
 	free(b);
-	return cx < n && lo - hi > band;
+	/* the fastest's median will be at most hi, and a tie is within `tie` of it (winner_ties) */
+	return cx < n && lo - hi > tie * hi;
 }
 
 static const struct result *rank_base;
@@ -185,7 +170,7 @@ size_t winner_ties(struct result *r, size_t n, const struct config *c, const str
                    size_t *order, size_t keep, const double *elsewhere, enum tie_key *why)
 {
 	size_t k, nt = 0, best = 0, f = 0, i, kk = SIZE_MAX, next = SIZE_MAX;
-	double mf, hf;
+	double mf;
 	int po = 0, open = 1, better;
 
 	if (why)
@@ -197,16 +182,11 @@ size_t winner_ties(struct result *r, size_t n, const struct config *c, const str
 			f = k;
 	i = order[f];
 	mf = po ? r[i].po_ms : result_run(&r[i])->t.median_ms;
-	hf = po ? r[i].po_se : stats_median_se(&result_run(&r[i])->t);
 	best = f;
 	for (k = 0; k < n && timed(&r[order[k]]); k++) {
 		const struct result *x = &r[order[k]];
-		double m = po ? x->po_ms : result_run(x)->t.median_ms;
-		double h = po ? x->po_se : stats_median_se(&result_run(x)->t);
-		double band = 2 * sqrt(h * h + hf * hf);
+		double m = po ? x->po_ms : result_run(x)->t.median_ms, band = c->tie * mf;
 		int kept = order[k] == keep;
-		if (band < c->tie * mf)
-			band = c->tie * mf;
 		if (kept) /* the earlier winner leaves only beyond a wider band */
 			band *= WINNER_KEEP_BANDS;
 		r[order[k]].tie = (open || kept) && (!po || x->po_n > 0) && m - mf <= band;

@@ -61,12 +61,10 @@ void winner_playoff_stats(double *m, int n, double *ms, double *se);
 void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi);
 /* 1 if a play-off candidate whose rounds so far are x[0 .. cx) (cx < n, the rounds in all)
    can leave the play-off: whatever its other rounds, its rounds' median will exceed that of a
-   candidate whose rounds so far are lead[0 .. cl) by more than the tie rule's band: `tie` (a
-   fraction, timing.tie) of it, or twice the standard error of the difference as the rounds so
-   far spread. It is then neither the play-off's fastest nor, by timing.tie, a tie: left out
-   of the ties, it cannot be the winner, and a variant a full play-off would make a tie within
-   timing.tie never leaves. Bounds, not an estimate, but for the standard error: rounds to
-   come that spread more than those so far could have made it a tie by that. */
+   candidate whose rounds so far are lead[0 .. cl) by more than the tie band, `tie` (a
+   fraction, timing.tie) of it. It is then neither the play-off's fastest nor a tie, so not
+   the winner, and a variant a full play-off would make a tie never leaves. Bounds, not an
+   estimate: whatever the rounds to come. */
 int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n,
                        double tie);
 
@@ -74,12 +72,12 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
 size_t *winner_rank(const struct result *r, size_t n);
-/* the variants whose timings cannot be told apart from the fastest's: verified ones whose
-   median exceeds the fastest's by at most twice the standard error of the difference, or by
-   c->tie of the fastest's median if that is more. With a play-off (r[i].po_n > 0) only its
-   variants take part, with their rounds' medians and standard errors, and the fastest is the
-   play-off's; without one, each median's standard error is estimated from its samples' 10-90 %
-   spread and count. When there are two or more, marks them (r[i].tie); moves the winner to
+/* the ties: verified variants whose median exceeds the fastest's by at most c->tie of it.
+   With a play-off (r[i].po_n > 0) only its variants take part, with their rounds' medians, and
+   the fastest is the play-off's. The standard error of a median does not widen the band: a
+   winner is never more than c->tie slower than the run's fastest (but for keep, below; a
+   wider band let noisy timings pick a variant 1.8 % slower by the config's order,
+   docs/benchmarks.md). When there are two or more, marks them (r[i].tie); moves the winner to
    order[0]: variant keep (an earlier run's winner; SIZE_MAX: none) if it is one of the ties,
    for which its band is WINNER_KEEP_BANDS times as wide (so that a winner near the band's edge
    does not come and go from run to run), else the one the tie rule WINNER_TIE_RULE prefers
