@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
 #include "compile.h"
 #include "config.h"
@@ -223,6 +224,14 @@ static void minimal_same(const char *cfg)
 
 TEST(nvrtc_minimal_same)
 {
+	struct compile_out o;
+
+	/* the tuner's own kernels (copy, read, flush, compare) need nothing -minimal leaves out */
+	nv_minimal(1);
+	CHECK_EQ(nv_compile(bench_helpers_source(), "tuner_helpers.cu", "tuner_copy", "sm_90", NULL,
+	                    0, &o), 1);
+	CHECK_EQ(nv_minimal_on(), 1);
+	nv_out_free(&o);
 	minimal_same("configs/filter21.yaml");
 	minimal_same("configs/transpose.yaml");
 	minimal_same("configs/reduction.yaml");
