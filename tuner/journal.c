@@ -75,8 +75,7 @@ uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s
 	}
 	if (c->nverify) /* its launch at the extra verification sizes */
 		h = hash_i64(h, (int64_t)space_verify_hash(c, s, v));
-	h = hash_i64(h, (int64_t)co->cubin_len);
-	return hash_bytes(h, co->cubin, co->cubin_len);
+	return hash_i64(h, (int64_t)nv_code_hash(co)); /* alone or in a program of several */
 }
 
 static void hex(struct buf *b, const char *s)
