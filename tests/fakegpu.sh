@@ -462,9 +462,7 @@ for r in "banks_first -j 1" "banks_resumed -j 1" "banks_parallel -j 2 --fresh"; 
 	has "${n}_best_4byte" "^#define BANK_BYTES 4$" "$jb/best.cu"
 	has "${n}_best_said" "^best: v[0-9a-f]* (BANK_BYTES=4 " "$tmp/stdout"
 done
-# (1 or 2 timed in the first run, as the order of compiling makes twins: with -j 1 the 4
-# variants compile 2 to a program, and a duplicate then waits for its twin's compile)
-has banks_resumed_said "[12] results kept from an earlier run" "$tmp/banks_resumed.err"
+has banks_resumed_said "2 results kept from an earlier run" "$tmp/banks_resumed.err"
 
 # a reference that does not compile, on a GPU: it is the compilers' first job, beside the
 # variants; the run ends with its log (exit 2) and leaves no output directory
@@ -500,29 +498,6 @@ tune shared_warm 0 "$tmp/shared.log" -j 4 --fresh --out "$tmp/osh" tests/fakecud
 cp "$tmp/stderr" "$tmp/shared_warm.err"
 has shared_warm_none "NVRTC compiled 0, 8 from the cache" "$tmp/shared_warm.err"
 expect shared_warm_no_share 1 grep -q "the same program" "$tmp/shared_warm.err"
-
-# several variants to a program: with -j 1 shared.yaml's 6 variants compile 3 to a program;
-# the fake driver is asked for the namespaced names (and runs the kernel as fake_pairs), and
-# every result is as with each variant compiled alone (TUNER_COMPILE_GROUP=1)
-export TUNER_CACHE="$tmp/cache-group"
-tune group_run 0 "$tmp/group.log" -j 1 --out "$tmp/ogr" tests/fakecuda/shared.yaml
-has group_loaded "^function fake_pairs__tuner_g[0-9]" "$tmp/group.log"
-export TUNER_CACHE="$tmp/cache-alone" TUNER_COMPILE_GROUP=1
-tune group_alone 0 "$tmp/alone.log" -j 1 --out "$tmp/oal" tests/fakecuda/shared.yaml
-unset TUNER_COMPILE_GROUP
-expect group_alone_loaded 1 grep -q "^function" "$tmp/alone.log"
-check group_as_alone "$tmp/ogr/fake_shared/fake-gpu-sm90/results.json" '
-a = json.load(open(sys.argv[1].replace("/ogr/", "/oal/")))
-key = lambda v: (v["id"], v["status"], v.get("grid"), v.get("registers"), v.get("twin"),
-                 v.get("shared_static"), v.get("stack"))
-assert sorted(map(key, d["variants"])) == sorted(map(key, a["variants"])), (d["variants"], a["variants"])
-assert len(d["variants"]) == 6 and all(v["status"] == "ok" for v in d["variants"]), d["variants"]
-'
-# again: the programs' cubins from the cache, nothing compiled, the same results
-export TUNER_CACHE="$tmp/cache-group"
-tune group_warm 0 "$tmp/group2.log" -j 1 --fresh --out "$tmp/ogr" tests/fakecuda/shared.yaml
-has group_warm_none "NVRTC compiled 0, 8 from the cache" "$tmp/stderr"
-has group_warm_loaded "^function fake_pairs__tuner_g[0-9]" "$tmp/group2.log"
 export TUNER_CACHE="$tmp/cache"
 
 # --devices over GPUs of two models: a run each, side by side, each with its own architecture

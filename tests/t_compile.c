@@ -11,7 +11,6 @@
 #include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
 #include "compile.h"
 #include "config.h"
-#include "pool.h"
 #include "source.h"
 #include "space.h"
 #include "test.h"
@@ -273,222 +272,6 @@ TEST(nvrtc_minimal_fallback)
 	nv_minimal(-1);
 	CHECK_EQ(nv_minimal_on(), 1);
 	nv_minimal(-1);
-}
-
-/* n kept variants of cfg (from the start) into v[], their texts into src[] */
-static void kept_texts(struct config *c, struct space *s, char *tmpl, size_t n, char **src)
-{
-	struct limits lim = {1024, 48 * 1024, 227 * 1024};
-	struct vars sizes = {0};
-	size_t i, k = 0;
-
-	cfg_size_vars(c, 132, &sizes);
-	space_expand(c, &sizes, &lim, s);
-	for (i = 0; i < s->n && k < n; i += 7) /* spread: every 7th */
-		if (!s->v[i].drop)
-			src[k++] = source_variant(c, &s->v[i], tmpl);
-	CHECK_EQ(k, n);
-}
-
-/* cfg's variants compiled as one program: each as it compiles alone (its code, constant bank,
-   shared memory and resource figures: nv_code_hash; its registers and shared memory), under
-   its own name */
-static void group_same(const char *cfg)
-{
-	struct config *c = cfg_load(test_path(cfg));
-	char *tmpl = cfg_read_source(c, c->kernel.source), *src[5];
-	struct compile_out g[5], a;
-	struct space s;
-	size_t i, distinct = 0;
-	uint64_t h[5];
-
-	CHECK(nv_group_ok(tmpl, c->kernel.entry, c->options, c->noptions));
-	kept_texts(c, &s, tmpl, 5, src);
-	CHECK_EQ(nv_compile_group(src, 5, "k.cu", c->kernel.entry, "sm_90", c->options, c->noptions,
-	                          g), 1);
-	for (i = 0; i < 5; i++) {
-		CHECK_EQ(nv_compile(src[i], "k.cu", c->kernel.entry, "sm_90", c->options, c->noptions,
-		                    &a), 1);
-		CHECK(g[i].ok && is_elf(&g[i]));
-		CHECK(strstr(g[i].lowered, NV_GROUP_MARK) != NULL);
-		CHECK_EQ(g[i].regs, a.regs);
-		CHECK_EQ(g[i].smem_static, a.smem_static);
-		CHECK_EQ(g[i].stack, a.stack);
-		h[i] = nv_code_hash(&g[i]);
-		CHECK(h[i] == nv_code_hash(&a));
-		CHECK(g[i].cubin_len > a.cubin_len); /* the others' kernels are in it */
-		distinct += i == 0 || h[i] != h[0];
-		nv_out_free(&a);
-		nv_out_free(&g[i]);
-		free(src[i]);
-	}
-	CHECK(distinct > 1); /* the hash tells kernels apart */
-	space_free(&s);
-	free(tmpl);
-	cfg_free(c);
-}
-
-TEST(nvrtc_group_same)
-{
-	group_same("configs/transpose.yaml");
-	group_same("configs/reduction.yaml");
-}
-
-TEST(nvrtc_group_fails_whole)
-{
-	/* a member that does not compile: the program fails, nothing in outs */
-	char *src[2] = {xstrdup(k_src), xstrdup("#error this variant is invalid\n")};
-	struct compile_out g[2];
-	unsigned char junk[200];
-	struct compile_out j = {0};
-	size_t i;
-
-	CHECK_EQ(nv_compile_group(src, 2, "k.cu", "k", "sm_90", NULL, 0, g), 0);
-	CHECK(!g[0].ok && !g[0].cubin && !g[1].ok && !g[1].cubin);
-	/* two members that define one macro differently: each is undefined after its member */
-	free(src[1]);
-	src[1] = xstrdup("#define W 2\nextern \"C\" __global__ void k(float *x) { x[0] = W; }\n");
-	free(src[0]);
-	src[0] = xstrdup("#define W 1\nextern \"C\" __global__ void k(float *x) { x[0] = W; }\n");
-	CHECK_EQ(nv_compile_group(src, 2, "k.cu", "k", "sm_90", NULL, 0, g), 1);
-	CHECK(nv_code_hash(&g[0]) != nv_code_hash(&g[1]));
-	CHECK_STR(g[0].lowered, "k" NV_GROUP_MARK "0");
-	for (i = 0; i < 2; i++) {
-		nv_out_free(&g[i]);
-		free(src[i]);
-	}
-	/* a hostile image (the cache is not trusted): hashed whole, read within its bytes */
-	memset(junk, 0xff, sizeof junk);
-	memcpy(junk, "\177ELF\2\1", 6);
-	j.cubin = junk;
-	j.cubin_len = sizeof junk;
-	j.lowered = "k";
-	CHECK(nv_code_hash(&j) != 0);
-	j.cubin_len = 3;
-	CHECK(nv_code_hash(&j) != 0);
-}
-
-TEST(nvrtc_group_ok)
-{
-	static const char body[] = "extern \"C\" __global__ void k(float *x) { x[0] = 1; }\n";
-	char *g[] = {"-G"}, *l[] = {"-lineinfo"};
-
-	CHECK(nv_group_ok(body, "k", NULL, 0));
-	CHECK(nv_group_ok("#pragma unroll 4\n#define A 1\n", "k", NULL, 0));
-	CHECK(nv_group_ok(body, "k", l, 1));
-	CHECK(!nv_group_ok(body, "k", g, 1));
-	CHECK(!nv_group_ok("#include <cuda_fp16.h>\n", "k", NULL, 0));
-	CHECK(!nv_group_ok("  #  include \"x.h\"\n", "k", NULL, 0));
-	CHECK(!nv_group_ok("#pragma once\n", "k", NULL, 0));
-	CHECK(!nv_group_ok("int a = __LINE__;\n", "k", NULL, 0));
-	CHECK(!nv_group_ok("int a = __COUNTER__;\n", "k", NULL, 0));
-	/* a __constant__ of each member lies at its own offset of one bank: other code (measured:
-	   filter21's and stencil2d's variants, one of them with 30 registers against 32 alone) */
-	CHECK(!nv_group_ok("__constant__ float coef[21];\n", "k", NULL, 0));
-	CHECK(!nv_group_ok(body, "scale<4>", NULL, 0));
-	CHECK(!nv_group_ok(body, "ns::k", NULL, 0));
-	CHECK(!nv_group_ok(body, "", NULL, 0));
-}
-
-/* a stream of n sources (entry k, all of the group kind) through compile_open with programs
-   of up to 4; the results into outs */
-struct gstream {
-	char **src;
-	size_t n, next;
-	struct compile_out *outs;
-};
-
-static void gs_job(void *arg, size_t j, struct job *out)
-{
-	struct gstream *g = arg;
-
-	*out = (struct job){g->src[j], NULL, NULL, "k.cu", "k", {0, 0}, 1};
-}
-
-static int gs_next(void *arg, size_t *j)
-{
-	struct gstream *g = arg;
-
-	if (g->next >= g->n)
-		return -1;
-	*j = g->next++;
-	return 1;
-}
-
-static void gs_sink(void *arg, size_t j, struct compile_out *out, int hit)
-{
-	struct gstream *g = arg;
-
-	(void)hit;
-	g->outs[j] = *out;
-}
-
-static void group_stream(char **src, size_t n, struct compile_out *outs)
-{
-	struct gstream g = {src, n, 0, outs};
-	struct compiler *k;
-	struct pool_task task;
-	char why[256];
-
-	k = compile_open("sm_90", NULL, 0, NULL, 1, gs_job, gs_next, gs_sink, &g, NULL);
-	compile_group(k, 4);
-	compile_task(k, &task, why, sizeof why);
-	CHECK_EQ(pool_run_many(&task, 1), 0);
-	CHECK_EQ(compile_close(k, NULL), n);
-}
-
-TEST(compile_stream_groups)
-{
-	char *src[8];
-	struct compile_out o[8];
-	size_t i;
-
-	/* 0-3 one program, with 2 that does not compile: each alone, 2 failing; 4-5 one program */
-	for (i = 0; i < 6; i++)
-		src[i] = xasprintf(i == 2 ? "#error variant %zu is invalid\n" :
-		                   "#define W %zu\nextern \"C\" __global__ void k(float *x) { x[0] = W; }\n",
-		                   i);
-	group_stream(src, 6, o);
-	for (i = 0; i < 6; i++) {
-		CHECK_EQ(o[i].ok, i != 2);
-		if (i == 2) /* its own log, from its compile alone */
-			CHECK(o[i].log && strstr(o[i].log, "variant 2 is invalid") &&
-			      !strstr(o[i].log, "tuner_g"));
-		if (i < 4)
-			CHECK(!strstr(o[i].lowered, NV_GROUP_MARK));
-		else
-			CHECK(strstr(o[i].lowered, NV_GROUP_MARK) != NULL);
-		nv_out_free(&o[i]);
-		free(src[i]);
-	}
-	/* an extern "C" function besides the entry: its name is one in every namespace, so a
-	   program of several fails while each compiles alone; no more programs are made after
-	   the first */
-	for (i = 0; i < 8; i++)
-		src[i] = xasprintf("#define W %zu\nextern \"C\" __device__ float h(float x) "
-		                   "{ return x * W; }\nextern \"C\" __global__ void k(float *x) "
-		                   "{ x[0] = h(x[1]); }\n", i);
-	group_stream(src, 8, o);
-	for (i = 0; i < 8; i++) {
-		CHECK(o[i].ok);
-		CHECK_STR(o[i].lowered, "k");
-		nv_out_free(&o[i]);
-		free(src[i]);
-	}
-	/* a compiler process that dies on a program of several: its variants are compiled
-	   again, one at a time, and each has its result */
-	for (i = 0; i < 8; i++)
-		src[i] = xasprintf("#define W %zu\nextern \"C\" __global__ void k(float *x) "
-		                   "{ x[0] = W; }\n", i);
-	setenv("TUNER_TEST_CRASH_GROUP", "1", 1);
-	group_stream(src, 8, o);
-	unsetenv("TUNER_TEST_CRASH_GROUP");
-	for (i = 0; i < 8; i++) {
-		CHECK(o[i].ok);
-		CHECK_STR(o[i].lowered, "k");
-		nv_out_free(&o[i]);
-		free(src[i]);
-	}
 }
 
 TEST(nvrtc_arch_version)
@@ -822,7 +605,7 @@ static void make_jobs(struct job *jobs, char **srcs, size_t n)
 	for (i = 0; i < n; i++) {
 		srcs[i] = xasprintf("extern \"C\" __global__ void k(float *x)\n"
 		                    "{\n\tx[threadIdx.x] *= %zu.0f;\n}\n", i + 2);
-		jobs[i] = (struct job){srcs[i], NULL, NULL, "k.cu", "k", {0, 0}, 0};
+		jobs[i] = (struct job){srcs[i], NULL, NULL, "k.cu", "k", {0, 0}};
 	}
 }
 
@@ -937,7 +720,7 @@ TEST(pool_worker_crash)
 TEST(pool_unwritable_cache)
 {
 	char *src = xasprintf("%s", k_src);
-	struct job job = {src, NULL, NULL, "k.cu", "k", {0, 0}, 0};
+	struct job job = {src, NULL, NULL, "k.cu", "k", {0, 0}};
 	struct compile_out o;
 	int hit = -1;
 

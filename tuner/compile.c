@@ -46,25 +46,7 @@ struct ctx {
 	int warned;
 	size_t ndone;             /* jobs answered, for the status line */
 	struct shares *sh;        /* a stream's: identical texts compiled once; NULL: none */
-	int group, nogroup;       /* compile_group's n; 1 once a program failed, not its jobs */
-	struct cgroup **open;     /* programs of several jobs handed out, not answered */
-	size_t nopen, capopen;
-	size_t *retry, nretry, capretry; /* jobs to hand out alone before any other */
 };
-
-/* a program of several jobs: their numbers (m[0] is the job the pool knows it by) */
-struct cgroup {
-	size_t *m, n;
-};
-
-static void retry_push(struct ctx *c, size_t j)
-{
-	if (c->nretry == c->capretry) {
-		c->capretry = c->capretry ? 2 * c->capretry : 16;
-		c->retry = xreallocarray(c->retry, c->capretry, sizeof *c->retry);
-	}
-	c->retry[c->nretry++] = j;
-}
 
 /* job j's text: its src, or made into b */
 static const char *text(const struct job *j, struct buf *b)
@@ -202,46 +184,7 @@ static void fail_out(struct compile_out *out, const struct job *j, const char *w
 	out->lowered = xstrdup(j->entry ? j->entry : "");
 }
 
-/* in a compiler process: the n jobs numbered in msg as one program, answered with whether
-   it compiled (u32: 1; 0: each was compiled alone, 2: so, and each compiled) and each one's
-   result */
-static int run_group(const struct ctx *c, const void *msg, size_t n, struct buf *ans)
-{
-	struct compile_out *outs = xcalloc(n, sizeof *outs);
-	char **src = xcalloc(n, sizeof *src);
-	struct rd r = rd_of(msg, 8 * n);
-	struct job jb;
-	size_t i;
-	uint32_t how = 1;
-
-	for (i = 0; i < n; i++) {
-		struct buf b = {0};
-		jb = job_at(c, (size_t)rd_u64(&r));
-		src[i] = xstrdup(text(&jb, &b));
-		buf_free(&b);
-	}
-	if (!nv_compile_group(src, n, jb.name, jb.entry, c->arch, c->opts, c->nopts, outs)) {
-		int minimal = nv_minimal_on();
-		for (i = 0, how = 2; i < n; i++)
-			if (!nv_compile(src[i], jb.name, jb.entry, c->arch, c->opts, c->nopts, &outs[i]))
-				how = 0;
-		if (minimal && !nv_minimal_on()) /* they needed what -minimal leaves out: the next
-		                                    program of several goes without it */
-			how = 0;
-	}
-	wire_u32(ans, how);
-	for (i = 0; i < n; i++) {
-		wire_co(ans, &outs[i]);
-		nv_out_free(&outs[i]);
-		free(src[i]);
-	}
-	free(outs);
-	free(src);
-	return 0;
-}
-
-/* in a compiler process: compile job j (or, with a message, the program of several jobs it
-   numbers), answer with the result */
+/* in a compiler process: compile job j, answer with the result */
 static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans)
 {
 	const char *crash = getenv("TUNER_TEST_CRASH_ENTRY"); /* for the tests: die on this entry */
@@ -250,13 +193,9 @@ static int run(void *arg, size_t j, const void *msg, size_t len, struct buf *ans
 	struct compile_out out;
 	struct buf b = {0};
 
+	(void)msg, (void)len;
 	if (crash && jb.entry && !strcmp(crash, jb.entry))
 		raise(SIGKILL);
-	if (len >= 16 && len % 8 == 0) { /* a program of several jobs: their numbers */
-		if (getenv("TUNER_TEST_CRASH_GROUP")) /* for the tests: die on one */
-			raise(SIGKILL);
-		return run_group(c, msg, len / 8, ans);
-	}
 	nv_compile(text(&jb, &b), jb.name, jb.entry, c->arch, c->opts, c->nopts, &out);
 	buf_free(&b);
 	wire_co(ans, &out);
@@ -271,11 +210,11 @@ static void store(struct ctx *c, const struct buf *key, const struct compile_out
 		warn("cannot store a compile result in %s:", c->dir);
 }
 
-/* job j's result out (read from r, where oc is OUT_DONE; else why its compiler died, msg):
-   stored and handed on */
-static void settle(struct ctx *c, size_t j, enum outcome oc, struct rd *r, const void *msg,
-                   size_t len)
+/* a job ended: store its result, or why its compiler died, and hand it on */
+static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
 {
+	struct ctx *c = arg;
+	struct rd r = rd_of(msg, len);
 	struct compile_out out;
 	struct job jb = job_at(c, j);
 	struct buf key = {0};
@@ -285,7 +224,7 @@ static void settle(struct ctx *c, size_t j, enum outcome oc, struct rd *r, const
 	if (c->dir)
 		key_of(c, j, &key);
 	memset(&out, 0, sizeof out);
-	if (oc == OUT_DONE && rd_co(r, &out) == 0) {
+	if (oc == OUT_DONE && rd_co(&r, &out) == 0 && rd_done(&r)) {
 		store(c, &key, &out);
 	} else if (oc == OUT_DONE) {
 		nv_out_free(&out);
@@ -303,51 +242,6 @@ static void settle(struct ctx *c, size_t j, enum outcome oc, struct rd *r, const
 		c->outs[j] = out;
 }
 
-/* the open program of several jobs that job j leads, or NULL (take: out of the list, the
-   caller frees it) */
-static struct cgroup *group_of(struct ctx *c, size_t j, int take)
-{
-	size_t i;
-
-	for (i = 0; i < c->nopen; i++)
-		if (c->open[i]->m[0] == j) {
-			struct cgroup *g = c->open[i];
-			if (take)
-				c->open[i] = c->open[--c->nopen];
-			return g;
-		}
-	return NULL;
-}
-
-/* a job ended: its result (or, leading a program of several, theirs) settled; the jobs of a
-   program whose compiler died go out again one at a time */
-static void done(void *arg, size_t j, enum outcome oc, const void *msg, size_t len)
-{
-	struct ctx *c = arg;
-	struct rd r = rd_of(msg, len);
-	struct cgroup *g = group_of(c, j, 1);
-	size_t i;
-
-	if (!g) {
-		settle(c, j, oc, &r, msg, len);
-		if (oc == OUT_DONE && !rd_done(&r))
-			warn("a compiler process sent more than a result");
-		return;
-	}
-	if (oc != OUT_DONE) {
-		for (i = 0; i < g->n; i++)
-			retry_push(c, g->m[i]);
-	} else {
-		uint32_t how = rd_u32(&r);
-		if (how == 2)
-			c->nogroup = 1; /* each compiled alone, not together: no more programs */
-		for (i = 0; i < g->n; i++)
-			settle(c, g->m[i], oc, &r, msg, len);
-	}
-	free(g->m);
-	free(g);
-}
-
 size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *const *opts,
                     size_t nopts, const char *cachedir, int workers, struct compile_out *outs,
                     int *hits, volatile sig_atomic_t *stop)
@@ -355,8 +249,7 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 	struct buf key = {0}, b = {0};
 	size_t *todo = xcalloc(n, sizeof *todo), ntodo = 0, nmiss, i, ncorrupt = 0;
 	char why[256];
-	struct ctx c = {.jobs = jobs, .arch = arch, .opts = opts, .nopts = nopts, .dir = cachedir,
-	                .outs = outs, .group = 1};
+	struct ctx c = {jobs, NULL, NULL, NULL, arch, opts, nopts, cachedir, outs, 0, 0, NULL};
 	struct pool_ops ops = {NULL, NULL, NULL, run, &c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 	struct pool *p;
@@ -421,8 +314,6 @@ size_t compile_many(const struct job *jobs, size_t n, const char *arch, char *co
 
 /* ---- a stream of jobs: compile_open ---- */
 
-static void group_message(void *arg, size_t j, struct buf *b);
-
 struct compiler {
 	struct ctx c;
 	struct pool *pool;
@@ -443,19 +334,19 @@ struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
 	struct pool_ops ops = {NULL, NULL, NULL, run, &k->c, "compiler process"};
 	struct pool_limits lim = {0, 0};
 
-	k->c = (struct ctx){.job_of = job_of, .sink = sink, .arg = arg, .arch = arch, .opts = opts,
-	                    .nopts = nopts, .dir = cachedir, .sh = xcalloc(1, sizeof *k->c.sh),
-	                    .group = 1};
+	k->c = (struct ctx){NULL, job_of, sink, arg, arch, opts, nopts, cachedir, NULL, 0, 0,
+	                    xcalloc(1, sizeof *k->c.sh)};
 	k->next = next;
 	k->pool = pool_new(&ops, &lim, workers);
-	k->run = (struct pool_run){NULL, 0, group_message, done, &k->c, NULL, stop};
+	k->run = (struct pool_run){NULL, 0, NULL, done, &k->c, NULL, stop};
 	return k;
 }
 
-/* the caller's next job that is not in the cache (hits go to the sink at once), as next()
-   says */
-static int pull(struct compiler *k, size_t *job)
+/* the pool's next job: the caller's next variant that is not in the cache (hits go to the
+   sink at once) */
+static int stream_next(void *arg, size_t *job)
 {
+	struct compiler *k = arg;
 	struct buf key = {0};
 	int got;
 
@@ -489,61 +380,6 @@ static int pull(struct compiler *k, size_t *job)
 	return got;
 }
 
-/* the pool's next job: one to hand out alone again, else the caller's next that is not in the
-   cache, with (compile_group) as many more of the group kind as come now, the program of
-   several that it leads */
-static int stream_next(void *arg, size_t *job)
-{
-	struct compiler *k = arg;
-	struct ctx *c = &k->c;
-	struct cgroup *g;
-	size_t j2;
-	int got;
-
-	if (c->nretry) {
-		*job = c->retry[--c->nretry];
-		return 1;
-	}
-	if ((got = pull(k, job)) <= 0 || c->group < 2 || c->nogroup || !job_at(c, *job).group)
-		return got;
-	g = xcalloc(1, sizeof *g);
-	g->m = xcalloc((size_t)c->group, sizeof *g->m);
-	g->m[g->n++] = *job;
-	while (g->n < (size_t)c->group && pull(k, &j2) > 0) {
-		if (!job_at(c, j2).group) { /* next time, alone */
-			retry_push(c, j2);
-			break;
-		}
-		g->m[g->n++] = j2;
-	}
-	if (g->n < 2) {
-		free(g->m);
-		free(g);
-		return 1;
-	}
-	if (c->nopen == c->capopen) {
-		c->capopen = c->capopen ? 2 * c->capopen : 16;
-		c->open = xreallocarray(c->open, c->capopen, sizeof *c->open);
-	}
-	c->open[c->nopen++] = g;
-	return 1;
-}
-
-/* the message of job j: the jobs of the program it leads, if any */
-static void group_message(void *arg, size_t j, struct buf *b)
-{
-	struct cgroup *g = group_of(arg, j, 0);
-	size_t i;
-
-	for (i = 0; g && i < g->n; i++)
-		wire_u64(b, g->m[i]);
-}
-
-void compile_group(struct compiler *k, int n)
-{
-	k->c.group = n;
-}
-
 void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t whylen)
 {
 	*task = (struct pool_task){k->pool, &k->run, stream_next, k, why, whylen, 0};
@@ -563,12 +399,6 @@ size_t compile_close(struct compiler *k, size_t *shared)
 	free(k->c.sh->s);
 	free(k->c.sh->slot);
 	free(k->c.sh);
-	for (i = 0; i < k->c.nopen; i++) { /* abandoned at a stop */
-		free(k->c.open[i]->m);
-		free(k->c.open[i]);
-	}
-	free(k->c.open);
-	free(k->c.retry);
 	free(k);
 	return n;
 }

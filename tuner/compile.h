@@ -14,8 +14,6 @@ struct job {
 	const char *entry;
 	uint64_t same[2];     /* in a stream: jobs whose same[] are equal and not both 0 have equal
 	                         texts (and entries): one of them is compiled */
-	int group;            /* in a stream with compile_group: 1 if it may be compiled in one
-	                         program with other such jobs (of one entry: nv_group_ok) */
 };
 
 /* the log of a job that was not compiled because *stop was set */
@@ -47,12 +45,6 @@ struct compiler *compile_open(const char *arch, char *const *opts, size_t nopts,
                               int (*next)(void *arg, size_t *j),
                               void (*sink)(void *arg, size_t j, struct compile_out *out, int hit),
                               void *arg, volatile sig_atomic_t *stop);
-/* compile up to n of the stream's jobs marked group as one program (nv_compile_group; 1, the
-   default: one program a job). A program that fails is compiled a job at a time in the same
-   compiler process, the jobs of one whose compiler died are handed out again one at a time,
-   and once a program failed whose jobs each compiled alone, no more are made. */
-void compile_group(struct compiler *k, int n);
-#define COMPILE_GROUP_MAX 8
 /* the compilers' task for pool_run_many (why: where a failure to start one is said) */
 void compile_task(struct compiler *k, struct pool_task *task, char *why, size_t whylen);
 /* end the compilers and free k; returns how many jobs were compiled (not in the cache, not

@@ -75,7 +75,8 @@ uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s
 	}
 	if (c->nverify) /* its launch at the extra verification sizes */
 		h = hash_i64(h, (int64_t)space_verify_hash(c, s, v));
-	return hash_i64(h, (int64_t)nv_code_hash(co)); /* alone or in a program of several */
+	h = hash_i64(h, (int64_t)co->cubin_len);
+	return hash_bytes(h, co->cubin, co->cubin_len);
 }
 
 static void hex(struct buf *b, const char *s)

@@ -41,8 +41,6 @@ ENVIRONMENT = [
      "compiled with it (10-15 % faster, the same cubin), and a program that needs what it "
      "leaves out (texture objects, the runtime's types) is compiled again without it, as are "
      "the later ones of its compiler process."),
-    ("TUNER_COMPILE_GROUP", "The most variants compiled as one NVRTC program (1 to 8, default "
-     "8; 1: each alone), where the template allows it (docs/how-it-works.md)."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),

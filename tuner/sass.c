@@ -354,22 +354,11 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 		for (i = 0; i < m; i++) {
 			sj[i] = (struct sjob){c, &s->v[pick[k + i]], tmpl};
 			jobs[i] = (struct job){NULL, sjob_text, &sj[i], c->kernel.source, c->kernel.entry,
-			                       {0, 0}, 0};
+			                       {0, 0}};
 		}
 		compile_many(jobs, m, arch, c->options, c->noptions, cachedir, workers, outs, NULL,
 		             NULL);
 		for (i = 0; i < m; i++) {
-			if (outs[i].ok && outs[i].lowered && strstr(outs[i].lowered, NV_GROUP_MARK)) {
-				/* a tuning run compiled it with others (the cache's entry): alone, so that
-				   the listing is its own */
-				struct buf b = {0};
-				sjob_text(&sj[i], &b);
-				buf_add(&b, NULL, 0);
-				nv_out_free(&outs[i]);
-				nv_compile(b.s, c->kernel.source, c->kernel.entry, arch, c->options,
-				           c->noptions, &outs[i]);
-				buf_free(&b);
-			}
 			n += check_one(c, s, &s->v[pick[k + i]], &outs[i], tool, &out);
 			nv_out_free(&outs[i]);
 		}

@@ -41,8 +41,9 @@ static uint64_t build_hash(const struct variant *v, const struct compile_out *co
                            int bank_ignored, uint64_t at)
 {
 	int bank = bank_ignored && v->bank_bytes == 8 ? 4 : v->bank_bytes;
-	uint64_t h = nv_code_hash(co); /* the entry's own code, alone or in a program of several */
+	uint64_t h = hash_bytes(HASH_INIT, co->cubin, co->cubin_len);
 
+	h = hash_bytes(h, &co->cubin_len, sizeof co->cubin_len);
 	h = hash_bytes(h, v->block, sizeof v->block);
 	h = hash_bytes(h, v->grid, sizeof v->grid);
 	h = hash_bytes(h, &bank, sizeof bank);
@@ -80,7 +81,6 @@ struct stream {
 	int fixed_sent, fixed_in; /* of the reference and the helper kernels (jobs n, n + 1) */
 	int ready;                /* they are compiled: the GPU may begin */
 	size_t *parked, nparked;  /* compiled before then, waiting for the GPU's journal */
-	int group;                /* the variants may be compiled several to a program */
 };
 
 static void job_of(void *arg, size_t i, struct job *out)
@@ -90,17 +90,16 @@ static void job_of(void *arg, size_t i, struct job *out)
 
 	if (i == st->t->s.n) {
 		*out = (struct job){st->t->refsrc, NULL, NULL, c->reference.source, c->reference.entry,
-		                    {0, 0}, 0};
+		                    {0, 0}};
 		return;
 	}
 	if (i == st->t->s.n + 1) {
 		*out = (struct job){bench_helpers_source(), NULL, NULL, "tuner_helpers.cu", "tuner_copy",
-		                    {0, 0}, 0};
+		                    {0, 0}};
 		return;
 	}
 	st->cur = (struct vjob){st->t, &st->t->s.v[i]};
-	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry, {0, 0},
-	                    st->group};
+	*out = (struct job){NULL, variant_text, &st->cur, c->kernel.source, c->kernel.entry, {0, 0}};
 	observe_id(st->t->obs, st->cur.v->vals, out->same); /* its text follows from these */
 }
 
@@ -596,20 +595,6 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	st.qmax = 4 * (size_t)t->o.jobs + 16;
 	k = compile_open(t->ri.arch, c->options, c->noptions, cachedir, t->o.jobs, job_of,
 	                 compile_next, compiled, &st, &run_stop);
-	/* several variants to a program (docs/how-it-works.md): where the template allows it
-	   (__constant__s, which the config's constants are, would move), as many as leave each
-	   compiler two programs or more, at most TUNER_COMPILE_GROUP (default 8) */
-	if (!c->nconstants && nv_group_ok(t->tmpl, c->kernel.entry, c->options, c->noptions)) {
-		size_t g = ncand / (2 * (size_t)(t->o.jobs > 0 ? t->o.jobs : 1));
-		const char *e = getenv("TUNER_COMPILE_GROUP");
-		long most = e && *e ? strtol(e, NULL, 10) : COMPILE_GROUP_MAX;
-		if (most < 1 || most > COMPILE_GROUP_MAX)
-			most = most < 1 ? 1 : COMPILE_GROUP_MAX;
-		if (g > (size_t)most)
-			g = (size_t)most;
-		st.group = g > 1;
-		compile_group(k, (int)g);
-	}
 	compile_task(k, &tasks[0], why, sizeof why);
 	if (t->m && !run_stop) {
 		measure_begin(t->m);

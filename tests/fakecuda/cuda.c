@@ -226,14 +226,6 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name)
 	if (!(*f = calloc(1, sizeof **f)))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	snprintf((*f)->name, sizeof (*f)->name, "%s", name);
-	/* compiled with other variants in one program: the entry's own name, as alone */
-	if (strstr((*f)->name, "__tuner_g"))
-		*strstr((*f)->name, "__tuner_g") = '\0';
-	if (getenv("FAKECUDA_LOG") && strcmp(name, (*f)->name)) {
-		char line[300];
-		snprintf(line, sizeof line, "function %s\n", name);
-		log_line(line);
-	}
 	return CUDA_SUCCESS;
 }
 
