@@ -1,0 +1,40 @@
+#!/bin/sh
+# Cold runs at several -j, for a machine with a CUDA GPU: transpose and reduction, each with an
+# empty compile cache, at -j 16, 14, 12 and 10 (or the values given in JOBS), twice each
+# alternating; for each run the wall time, the CPU time of the whole process tree (user + sys)
+# and the stream's phases (results.json's search.phases: compiling's span, the compiler
+# start-up, the GPU worker's timing). Where the compilers, the parent and the GPU worker share
+# the cores, fewer compilers may leave the GPU worker and the parent more.
+# Usage: bench/scale/jobs.sh OUTDIR   (TUNER_YAML_PREFIX as for tests/gpu/run.sh)
+set -eu
+cd "$(dirname "$0")/../.."
+outdir=$1
+mkdir -p "$outdir"
+. tests/gpu/lib.sh
+gpu_build
+gpu_header name,driver_version
+echo "cores: $(nproc)"
+for cfg in transpose reduction; do
+	for rep in 1 2; do
+		for j in ${JOBS:-16 14 12 10}; do
+			rm -rf "$outdir/cache" "$outdir/o"
+			gpu_idle
+			TUNER_CACHE="$outdir/cache" /usr/bin/time -f "%e %U %S" -o "$outdir/time" \
+				out/bin/tuner -q -j "$j" --out "$outdir/o" "configs/$cfg.yaml" >/dev/null 2>&1 ||
+				echo "$cfg -j $j: failed"
+			python3 - "$cfg" "$j" "$outdir/time" "$outdir"/o/*/*/results.json <<'PY'
+import json, sys
+cfg, j, tf, rf = sys.argv[1:5]
+wall, user, sys_ = map(float, open(tf).read().split()[-3:])
+d = json.load(open(rf))
+ph = {}
+for p in d["search"]["phases"]:
+    ph[p["name"]] = ph.get(p["name"], 0) + p["s"]
+print("%-10s -j %-3s wall %5.2f s  cpu %6.2f s (%.1f cores)  %s" % (
+    cfg, j, wall, user + sys_, (user + sys_) / wall,
+    "  ".join("%s %.2f" % (k, ph[k]) for k in ("stream", "compiling", "compiler start-up",
+                                                "timing", "timing samples") if k in ph)))
+PY
+		done
+	done
+done
