@@ -37,7 +37,7 @@ void winner_race_plan(int n, struct race_plan *p);
 double winner_race_risk_at(const struct race_plan *p, double q);
 /* the race's limit for the variants timed after a leader whose samples gave *leader: its
    median plus WINNER_KEEP_BANDS times the play-off's net of it; 0 (no race) without a
-   play-off, whose ties are decided by the whole series' spreads */
+   play-off, whose ties are decided on each variant's first median, of its whole series */
 double winner_race_limit(const struct config *c, const struct stats *leader);
 /* 1 if a variant whose first k samples are ms[0 .. k) stops at this look of plan p against
    limit (k not one of p's looks, or limit <= 0: 0) */
