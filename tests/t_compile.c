@@ -179,15 +179,11 @@ TEST(nvrtc_error)
    without: the same cubin, byte for byte, and the same resource figures */
 static void minimal_same(const char *cfg)
 {
-	struct config *c = cfg_load(test_path(cfg));
-	struct limits lim = {1024, 48 * 1024, 227 * 1024};
-	struct vars sizes = {0};
 	struct space s;
-	char *tmpl = cfg_read_source(c, c->kernel.source);
+	char *tmpl;
+	struct config *c = test_expand(cfg, &s, &tmpl);
 	size_t kept[3], nk = 0, i;
 
-	cfg_size_vars(c, 132, &sizes);
-	space_expand(c, &sizes, &lim, &s);
 	for (i = 0; i < s.n && nk < 1; i++)
 		if (!s.v[i].drop)
 			kept[nk++] = i;

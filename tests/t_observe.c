@@ -140,11 +140,9 @@ TEST(observe_values_share_only_what_preprocesses_alike)
    variants compile as */
 static void shipped(const char *cfg, const char *want_hidden, size_t *kept, size_t *programs)
 {
-	struct config *c = cfg_load(test_path(cfg));
-	struct limits lim = {1024, 48 * 1024, 227 * 1024};
-	struct vars sizes = {0};
 	struct space s;
-	char *tmpl = cfg_read_source(c, c->kernel.source), got[256] = "";
+	char *tmpl, got[256] = "";
+	struct config *c = test_expand(cfg, &s, &tmpl);
 	struct observe *o = observe_new(c, tmpl);
 	uint64_t *h;
 	size_t i, k, n = 0;
@@ -154,8 +152,6 @@ static void shipped(const char *cfg, const char *want_hidden, size_t *kept, size
 			snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", *got ? " " : "",
 			         c->params[i].name);
 	CHECK_STR(got, want_hidden);
-	cfg_size_vars(c, 132, &sizes);
-	space_expand(c, &sizes, &lim, &s);
 	h = xcalloc(s.n + 1, sizeof *h);
 	for (i = 0; i < s.n; i++) {
 		char *src;
@@ -200,18 +196,14 @@ TEST(observe_shipped_kernels)
    byte: the first kept variant of cfg that observe_values changes, and 1 if there was one */
 static int same_cubin(const char *cfg)
 {
-	struct config *c = cfg_load(test_path(cfg));
-	struct limits lim = {1024, 48 * 1024, 227 * 1024};
-	struct vars sizes = {0};
 	struct space s;
-	char *tmpl = cfg_read_source(c, c->kernel.source);
+	char *tmpl;
+	struct config *c = test_expand(cfg, &s, &tmpl);
 	struct observe *o = observe_new(c, tmpl);
 	int64_t *w = xcalloc(c->nparams, sizeof *w);
 	size_t i;
 	int found = 0;
 
-	cfg_size_vars(c, 132, &sizes);
-	space_expand(c, &sizes, &lim, &s);
 	for (i = s.n; i-- > 0 && !found;) { /* from the end: the last values differ most */
 		struct compile_out a, b;
 		char *sa, *sb;

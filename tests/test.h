@@ -18,6 +18,11 @@ void test_fail(const char *file, int line, const char *what);
 int test_in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap);
 /* "tests/data" etc. resolved against the source root (TUNER_SRCDIR, default ".") */
 const char *test_path(const char *rel);
+struct config;
+struct space;
+/* config cfg (a path from the source root) loaded, its template read into *tmpl (free) and
+   its space expanded into *s (space_free) at its sizes for 132 SMs, with an H100's limits */
+struct config *test_expand(const char *cfg, struct space *s, char **tmpl);
 
 #define TEST(name)                                                              \
 	static void test_##name(void);                                          \

@@ -5,6 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "space.h"
+
 static struct test *tests;
 static int failed_checks;
 
@@ -27,6 +30,18 @@ const char *test_path(const char *rel)
 
 	snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", rel);
 	return buf;
+}
+
+struct config *test_expand(const char *cfg, struct space *s, char **tmpl)
+{
+	struct config *c = cfg_load(test_path(cfg));
+	struct limits lim = {1024, 48 * 1024, 227 * 1024};
+	struct vars sizes = {0};
+
+	*tmpl = cfg_read_source(c, c->kernel.source);
+	cfg_size_vars(c, 132, &sizes);
+	space_expand(c, &sizes, &lim, s);
+	return c;
 }
 
 int test_in_child(void (*fn)(const void *), const void *arg, char *out, size_t cap)
