@@ -38,7 +38,7 @@ ENVIRONMENT = [
      "and unloading, and how long after the variant before it began; with several problem "
      "sizes, the means per variant as each size's buffers are replaced."),
     ("TUNER_NVRTC_MINIMAL", "0: compile without NVRTC's -minimal. Otherwise every program is "
-     "compiled with it (10-15 % faster, the same cubin), and a program that needs what it "
+     "compiled with it (2-10 % faster, the same cubin), and a program that needs what it "
      "leaves out (texture objects, the runtime's types) is compiled again without it, as are "
      "the later ones of its compiler process."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "

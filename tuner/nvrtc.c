@@ -110,8 +110,8 @@ static void set_log(struct compile_out *out, const char *what, nvrtcResult r)
 
 /* -minimal (NVRTC 12.4 and later) leaves out of every program the runtime's declarations
    that a kernel of its own rarely uses (textures and surfaces, the device runtime, launches
-   from the device, the runtime's types such as cudaError_t): a program compiles in 10-15 %
-   less time (docs/benchmarks.md, "Compiling"), to the same cubin byte for byte (tests:
+   from the device, the runtime's types such as cudaError_t): a program compiles in 2-10 %
+   less time (docs/benchmarks.md, "Tuning speed"), to the same cubin byte for byte (tests:
    nvrtc_minimal_same). A program that needs what it leaves out fails with it; it is compiled
    again without, and so is every later program of this process. -1: not yet known (the
    environment's TUNER_NVRTC_MINIMAL, 0: never); 0: off; 1: on */
