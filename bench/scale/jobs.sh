@@ -29,16 +29,17 @@ for cfg in transpose reduction; do
 			python3 - "$cfg" "$j" "$t0" "$t1" "$outdir" "$(getconf CLK_TCK)" "$outdir"/o/*/*/results.json <<'PY'
 import json, sys
 cfg, j, t0, t1, od, hz, rf = sys.argv[1:8]
-busy = lambda f: sum(map(int, open(f).read().split()[1:4])) + sum(map(int, open(f).read().split()[6:8]))
+def busy(f):  # the "cpu" line: user nice system idle iowait irq softirq ...; busy = all but idle, iowait
+    v = [int(x) for x in open(f).read().split()[1:8]]
+    return sum(v[0:3]) + sum(v[5:7])
 wall = float(t1) - float(t0)
 cpu = (busy(od + "/stat1") - busy(od + "/stat0")) / float(hz)
-user, sys_ = cpu, 0.0
 d = json.load(open(rf))
 ph = {}
 for p in d["search"]["phases"]:
     ph[p["name"]] = ph.get(p["name"], 0) + p["s"]
 print("%-10s -j %-3s wall %5.2f s  busy %6.2f cpu s (%.1f cores)  %s" % (
-    cfg, j, wall, user + sys_, (user + sys_) / wall,
+    cfg, j, wall, cpu, cpu / wall,
     "  ".join("%s %.2f" % (k, ph[k]) for k in ("stream", "compiling", "compiler start-up",
                                                 "timing", "timing samples") if k in ph)))
 PY

@@ -24,13 +24,14 @@ for cfg in "$@"; do
 		out/bin/tuner -q --out "$outdir/run" "$cfg" >/dev/null 2>&1 || echo "$cfg: run $r failed"
 		python3 - "$outdir"/run/*/*/results.json <<'PY'
 import json, sys
+sys.path.insert(0, "tests/gpu")
+from speed import pick_gap  # the pick and its gap to the run's fastest, as speed.sh's agreement
 d = json.load(open(sys.argv[1]))
 po = [v for v in d["variants"] if v.get("playoff")]
-fa = min(v["playoff"]["median_ms"] for v in po)
-w = d["variants"][0]
+pick, gap = pick_gap(d)
 print("%s pick %s gap %.2f%% candidates %d left %s ties %d chosen by %s"
-      % (d["kernel"], w["id"], (w["playoff"]["median_ms"] / fa - 1) * 100, len(po),
-         d["playoff"].get("left_early"), d["ties"], d.get("tie_chosen_by")))
+      % (d["kernel"], pick, 100 * (gap or 0), len(po), d.get("playoff", {}).get("left_early"),
+         d["ties"], d.get("tie_chosen_by")))
 for v in sorted(po, key=lambda v: v["playoff"]["median_ms"])[:5]:
     p = v["playoff"]
     print("  %s play-off median %.5f ms se %.5f first median %.5f tie %s"
