@@ -397,6 +397,38 @@ FAKECUDA_MS=0.004 tune l2_batched 0 "$tmp/batch.log" --fresh --no-race --out "$t
 check l2_batched_json "$tmp/l2b/fake_pairs/fake-gpu-sm90/results.json" '
 ok = [v for v in d["variants"] if v["status"] == "ok"]
 assert ok and all(v["launches_per_sample"] == 13 for v in ok), [(v["id"], v.get("launches_per_sample")) for v in ok]'
+# samples in the L2 are held: each is queued behind tuner_hold (released once its launches
+# are queued), so the events time the GPU alone; the host's cost of a launch is recorded
+if awk '
+/^event/ { if (!inside && p1 !~ /^launch tuner_hold 1x1/) { print NR ": " p1 ", event"; bad = 1 } inside = !inside }
+inside && /^launch / && !/^launch (fake_pairs|tuner_copy|tuner_read) / { print NR ": " $0 " inside a sample"; bad = 1 }
+{ p1 = $0 }
+END { exit bad }
+' "$tmp/batch.log" >"$tmp/awk"; then ok held_order; else bad held_order "$(cat "$tmp/awk")"; fi
+check held_json "$tmp/l2b/fake_pairs/fake-gpu-sm90/results.json" '
+ok = [v for v in d["variants"] if v["status"] == "ok"]
+assert ok and all(v.get("held") is True and v["launch_us"] > 0 for v in ok), ok
+l = d["launch"]
+assert l["held"] is True and l["host_us"] > 0 and abs(l["gpu_us"] - 4 / 13) < 1e-3, l  # an event pair is 4 us here, whatever it holds
+assert l["bound"] is (l["host_us"] > l["gpu_us"]) and abs(l["ratio"] - l["host_us"] / l["gpu_us"]) < 1e-4 * l["ratio"], l'
+FAKECUDA_MS=0.004 TUNER_TIMING_HOLD=0 tune hold_off 0 "$tmp/nohold.log" --fresh --no-race --out "$tmp/l2n" tests/fakecuda/pairs.yaml
+if grep -q '^launch tuner_hold' "$tmp/nohold.log"; then bad hold_off_log; else ok hold_off_log; fi
+check hold_off_json "$tmp/l2n/fake_pairs/fake-gpu-sm90/results.json" '
+ok = [v for v in d["variants"] if v["status"] == "ok"]
+assert ok and not any("held" in v for v in ok) and d["launch"]["held"] is False, ok'
+# a kernel that runs 0.01 us: launch-bound, said in the table, results.json, the emitted
+# source and header, report.html; its samples hold at most 256 launches
+FAKECUDA_MS=0.00001 tune launch_bound 0 "$tmp/lb.log" --fresh --no-race --out "$tmp/lb" tests/fakecuda/pairs.yaml
+has launch_bound_table "launch-bound (" "$tmp/stdout"
+has launch_bound_advice "capture its launches in a CUDA graph" "$tmp/stdout"
+lb=$tmp/lb/fake_pairs/fake-gpu-sm90
+check launch_bound_json "$lb/results.json" '
+assert d["launch"]["bound"] is True and d["launch"]["ratio"] > 1 and "CUDA graph" in d["launch"]["advice"], d["launch"]
+ok = [v for v in d["variants"] if v["status"] == "ok"]
+assert ok and all(v["launches_per_sample"] == 256 for v in ok), [v.get("launches_per_sample") for v in ok]'
+has launch_bound_header "launch-bound (" "$lb/best.h"
+has launch_bound_source "capture its launches in a CUDA graph" "$lb/best.cu"
+has launch_bound_html "Launch: the host launches it in" "$lb/report.html"
 export FAKECUDA_L2=1024
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
 check hist_results "$o/fake_hist/fake-gpu-sm90/results.json" '

@@ -288,7 +288,7 @@ TEST(race_risk_simulated)
    none without a play-off (its ties depend on each series' spread) or a median */
 TEST(race_limit)
 {
-	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1};
+	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1, 0, 0};
 
 	CHECK(fabs(winner_race_limit(timing_config(1), &l) - 1.02) < 1e-12);
 	l.spread = 0.2;

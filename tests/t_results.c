@@ -88,7 +88,7 @@ static void fixture(struct fixture *f)
 	/* the verified one */
 	f->run[ST_OK] = (struct run_result){.max_abs_err = 1.5e-7, .max_rel_err = 3e-7,
 	                                    .device = 1, .resident = 6};
-	f->run[ST_OK].t = (struct stats){20, 0.25, 0.2, 0.5, 0.3, 0.04, 1};
+	f->run[ST_OK].t = (struct stats){20, 0.25, 0.2, 0.5, 0.3, 0.04, 1, 1, 3.5};
 	f->r[ST_OK].run = &f->run[ST_OK];
 	f->r[ST_OK].gbs = 2684.35;
 	f->r[ST_OK].pct_copy = 91.5;

@@ -203,7 +203,13 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 const char *bench_method(int flush)
 {
 	/* 3: the outputs are compared again after the timed launches */
-	return flush ? "helpers 4, L2 flush read" : "helpers 4, L2 flush none, batched";
+	const char *e = getenv("TUNER_TIMING_HOLD");
+
+	/* held: samples in the L2 queued behind tuner_hold (timing.c) */
+	if (flush)
+		return "helpers 4, L2 flush read";
+	return e && !strcmp(e, "0") ? "helpers 4, L2 flush none, batched"
+	                            : "helpers 5, L2 flush none, batched, held";
 }
 
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
@@ -307,12 +313,12 @@ int bench_helpers(struct bench *b, const struct compile_out *helpers, char *why,
 	if (load(helpers, "tuner_copy", &h->m, &h->copy, &r, msg, sizeof msg) < 0)
 		goto fail;
 	{
-		struct { CUfunction *f; const char *name; } fns[3 + LEN(cmp_names)] = {
+		struct { CUfunction *f; const char *name; } fns[4 + LEN(cmp_names)] = {
 			{&h->read, "tuner_read"}, {&b->tm.flush_fn, "tuner_flush"},
-			{&b->set[0].bufs.fill, "tuner_fill"}};
+			{&b->tm.hold_fn, "tuner_hold"}, {&b->set[0].bufs.fill, "tuner_fill"}};
 		for (i = 0; i < LEN(cmp_names); i++) {
-			fns[3 + i].f = &b->set[0].bufs.cmp[i];
-			fns[3 + i].name = cmp_names[i];
+			fns[4 + i].f = &b->set[0].bufs.cmp[i];
+			fns[4 + i].name = cmp_names[i];
 		}
 		for (i = 0; i < LEN(fns); i++)
 			if ((r = cu.ModuleGetFunction(fns[i].f, h->m, fns[i].name)) != CUDA_SUCCESS) {

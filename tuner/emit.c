@@ -75,6 +75,15 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_printf(b, " * bandwidth: %.1f GB/s = %.1f %% of a copy kernel timed in the same run "
 		           "(%.1f GB/s), %.1f %% of a read-only kernel (%.1f GB/s)\n", r->gbs,
 		           r->pct_copy, ri->copy_gbs, r->pct_read, ri->read_gbs);
+		{
+			struct buf e = {0};
+			if (report_launch(&e, result_run(r)))
+				buf_printf(b, " * launch: %s at these sizes;\n *   %s\n", e.s,
+				           report_launch_advice);
+			else if (e.len)
+				buf_printf(b, " * launch: %s\n", e.s);
+			buf_free(&e);
+		}
 		buf_puts(b, " * verified against the reference");
 		if (c->nverify) { /* at the tuning sizes, then each extra one */
 			buf_puts(b, " at");

@@ -59,6 +59,10 @@ static const struct sym syms[] = {
 	{SLOT(MemsetD32), {"cuMemsetD32_v2"}, 0},
 	{SLOT(MemsetD8), {"cuMemsetD8_v2"}, 0},
 	{SLOT(MemsetD8Async), {"cuMemsetD8Async"}, 0},
+	/* the stream hold's flag (timing.c): without them samples are not held */
+	{SLOT(MemHostAlloc), {"cuMemHostAlloc"}, 1},
+	{SLOT(MemHostGetDevicePointer), {"cuMemHostGetDevicePointer_v2"}, 1},
+	{SLOT(MemFreeHost), {"cuMemFreeHost"}, 1},
 	{SLOT(LaunchKernel), {"cuLaunchKernel"}, 0},
 	{SLOT(EventCreate), {"cuEventCreate"}, 0},
 	{SLOT(EventRecord), {"cuEventRecord"}, 0},

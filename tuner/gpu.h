@@ -81,6 +81,9 @@ struct gpu_api {
 	CUresult (*MemsetD32)(CUdeviceptr dst, unsigned int value, size_t n);
 	CUresult (*MemsetD8)(CUdeviceptr dst, unsigned char value, size_t n);
 	CUresult (*MemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n, CUstream s);
+	CUresult (*MemHostAlloc)(void **p, size_t bytes, unsigned int flags);      /* optional */
+	CUresult (*MemHostGetDevicePointer)(CUdeviceptr *dptr, void *p, unsigned int flags); /* optional */
+	CUresult (*MemFreeHost)(void *p);                                          /* optional */
 	CUresult (*LaunchKernel)(CUfunction fn, unsigned int gx, unsigned int gy, unsigned int gz,
 	                         unsigned int bx, unsigned int by, unsigned int bz,
 	                         unsigned int shared, CUstream s, void **params, void **extra);

@@ -60,6 +60,24 @@ tuner_read(const float4 *__restrict__ in, size_t n, float *__restrict__ out, int
 		out[blockIdx.x] = a;
 }
 
+/* holds the stream while the host queues a sample's launches, so that they reach the GPU back
+   to back, without the host's launch cost between them: spins until flag[0] reaches want (the
+   host's store to mapped memory); after timeout_ns of the GPU's clock it gives up and sets
+   flag[1] to want, so that a host that never releases it cannot hang the run */
+extern "C" __global__ void tuner_hold(volatile unsigned *flag, unsigned want, tuner_u64 timeout_ns)
+{
+	tuner_u64 t0, t;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	while ((int)(flag[0] - want) < 0) {
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		if (t - t0 > timeout_ns) {
+			flag[1] = want;
+			return;
+		}
+	}
+}
+
 /* L2 flush by reading: afterwards the L2 holds clean lines of p, so evicting them costs the
    next kernel nothing. Writes *sink only if the xor of p equals magic (never, for p zeroed
    and magic 1), which keeps the loads. */

@@ -54,6 +54,25 @@ static char *first_line(const char *s)
 	return xstrndup(s, n > 160 ? 160 : n);
 }
 
+/* " Launch: ..." after the winner's figures, where its launch cost was measured; the
+   launch-bound case in bold with what an application does about it */
+static void launch_note(struct buf *b, const struct run_result *x)
+{
+	struct buf e = {0};
+	int bound = report_launch(&e, x);
+
+	if (e.len) {
+		buf_puts(b, bound ? " <strong class=\"launch\">Launch: " : " Launch: ");
+		html_text(b, e.s);
+		buf_puts(b, bound ? "</strong>; " : ".");
+		if (bound) {
+			html_text(b, report_launch_advice);
+			buf_puts(b, ".");
+		}
+	}
+	buf_free(&e);
+}
+
 /* one variant's row of the data */
 static void row(struct buf *b, const struct config *c, const struct space *s,
                 const struct result *r, size_t i, size_t rank, int win)
@@ -172,6 +191,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 			buf_printf(&b, "), %.4g ms, %.1f GB/s, %.1f %% of copy.", result_run(w)->t.median_ms,
 			           w->gbs, w->pct_copy);
 			free(t);
+			launch_note(&b, result_run(w));
 		}
 		buf_printf(&b, " Rooflines: copy %.1f GB/s, read-only %.1f GB/s.", ri->copy_gbs,
 		           ri->read_gbs);

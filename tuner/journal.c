@@ -17,7 +17,7 @@
 
 /* the record format and what the keys hash; change it when either changes, a default of the
    config loader included (read.h: enum dig) */
-#define MAGIC "tuner-journal-5"
+#define MAGIC "tuner-journal-6"
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
@@ -93,10 +93,10 @@ static void format(struct buf *b, const struct jrec *r)
 	int i;
 
 	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
-	              "%d %.17g %.17g %.17g ", MAGIC, r->key, r->status, (int)x->status, x->bad,
-	           x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
+	              "%d %.17g %.17g %.17g %d %d %.17g ", MAGIC, r->key, r->status, (int)x->status,
+	           x->bad, x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
 	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, x->resident, r->gbs,
-	           r->pct_copy, r->pct_read);
+	           r->pct_copy, r->pct_read, x->t.reps, x->t.held, x->t.launch_us);
 	buf_puts(b, "r"); /* never empty, so the fields stay apart */
 	hex(b, x->reason);
 	buf_printf(b, " %d", x->nprobe > 0 ? x->nprobe : 0);
@@ -156,7 +156,9 @@ static int valid(const struct jrec *r)
 	if (t->n < 0 || t->n > CFG_SAMPLES_MAX)
 		return 0;
 	if (!nonneg(t->median_ms) || !nonneg(t->min_ms) || !nonneg(t->max_ms) ||
-	    !nonneg(t->mean_ms) || !nonneg(t->spread))
+	    !nonneg(t->mean_ms) || !nonneg(t->spread) || !nonneg(t->launch_us))
+		return 0;
+	if (t->reps < 0 || t->reps > 1000000 || (t->held != 0 && t->held != 1))
 		return 0;
 	if (!(x->max_abs_err >= 0) || !(x->max_rel_err >= 0)) /* +inf: a NaN output */
 		return 0;
@@ -183,11 +185,12 @@ static int parse(char *line, struct jrec *r)
 	sum = strtoull(tail + 1, NULL, 16);
 	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
 		return -1;
-	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %d %lg %lg %lg %n",
-	           magic, &key, &st, &rst, &bad, &r->run.max_abs_err, &r->run.max_rel_err,
-	           &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms, &r->run.t.max_ms,
-	           &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied, &r->run.resident,
-	           &r->gbs, &r->pct_copy, &r->pct_read, &n) != 18 || strcmp(magic, MAGIC) ||
+	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %d %lg %lg %lg "
+	           "%d %d %lg %n", magic, &key, &st, &rst, &bad, &r->run.max_abs_err,
+	           &r->run.max_rel_err, &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms,
+	           &r->run.t.max_ms, &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied,
+	           &r->run.resident, &r->gbs, &r->pct_copy, &r->pct_read, &r->run.t.reps,
+	           &r->run.t.held, &r->run.t.launch_us, &n) != 21 || strcmp(magic, MAGIC) ||
 	    bad < 0)
 		return -1;
 	r->run.bad = (size_t)bad;

@@ -78,6 +78,8 @@ static void wire_stats(struct buf *b, const struct stats *s)
 	wire_f64(b, s->mean_ms);
 	wire_f64(b, s->spread);
 	wire_u32(b, (uint32_t)s->reps);
+	wire_u32(b, (uint32_t)s->held);
+	wire_f64(b, s->launch_us);
 }
 
 static void rd_stats(struct rd *r, struct stats *s)
@@ -89,6 +91,8 @@ static void rd_stats(struct rd *r, struct stats *s)
 	s->mean_ms = rd_f64(r);
 	s->spread = rd_f64(r);
 	s->reps = rd_i32(r);
+	s->held = rd_i32(r);
+	s->launch_us = rd_f64(r);
 }
 
 static void wire_info(struct buf *b, const struct gpu_info *g, int bank8)

@@ -370,6 +370,14 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		           "copy %.1f GB/s then\n", ri->gpu.name, ri->copy_gbs);
 	if (ri->retune_text.len)
 		fputs(ri->retune_text.s, f);
+	if (ri->timed && s->n && r[order[0]].status == ST_OK) {
+		struct buf e = {0};
+		if (report_launch(&e, result_run(&r[order[0]])))
+			fprintf(f, "launch: %s;\n  %s\n", e.s, report_launch_advice);
+		else if (e.len && verbosity >= 2)
+			fprintf(f, "launch: %s\n", e.s);
+		buf_free(&e);
+	}
 	for (k = rank = 0; ri->timed && k < s->n; k++)
 		rank += r[k].tie;
 	if (ri->playoff && verbosity >= 2)
@@ -430,6 +438,25 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 	if (ri->bank_ignored && rank)
 		fprintf(f, "bank mode: the GPU keeps 4-byte banks (8-byte ones are Kepler's); "
 		           "8-byte variants were collapsed into their 4-byte twins\n");
+}
+
+const char report_launch_advice[] =
+	"launched back to back it waits on the host: capture its launches in a CUDA graph, fuse it "
+	"with its neighbours, or give each launch more work";
+
+int report_launch(struct buf *b, const struct run_result *x)
+{
+	double k = stats_launch_ratio(&x->t);
+
+	if (!(k > 0))
+		return 0;
+	buf_printf(b, "the host launches it in %.2f us, the GPU %s it in %.2f us: ", x->t.launch_us,
+	           x->t.held ? "runs" : "(launches queued back to back) runs", x->t.median_ms * 1e3);
+	if (k > 1)
+		buf_printf(b, "launch-bound (%.1fx)", k);
+	else
+		buf_puts(b, "not launch-bound");
+	return k > 1;
 }
 
 void report_errors(struct buf *b, const struct run_result *x, const struct config *c)

@@ -28,6 +28,12 @@ size_t report_edges(struct buf *b, const struct config *c, const struct space *s
 /* "max abs error 2e-07, max rel error 3.1e-07 (where |ref| > 1e-06)": x's errors against the
    reference, the relative one over the elements beyond c's absolute tolerance (tuner/cmp.h) */
 void report_errors(struct buf *b, const struct run_result *x, const struct config *c);
+/* what an application does about a launch-bound kernel, in one sentence */
+extern const char report_launch_advice[];
+/* "the host launches it in 4.05 us, the GPU runs it in 1.62 us: launch-bound (2.5x)" (or "not
+   launch-bound") into b, from x's timing; nothing where the launch cost was not measured.
+   Returns 1 if launch-bound */
+int report_launch(struct buf *b, const struct run_result *x);
 /* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's
    accesses); 0 when none is present */
 double report_bank_ratio(const struct bank_stats *st, size_t n);

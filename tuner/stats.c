@@ -40,3 +40,8 @@ void stats_compute(double *x, int n, struct stats *t)
 	t->median_ms = quantile(x, n, 0.5);
 	t->spread = t->median_ms > 0 ? (quantile(x, n, 0.9) - quantile(x, n, 0.1)) / t->median_ms : 0;
 }
+
+double stats_launch_ratio(const struct stats *t)
+{
+	return t->launch_us > 0 && t->median_ms > 0 ? t->launch_us / (t->median_ms * 1e3) : 0;
+}

@@ -33,11 +33,11 @@ gpu_budget() {
 # (the tuner does not wait for their contexts' teardown), and a run that starts meanwhile waits
 # for the driver; each run is timed from an idle GPU
 gpu_idle() {
-	i=0
-	while [ $i -lt 100 ] &&
+	gi=0
+	while [ $gi -lt 100 ] &&
 		[ -n "$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null)" ]; do
 		sleep 0.2
-		i=$((i + 1))
+		gi=$((gi + 1))
 	done
 }
 
