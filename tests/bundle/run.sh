@@ -3,7 +3,8 @@
 # compiled with nvcc, not run), the selection compiled with the host's C compiler alone and
 # asked about GPUs tuned and never tuned, a bundle of the test kernel against its golden copy,
 # results.json of an older tuner, a changed template flagged, and bad input (exit 2, the file
-# named, nothing written). The GPU results are synthetic (tests/bundle/fake_gpus.py).
+# named, nothing written), and tests/gpu/dispatch.cu built against the shipped kernels' bundles.
+# The GPU results are synthetic (tests/bundle/fake_gpus.py).
 # usage: tests/bundle/run.sh TUNER UNTIMED NVCC
 #   UNTIMED: the --out directory of compile-only runs of the shipped configs and
 #   tests/kernels/scale.yaml with --arch sm_90 (tests/run.sh makes it)
@@ -76,6 +77,34 @@ has bundle_sms_at_run_time "tuner_min((4LL \* SMS)\|tuner_min((8LL \* SMS)\|(GRI
 has bundle_constants "static const float filter21_bundle_coef_values\[21\]" "$tmp/ex/bundle/filter21_bundle.h"
 has bundle_namespace "^namespace tuner_filter21_v[0-9a-f]* {" "$tmp/ex/bundle/filter21_bundle.cu"
 has bundle_linkage 'extern "C++" __global__' "$tmp/ex/bundle/filter21_bundle.cu"
+
+# tests/gpu/dispatch.cu (the GPU check of size dispatch) builds against each shipped kernel's
+# bundle (the API of a best.cu tuned at several sizes) and a variant's emitted source (a
+# single-size best.cu), as tests/gpu/dispatch.sh builds it
+if command -v "$NVCC" >/dev/null 2>&1; then
+	for k in filter21 transpose reduction; do
+		d=$tmp/dispatch/$k K=$(echo "$k" | tr '[:lower:]' '[:upper:]')
+		fake "$d/r/$k" "$U/$k/untimed-sm_90"
+		id=$(sed -n 's/^portable //p' "$d/r/$k.ids")
+		e=$d/e/$k/untimed-sm_90
+		if "$T" bundle -q --out "$d" "$d/r/$k" >"$d/log" 2>&1 &&
+			"$T" -q -j 2 --arch sm_90 --emit "$id" --out "$d/e" "configs/$k.yaml" >>"$d/log" 2>&1 &&
+			"$NVCC" -arch=sm_90 -c -I. -DKERNEL_$K -DBEST_H="\"$d/${k}_bundle.h\"" -o "$d/main.o" \
+				tests/gpu/dispatch.cu >>"$d/log" 2>&1 &&
+			"$NVCC" -arch=sm_90 -c -I. -Itests/gpu -DKERNEL_$K -DONE_CU="\"$e/$id.cu\"" \
+				-DONE_H="\"$e/$id.h\"" -DONE_NAME='"tuned"' -DONE_ID="\"$id\"" -DONE_AT='"*"' \
+				-D$k=one1_$k -o "$d/one.o" tests/gpu/dispatch_one.cu >>"$d/log" 2>&1 &&
+			"$NVCC" -arch=sm_90 -c -I"$d" -o "$d/best.o" "$d/${k}_bundle.cu" >>"$d/log" 2>&1 &&
+			"$NVCC" -arch=sm_90 -o "$d/dispatch" "$d/main.o" "$d/one.o" "$d/best.o" tests/ref/*.c \
+				>>"$d/log" 2>&1; then
+			ok "dispatch_harness_$k"
+		else
+			bad "dispatch_harness_$k" "$(tail -n 30 "$d/log")"
+		fi
+	done
+else
+	skip dispatch_harness "no nvcc ($NVCC)"
+fi
 
 # any kernel: the test kernel's bundle against its golden copy, and nvcc compiles it
 fake "$tmp/scale" "$U/scale/untimed-sm_90"

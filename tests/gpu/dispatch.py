@@ -1,0 +1,75 @@
+"""tests/gpu/dispatch.sh's table, from the harness's lines (tests/gpu/dispatch.cu).
+dispatch.py winners GPUDIR: "LABEL ID" per point of a run tuned at several points.
+dispatch.py table TABLE KERNEL TIMES AGREE: the rows of one kernel, printed and appended to
+TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS)."""
+import json
+import sys
+
+if sys.argv[1] == "winners":
+    for p in json.load(open(sys.argv[2] + "/results.json"))["points"]:
+        print(p["dir"], p["winner"])
+    sys.exit(0)
+
+table, kernel, times, agree = sys.argv[2:6]
+rows, kinds, lines, fail = {}, {}, [], False
+for line in open(times):
+    f = line.split()
+    if len(f) == 10 and f[0] == "time":
+        kind, label, name, vid, med, _, mode, check, pick = f[1:]
+        kinds[label] = kind
+        rows.setdefault(label, []).append(dict(name=name, id=vid, us=float(med), mode=mode,
+                                               check=check, pick=pick == "pick"))
+if not rows:
+    lines.append("%-9s no timings (see %s and the harness's errors beside it): FAIL" % (kernel, times))
+    fail = True
+for label, rs in rows.items():
+    pick = [r for r in rs if r["pick"]]
+    ours = [r for r in rs if r["name"] != "cub"]
+    bad = [r["name"] + " " + r["check"] for r in ours if r["check"] != "ok"]
+    if not pick:
+        lines.append("%-9s %-22s no pick: FAIL" % (kernel, label))
+        fail = True
+        continue
+    p = pick[0]
+    cands = [r for r in rs if r["name"].startswith("entry") or r["name"] == "pick"]
+    fast = min(cands, key=lambda r: r["us"])
+    gap = 100 * (p["us"] / fast["us"] - 1)
+    tuned = [r for r in rs if r["name"] == "tuned"]
+    tgap = 100 * (p["us"] / tuned[0]["us"] - 1) if tuned else None
+    cub = [r for r in rs if r["name"] == "cub"]
+    kind = kinds[label]
+    ok = not bad and (kind != "p" or gap <= 1.0) and (kind != "b" or (tgap is not None and tgap <= 3.0))
+    fail |= not ok
+    lines.append("%-9s %-22s %-7s %-7s %-9s %8.2f  %-9s %6.2f %7s %6s  %s" % (
+        kernel, label, {"p": "point", "b": "between", "c": "-"}[kind], p["mode"], p["id"],
+        p["us"], fast["id"], gap, "%.2f" % tgap if tgap is not None else "-",
+        "%.3f" % (cub[0]["us"] / p["us"]) if cub else "-",
+        ("PASS" if ok else "FAIL") + (" (" + ", ".join(bad) + ")" if bad else "")))
+# DISPATCH_RUNS: each run's winner at each point, timed at that point, within 1 % of each other
+won = {}
+for line in open(agree):
+    label, run, vid = line.split()
+    won.setdefault(label, []).append((run, vid))
+for label, ws in won.items():
+    if len(ws) < 2:
+        continue
+    us = {}
+    for run, vid in ws:
+        t = [r["us"] for r in rows.get(label, []) if r["id"] == vid and r["name"] != "cub"]
+        us[run] = (vid, t[0] if t else None)
+    ts = [t for _, t in us.values() if t]
+    spread = 100 * (max(ts) / min(ts) - 1) if len(ts) == len(us) else None
+    ok = spread is not None and spread <= 1.0
+    fail |= not ok
+    lines.append("%-9s %-22s runs: %s; spread %s %%: %s" % (
+        kernel, label, ", ".join("%s %s %s" % (r, v, "%.2f us" % t if t else "untimed")
+                                 for r, (v, t) in sorted(us.items())),
+        "%.2f" % spread if spread is not None else "-", "PASS" if ok else "FAIL"))
+head = "%-9s %-22s %-7s %-7s %-9s %8s  %-9s %6s %7s %6s  %s" % (
+    "kernel", "size", "at", "timing", "pick", "pick us", "fastest", "gap %", "tuned %", "xCUB",
+    "verdict")
+with open(table, "a") as t:
+    for s in [head] + lines:
+        print(s)
+        t.write(s + "\n")
+sys.exit(1 if fail else 0)
