@@ -643,22 +643,29 @@ done
 has points_table "^n=1024 *100.0 *66.7 *66.7$" "$tmp/stdout"
 has points_single_said "the best single variant, v[0-9a-f]*, runs at 100.0 %, 75.0 %, 75.0 %; choosing by size gains 21.1 %" "$tmp/stdout"
 # the selection by size, compiled with the host's C compiler: the nearest point by bytes moved
-# on a log scale, the nearest end beyond the range
+# on a log scale, the nearest end beyond the range; n = 2048, as near 1024 as 4096, by what was
+# measured at both (entry 0's ratios to the fastest there 1 and 1.33, entry 1's 1.5 and 1)
 cat >"$tmp/sel.c" <<'EOF'
 #include "best.h"
 int main(void)
 {
-	long long n[] = {1, 1024, 2047, 2049, 4096, 16383, 16385, 65536, 1LL << 40};
+	long long n[] = {1, 1024, 2047, 2048, 2049, 4096, 16383, 16385, 65536, 1LL << 40};
 	int i;
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 10; i++)
 		printf("%lld %d\n", n[i], fake_pairs_bundle_at_size(0, n[i], 4));
 	printf("portable %d\n", fake_pairs_bundle_at_size(FAKE_PAIRS_BUNDLE_PORTABLE, 1, 4));
 	return 0;
 }
 EOF
 if cc -I"$g" -o "$tmp/sel" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel" >"$tmp/sel.out" &&
-	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 0 2049 1 4096 1 16383 1 16385 2 65536 2 1099511627776 2 portable 3 " ]; then
+	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 0 2048 0 2049 1 4096 1 16383 1 16385 2 65536 2 1099511627776 2 portable 3 " ]; then
 	ok points_select_by_size; else bad points_select_by_size "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+# the same with BLOCK 32 three times slower at 4096 (a ratio 2 there): at 2048 entry 1 (ratios
+# 1.5 and 1) though entry 0 comes first; either side of it the nearest
+FAKECUDA_SLOW="32/64:3,64:1.5" tune points_mid 0 "$tmp/mid.log" --out "$tmp/mid" --size n=1024,4096 tests/fakecuda/pairs.yaml
+if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel2" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel2" >"$tmp/sel.out" &&
+	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1 0 1024 0 2047 0 2048 1 2049 1 " ]; then
+	ok points_select_equidistant; else bad points_select_equidistant "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 has points_header_entries "^ \*     2  Fake GPU, 9.0, 4 at n=65536: " "$g/best.h"

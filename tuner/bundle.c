@@ -39,6 +39,9 @@ struct bundle {
 	size_t *kof;              /* per GPU: its winner's index in k */
 	size_t kportable;
 	double *work;             /* per GPU: the bytes its winner moves at the sizes tuned at */
+	double *rel;              /* per pair of entries a, k of one GPU (a * ng + k): k's winner's
+	                             median at a's sizes over the fastest there (0: not timed
+	                             there, or another GPU) */
 	int sized;                /* a GPU was tuned at several points */
 	const char *base;         /* the files' name: "<kernel>_bundle", or "best" */
 	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
@@ -299,6 +302,25 @@ static size_t add_kvar(struct bundle *b, const struct tuned *g, const struct res
 	return b->nk++;
 }
 
+/* b->rel, from each entry's rows and fastest median (best) */
+static void point_ratios(struct bundle *b, const double *best)
+{
+	size_t a, k;
+
+	b->rel = xcalloc(b->ng * b->ng + 1, sizeof *b->rel);
+	for (a = 0; a < b->ng; a++) {
+		const struct results_variant **by = rows_by_id(&b->g[a]);
+		for (k = 0; k < b->ng; k++) {
+			double m;
+			if (strcmp(b->g[a].name, b->g[k].name))
+				continue;
+			m = median_of(by, b->g[a].nrows, b->g[k].rows[b->win[k]].id);
+			b->rel[a * b->ng + k] = m > 0 && best[a] > 0 ? m / best[a] : 0;
+		}
+		free(by);
+	}
+}
+
 /* every GPU's winner, and the portable default */
 static void choose(struct bundle *b)
 {
@@ -339,6 +361,7 @@ static void choose(struct bundle *b)
 			med[i * g0->nrows + v] = median_of(by, b->g[i].nrows, g0->rows[v].id);
 		free(by);
 	}
+	point_ratios(b, best);
 	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
 	if (p >= 0) {
 		b->kportable = add_kvar(b, g0, &g0->rows[p]);
@@ -351,6 +374,24 @@ static void choose(struct bundle *b)
 	}
 	free(med);
 	free(best);
+}
+
+/* the at-size function's table of b->rel (with the portable default's row and column, 0) */
+static void rel_table(struct buf *o, const struct bundle *b, const char *uk)
+{
+	size_t a, k, n = b->ng + 1;
+
+	buf_printf(o, "\t/* rel[a * %s_BUNDLE_ENTRIES + k]: entry k's kernel's median at entry a's "
+	              "sizes over the\n\t   fastest there (0: not timed there) */\n"
+	              "\tstatic const double rel[%s_BUNDLE_ENTRIES * %s_BUNDLE_ENTRIES] = {\n",
+	           uk, uk, uk);
+	for (a = 0; a < n; a++) {
+		buf_puts(o, "\t\t");
+		for (k = 0; k < n; k++)
+			buf_printf(o, "%.6g,%s", a < b->ng && k < b->ng ? b->rel[a * b->ng + k] : 0,
+			           k + 1 < n ? " " : "\n");
+	}
+	buf_puts(o, "\t};\n");
 }
 
 /* ---- the template in a namespace ---- */
@@ -615,12 +656,15 @@ static void header(struct buf *o, const struct bundle *b)
 	              "the bytes moved (tuner_at_size) */\nstatic inline int %s_at_size(int entry, ",
 	           pre);
 	emit_size_params(o, c);
-	buf_printf(o, ")\n{\n\tdouble w[%s_BUNDLE_ENTRIES];\n\tint j;\n\n", uk);
+	buf_printf(o, ")\n{\n");
+	if (b->sized)
+		rel_table(o, b, uk);
+	buf_printf(o, "\tdouble w[%s_BUNDLE_ENTRIES];\n\tint j;\n\n", uk);
 	buf_printf(o, "\tfor (j = 0; j < %s_BUNDLE_ENTRIES; j++)\n\t\tw[j] = %s_work(j, ", uk, pre);
 	for (i = 0; i < c->nsizes; i++)
 		buf_printf(o, "%s, ", c->sizes[i].name);
 	buf_printf(o, "sms);\n\treturn tuner_at_size(%s_bundle_entries, %s_BUNDLE_ENTRIES, entry, "
-	              "w);\n}\n", b->kernel, uk);
+	              "w, %s);\n}\n", b->kernel, uk, b->sized ? "rel" : "NULL");
 
 	buf_printf(o, "\n/* the buffers, in the config's order: for each buffer BUF, %s_BUF_count() "
 	              "is its element count\n   for an entry, the problem size and the "
@@ -864,6 +908,7 @@ static void bundle_free(struct bundle *b)
 	free(b->win);
 	free(b->kof);
 	free(b->work);
+	free(b->rel);
 	free(b->kernel);
 	free((char *)b->base);
 	buf_free(&b->flags);

@@ -41,6 +41,10 @@ ENVIRONMENT = [
      "compiled with it (2-10 % faster, the same cubin), and a program that needs what it "
      "leaves out (texture objects, the runtime's types) is compiled again without it, as are "
      "the later ones of its compiler process."),
+    ("TUNER_TIMING_HOLD", "0: samples in the L2 are not held: their launches reach the GPU as "
+     "the host issues them, so a kernel shorter than a launch is timed by the host's launch "
+     "cost. Otherwise each such sample is queued behind a kernel that holds the stream until "
+     "the host has enqueued it, and the GPU's time alone is measured."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),

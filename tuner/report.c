@@ -459,6 +459,22 @@ int report_launch(struct buf *b, const struct run_result *x)
 	return k > 1;
 }
 
+void report_launch_json(struct buf *b, const struct run_result *x)
+{
+	double k = stats_launch_ratio(&x->t);
+
+	if (!(k > 0))
+		return;
+	buf_printf(b, "  \"launch\": {\"host_us\": %.6g, \"gpu_us\": %.6g, \"ratio\": %.6g, "
+	              "\"bound\": %s, \"held\": %s", x->t.launch_us, x->t.median_ms * 1e3, k,
+	           k > 1 ? "true" : "false", x->t.held ? "true" : "false");
+	if (k > 1) {
+		buf_puts(b, ", \"advice\": ");
+		buf_json_str(b, report_launch_advice);
+	}
+	buf_puts(b, "},\n");
+}
+
 void report_errors(struct buf *b, const struct run_result *x, const struct config *c)
 {
 	buf_printf(b, "max abs error %.3g, max rel error %.3g (where |ref| > %g)", x->max_abs_err,

@@ -34,6 +34,8 @@ extern const char report_launch_advice[];
    launch-bound") into b, from x's timing; nothing where the launch cost was not measured.
    Returns 1 if launch-bound */
 int report_launch(struct buf *b, const struct run_result *x);
+/* results.json's "launch" line of the winner x (nothing where its launch was not measured) */
+void report_launch_json(struct buf *b, const struct run_result *x);
 /* predicted wavefronts over conflict-free wavefronts, summed over the accesses of st (n of c's
    accesses); 0 when none is present */
 double report_bank_ratio(const struct bank_stats *st, size_t n);

@@ -136,20 +136,8 @@ static void json_winner(struct buf *b, const struct config *c, const struct spac
 		}
 	buf_puts(b, "],\n");
 	buf_free(&e);
-	if (s->n && r[order[0]].status == ST_OK && stats_launch_ratio(&result_run(&r[order[0]])->t) > 0) {
-		const struct stats *t = &result_run(&r[order[0]])->t;
-		buf_puts(b, "  \"launch\": {\"host_us\": ");
-		json_num(b, t->launch_us);
-		json_kv(b, "gpu_us", t->median_ms * 1e3);
-		json_kv(b, "ratio", stats_launch_ratio(t));
-		buf_printf(b, ", \"bound\": %s, \"held\": %s",
-		           stats_launch_ratio(t) > 1 ? "true" : "false", t->held ? "true" : "false");
-		if (stats_launch_ratio(t) > 1) {
-			buf_puts(b, ", \"advice\": ");
-			buf_json_str(b, report_launch_advice);
-		}
-		buf_puts(b, "},\n");
-	}
+	if (s->n && r[order[0]].status == ST_OK)
+		report_launch_json(b, result_run(&r[order[0]]));
 }
 
 /* results.json's "winner" (the first of the ranking where it verified and was timed, else
@@ -374,11 +362,8 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 				buf_printf(b, "\"launches_per_sample\": %d, ", result_run(x)->t.reps);
 			if (result_run(x)->t.held)
 				buf_puts(b, "\"held\": true, ");
-			if (result_run(x)->t.launch_us > 0) {
-				buf_puts(b, "\"launch_us\": ");
-				json_num(b, result_run(x)->t.launch_us);
-				buf_puts(b, ", ");
-			}
+			if (result_run(x)->t.launch_us > 0)
+				buf_printf(b, "\"launch_us\": %.6g, ", result_run(x)->t.launch_us);
 			buf_puts(b, "\"median_ms\": ");
 			json_num(b, result_run(x)->t.median_ms);
 			json_kv(b, "min_ms", result_run(x)->t.min_ms);

@@ -148,11 +148,17 @@ static inline int tuner_select(const struct tuner_entry *e, int n, const struct 
 /* among the entries of e[0 .. n) tuned on the GPU of entry i (the same name), the one tuned
    at the sizes nearest the application's by the bytes moved, on a log scale (beyond the
    points tuned at: the nearest end); w[j]: what entry j's kernel moves at the application's
-   sizes. Entry i itself for the portable default or a GPU tuned at one point. */
-static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const double *w)
+   sizes. Where two or more points are equally near (2^18 between 2^16 and 2^20), their
+   entries are compared by what was measured at those points: rel[a * n + k] is entry k's
+   kernel's median at entry a's sizes over the fastest there (0: not timed there), and the
+   entry whose ratios summed over those points are lowest is chosen (by order where one is
+   missing, or without rel). Entry i itself for the portable default or a GPU tuned at one
+   point. */
+static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const double *w,
+                                const double *rel)
 {
-	int j, best = i;
-	double bd = -1;
+	int j, a, best = i, pick = -1;
+	double bd = -1, ps = 0;
 
 	if (i < 0 || i >= n || !e[i].gpu)
 		return i;
@@ -166,7 +172,29 @@ static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const
 			bd = d;
 		}
 	}
-	return best;
+	if (!rel || bd < 0)
+		return best;
+	/* the entries of the points as near as the nearest (within rounding) */
+#define TUNER_NEAREST(j) (e[j].gpu && !strcmp(e[j].gpu, e[i].gpu) && e[j].work > 0 && \
+	w[j] > 0 && (w[j] > e[j].work ? w[j] / e[j].work : e[j].work / w[j]) <= bd * (1 + 1e-9))
+	for (j = 0; j < n; j++) {
+		double sum = 0;
+		if (!TUNER_NEAREST(j))
+			continue;
+		for (a = 0; a < n; a++) {
+			if (!TUNER_NEAREST(a))
+				continue;
+			if (!(rel[a * n + j] > 0))
+				return best; /* not timed at one of them: by order */
+			sum += rel[a * n + j];
+		}
+		if (pick < 0 || sum < ps) {
+			pick = j;
+			ps = sum;
+		}
+	}
+#undef TUNER_NEAREST
+	return pick >= 0 ? pick : best;
 }
 #endif
 
@@ -269,7 +297,7 @@ static inline int scale_bundle_at_size(int entry, long long n, long long sms)
 
 	for (j = 0; j < SCALE_BUNDLE_ENTRIES; j++)
 		w[j] = scale_bundle_work(j, n, sms);
-	return tuner_at_size(scale_bundle_entries, SCALE_BUNDLE_ENTRIES, entry, w);
+	return tuner_at_size(scale_bundle_entries, SCALE_BUNDLE_ENTRIES, entry, w, NULL);
 }
 
 /* the buffers, in the config's order: for each buffer BUF, scale_bundle_BUF_count() is its element count

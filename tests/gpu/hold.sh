@@ -15,11 +15,12 @@ mkdir -p "$outdir"
 gpu_build
 gpu_header name,driver_version
 export TUNER_CACHE="$outdir/cache"
-# small SIZE of a kernel: one that fits in the L2 of every GPU the project times on
+# small KERNEL: the --size options of a size that fits in the L2 of every GPU the project
+# times on
 small() {
 	case $1 in
-	transpose) echo rows=256,cols=256 ;;
-	*) echo n=65536 ;;
+	transpose) echo --size rows=256 --size cols=256 ;;
+	*) echo --size n=65536 ;;
 	esac
 }
 # row KERNEL SIZE MODE RUN DIR: the run's winner, its median (us), launch cost, bound
@@ -45,9 +46,10 @@ for k in ${HOLD_KERNELS:-filter21 reduction transpose}; do
 			d=$outdir/$k-$mode-$run
 			rm -rf "$d"
 			gpu_idle
-			TUNER_TIMING_HOLD=$hold out/bin/tuner -q --fresh --size "$(small $k)" --out "$d" \
+			# shellcheck disable=SC2046
+			TUNER_TIMING_HOLD=$hold out/bin/tuner -q --fresh $(small $k) --out "$d" \
 				"$cfg" >"$d.log" 2>&1 || { echo "tuner failed: $d.log"; tail -n 3 "$d.log"; }
-			row "$k" "$(small $k)" $mode $run "$d" || true
+			row "$k" "$(small $k | sed 's/--size //g; s/ /,/')" $mode $run "$d" || true
 			run=$((run + 1))
 		done
 	done
