@@ -448,7 +448,7 @@ static void write_report(const struct run *t, struct fileset *set, const struct 
 
 /* hold dir's lock (dir/.lock, fcntl) until the returned descriptor is closed: runs that
    write into one directory take turns, so its files always come from one run */
-static int lock_dir(const char *dir)
+int tune_lock(const char *dir)
 {
 	char *p = xasprintf("%s/.lock", dir);
 	struct flock fl;
@@ -538,7 +538,7 @@ int tune_finish(struct run *t)
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
-	lock = lock_dir(t->dir);
+	lock = tune_lock(t->dir);
 	/* every file to its temporary, then all renamed: a failure (a full disk) leaves the files
 	   of the run before as they were, and no temporary (an exit removes them) */
 	copy_sources(t, &set);
