@@ -684,6 +684,13 @@ assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096"], d["points"]
 assert d["emitted"] == "single" and d["single"]["ties_every_winner"] is True, d'
 if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep -q "^ \* parameters: " "$p/2/fake_pairs/fake-gpu-sm90/best.h"; then
 	bad points_single_emitted "$(head -20 "$p/2/fake_pairs/fake-gpu-sm90/best.h")"; else ok points_single_emitted; fi
+# --dry-run asks the GPU for its limits and allocates nothing on it; a run does
+rm -f "$tmp/alloc.log"
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake 0 "$tmp/dry.log" --dry-run --size n=1024,4096 tests/fakecuda/pairs.yaml
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake_single 0 "$tmp/dry.log" --dry-run tests/fakecuda/pairs.yaml
+[ ! -e "$tmp/alloc.log" ] && ok dry_run_no_gpu_memory || bad dry_run_no_gpu_memory "$(head -5 "$tmp/alloc.log")"
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_then_run 0 "$tmp/dry.log" --out "$p/8" tests/fakecuda/pairs.yaml
+[ -s "$tmp/alloc.log" ] && ok run_allocates_gpu_memory || bad run_allocates_gpu_memory "no allocation logged"
 # a points run into a GPU directory that holds a single run replaces that run's files: the
 # GPU directory is one set, the points run's
 g6=$p/6/fake_pairs/fake-gpu-sm90
