@@ -351,6 +351,17 @@ rc=$?
 [ $rc -eq 0 ] && ! grep -rq SECRET_LINE_42 "$tmp/nl.out" "$tmp/nl.err" "$nd/o" &&
 	ok "newline_template_path_escaped" || bad "newline_template_path_escaped" "exit $rc: $(cat "$tmp/nl.err")"
 
+# SOURCE_DATE_EPOCH beyond what a date can say, negative or not a number: refused, named
+for e in 99999999999999999 253402300800 -1 abc; do
+	SOURCE_DATE_EPOCH=$e $T --dry-run tests/kernels/scale.yaml >"$tmp/e.out" 2>"$tmp/e.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$tmp/e.err")" = "tuner: SOURCE_DATE_EPOCH '$e': not a time in seconds from 0 to 253402300799 (9999-12-31T23:59:59Z)" ] &&
+		ok "source_date_epoch_refused_$e" || bad "source_date_epoch_refused_$e" "exit $rc: $(cat "$tmp/e.err")"
+done
+SOURCE_DATE_EPOCH=253402300799 $T -q --arch sm_90 --out "$tmp/epoch" tests/kernels/scale.yaml >/dev/null 2>"$tmp/e.err"
+grep -q '"date": "9999-12-31T23:59:59Z"' "$tmp/epoch/scale/untimed-sm_90/results.json" &&
+	ok source_date_epoch_last || bad source_date_epoch_last "$(cat "$tmp/e.err")"
+
 # explain --sass with disassemblers that misbehave (TUNER_DISASM names each): one that hangs
 # is killed with what it started at TUNER_DISASM_TIMEOUT, one that floods is cut at the limit,
 # a listing cut short is an error of the disassembler (not a variant that differs), an

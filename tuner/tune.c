@@ -27,6 +27,7 @@
 #include "stream.h"
 #include "t4.h"
 #include "timing.h"
+#include "read.h"
 #include "twins.h"
 #include "util.h"
 
@@ -48,10 +49,26 @@ static void config_search(struct run *t)
 		t->o.budget = c->search_budget;
 }
 
+#define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z: the date's four-digit year */
+
+/* the time results are dated: $SOURCE_DATE_EPOCH (exit 2 where it is not a time from 0 to
+   EPOCH_MAX), else now */
+static time_t tune_now(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	int64_t v = 0;
+
+	if (!e)
+		return time(NULL);
+	if (read_i64(e, &v) < 0 || v < 0 || v > EPOCH_MAX)
+		fatal("SOURCE_DATE_EPOCH '%.40s': not a time in seconds from 0 to %lld "
+		      "(9999-12-31T23:59:59Z)", e, EPOCH_MAX);
+	return (time_t)v;
+}
+
 void tune_load(struct run *t)
 {
-	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+	time_t now = tune_now();
 	struct tm tm;
 	struct vsize *pts;
 
