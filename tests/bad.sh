@@ -206,4 +206,13 @@ gen sized 7 '  BLOCK: {from: 32, to: "n / 4", times: 2}'
 run gen_size_param_range "$limit" --size n=100 "$g/sized.yaml" &&
 	want gen_size_param_range "tuner: $g/sized.yaml:7:26: 'BLOCK': 'to' (25) is below 'from' (32) with n=100"
 
+# several points (--size's values): every point checked before the first is compiled, so that
+# an error at a later one writes nothing: a size a buffer cannot take, a parameter's value
+# that divides by zero there only
+run gen_points_second_zero "$limit" --size n=4096,0 "$g/base.yaml" &&
+	want gen_points_second_zero "tuner: $g/base.yaml:15:12: buffer 'out' count 'n': 0 elements: a buffer needs at least one"
+gen divides 7 '  BLOCK: {from: 32, to: "409600 / (n - 100)", times: 2}'
+run gen_points_second_divides "$limit" --size n=1000,100 "$g/divides.yaml" &&
+	want gen_points_second_divides "tuner: $g/divides.yaml:7:33: 'BLOCK' to '409600 / (n - 100)': division by zero with n=100"
+
 finish bad

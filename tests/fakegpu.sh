@@ -684,6 +684,37 @@ assert [x["label"] for x in d["points"]] == ["n=1024", "n=4096"], d["points"]
 assert d["emitted"] == "single" and d["single"]["ties_every_winner"] is True, d'
 if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep -q "^ \* parameters: " "$p/2/fake_pairs/fake-gpu-sm90/best.h"; then
 	bad points_single_emitted "$(head -20 "$p/2/fake_pairs/fake-gpu-sm90/best.h")"; else ok points_single_emitted; fi
+# --dry-run asks the GPU for its limits and allocates nothing on it; a run does
+rm -f "$tmp/alloc.log"
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake 0 "$tmp/dry.log" --dry-run --size n=1024,4096 tests/fakecuda/pairs.yaml
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake_single 0 "$tmp/dry.log" --dry-run tests/fakecuda/pairs.yaml
+[ ! -e "$tmp/alloc.log" ] && ok dry_run_no_gpu_memory || bad dry_run_no_gpu_memory "$(head -5 "$tmp/alloc.log")"
+FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_then_run 0 "$tmp/dry.log" --out "$p/8" tests/fakecuda/pairs.yaml
+[ -s "$tmp/alloc.log" ] && ok run_allocates_gpu_memory || bad run_allocates_gpu_memory "no allocation logged"
+# a points run into a GPU directory that holds a single run replaces that run's files: the
+# GPU directory is one set, the points run's
+g6=$p/6/fake_pairs/fake-gpu-sm90
+tune points_over_single_first 0 "$tmp/pts6.log" --out "$p/6" --size n=1024 tests/fakecuda/pairs.yaml
+tune points_over_single_run 0 "$tmp/pts6.log" --out "$p/6" --size n=1024,4096 tests/fakecuda/pairs.yaml
+left=$(cd "$g6" && ls results.csv config.yaml template.cu journal 2>/dev/null)
+if [ -z "$left" ] && grep -q '"points"' "$g6/results.json" && [ -s "$g6/n=4096/results.csv" ]; then
+	ok points_over_single_replaces; else bad points_over_single_replaces "left: $left; $(ls "$g6")"; fi
+# two points runs into one GPU directory take turns at its files: its results.json, report.html
+# and best.h are one run's (TUNER_TEST_RENAME_PAUSE: the first renames each file of the GPU
+# directory's set 0.5 s after the one before, a window for the other's whole set)
+mixed=0
+for try in 1 2 3; do
+	rm -rf "$p/7"
+	for pts in 1024,4096/500 2048,65536/0; do # no point in common: they write at the same time
+		FAKECUDA_SLOW="32/64:2,64:1.5" TUNER_TEST_RENAME_PAUSE=${pts#*/} LD_LIBRARY_PATH="$fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+			"$T" -q --out "$p/7" --size n=${pts%/*} tests/fakecuda/pairs.yaml >/dev/null 2>&1 &
+	done
+	wait
+	g7=$p/7/fake_pairs/fake-gpu-sm90
+	last=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["points"][1]["label"])' "$g7/results.json")
+	grep -q "href=\"$last/report.html\"" "$g7/report.html" && grep -q " at $last: " "$g7/best.h" || mixed=$((mixed + 1))
+done
+[ $mixed -eq 0 ] && ok points_concurrent_one_set || bad points_concurrent_one_set "$mixed of 3 tries mixed two runs' files"
 # another GPU tuned at the same points: each point compares with that GPU's same point
 FAKECUDA_DEVICES="Fake GPU B:8.0:2" tune points_other_gpu 0 "$tmp/pts5.log" -v --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
 if [ "$(grep -c "^re-tuning: Fake GPU's winner" "$tmp/stdout")" -eq 3 ] && ! grep -q "not readable as results" "$tmp/stderr"; then

@@ -351,5 +351,68 @@ rc=$?
 [ $rc -eq 0 ] && ! grep -rq SECRET_LINE_42 "$tmp/nl.out" "$tmp/nl.err" "$nd/o" &&
 	ok "newline_template_path_escaped" || bad "newline_template_path_escaped" "exit $rc: $(cat "$tmp/nl.err")"
 
+# SOURCE_DATE_EPOCH beyond what a date can say, negative or not a number: refused, named
+for e in 99999999999999999 253402300800 -1 abc; do
+	SOURCE_DATE_EPOCH=$e $T --dry-run tests/kernels/scale.yaml >"$tmp/e.out" 2>"$tmp/e.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(cat "$tmp/e.err")" = "tuner: SOURCE_DATE_EPOCH '$e': not a time in seconds from 0 to 253402300799 (9999-12-31T23:59:59Z)" ] &&
+		ok "source_date_epoch_refused_$e" || bad "source_date_epoch_refused_$e" "exit $rc: $(cat "$tmp/e.err")"
+done
+SOURCE_DATE_EPOCH=253402300799 $T -q --arch sm_90 --out "$tmp/epoch" tests/kernels/scale.yaml >/dev/null 2>"$tmp/e.err"
+grep -q '"date": "9999-12-31T23:59:59Z"' "$tmp/epoch/scale/untimed-sm_90/results.json" &&
+	ok source_date_epoch_last || bad source_date_epoch_last "$(cat "$tmp/e.err")"
+
+# explain --sass with disassemblers that misbehave (TUNER_DISASM names each): one that hangs
+# is killed with what it started at TUNER_DISASM_TIMEOUT, one that floods is cut at the limit,
+# a listing cut short is an error of the disassembler (not a variant that differs), an
+# interrupt exits 130; each leaves no temporary cubin (TMPDIR) and no process
+fd=$tmp/disasm
+mkdir -p "$fd/tmp"
+printf '#!/bin/sh\necho $$ >"$FAKE_PIDS"\nsleep 1000 &\necho $! >>"$FAKE_PIDS"\nwait\n' >"$fd/hang"
+printf '#!/bin/sh\nexec yes "        /*0000*/                   LDS R2, [R0] ;"\n' >"$fd/flood"
+head='\t.section\t.text.k,"ax",@progbits\n\t.size\tk,(.L_x_2 - k)\nk:\n        /*0000*/                   LDS R2, [R0] ;\n        /*0010*/                   EXIT ;\n'
+printf '#!/bin/sh\nprintf '"'$head'"'\n' >"$fd/cut"
+printf '#!/bin/sh\nprintf '"'$head'"'\nprintf "        /*0020*/     BRA"\n' >"$fd/midline"
+printf '#!/bin/sh\nprintf '"'$head.L_x_2:\\\\n'"'\n' >"$fd/whole"
+chmod +x "$fd"/*
+# sass NAME DISASM WANT-STATUS WANT-TEXT [ENV...]: explain --sass on one variant; its output
+# holds WANT-TEXT
+sass() {
+	n=$1 d=$2 st=$3 msg=$4
+	shift 4
+	: >"$fd/pids"
+	t0=$(now)
+	timeout 60 env "$@" FAKE_PIDS="$fd/pids" TMPDIR="$fd/tmp" TUNER_DISASM="$fd/$d" $T explain --sass \
+		--budget 1 --arch sm_90 -j 1 configs/transpose.yaml >"$tmp/sass.out" 2>"$tmp/sass.err"
+	rc=$?
+	dt=$(secs "$t0" "$(now)")
+	left=$(for p in $(cat "$fd/pids"); do ps -o stat= -p "$p"; done | grep -vc '^Z')
+	if [ $rc -eq "$st" ] && cat "$tmp/sass.out" "$tmp/sass.err" | grep -q -- "$msg" && [ -z "$(ls "$fd/tmp")" ] &&
+		[ "$left" -eq 0 ] && python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 20)' "$dt"; then
+		ok "sass_$n"
+	else
+		bad "sass_$n" "exit $rc after $dt s, $left processes left, temporaries: $(ls "$fd/tmp"): $(head -c 1000 "$tmp/sass.err")"
+	fi
+}
+sass whole_listing whole 1 "^tuner explain --sass: 1 of 1 variants compiled for sm_90 differ"
+sass hang_timed_out hang 2 "hang did not finish within 1 s on the cubin (TUNER_DISASM_TIMEOUT)" TUNER_DISASM_TIMEOUT=1
+sass flood_capped flood 2 "flood listed more than 67108864 bytes for the cubin: not a listing"
+sass cut_short_error cut 2 "variant v[0-9a-f]*: the disassembler's listing ends before a kernel does: cut short"
+sass cut_midline_error midline 2 "the disassembler's listing ends inside a line: cut short"
+for sig in INT TERM; do
+	: >"$fd/pids"
+	FAKE_PIDS="$fd/pids" TMPDIR="$fd/tmp" TUNER_DISASM="$fd/hang" setsid $T explain --sass --budget 1 \
+		--arch sm_90 -j 1 configs/transpose.yaml >"$tmp/sass.out" 2>"$tmp/sass.err" &
+	pid=$!
+	for i in $(seq 100); do [ -s "$fd/pids" ] && break; sleep 0.1; done
+	sleep 0.3
+	if [ $sig = INT ]; then kill -INT -$pid; else kill -TERM $pid; fi
+	wait $pid
+	rc=$?
+	left=$(for p in $(cat "$fd/pids"); do ps -o stat= -p "$p"; done | grep -vc '^Z')
+	[ $rc -eq 130 ] && [ -z "$(ls "$fd/tmp")" ] && [ "$left" -eq 0 ] && ok "sass_sig${sig}_exits_130" ||
+		bad "sass_sig${sig}_exits_130" "exit $rc, $left processes left, temporaries: $(ls "$fd/tmp"): $(cat "$tmp/sass.err")"
+done
+
 schema_all results_schema_hostile
 finish hostile

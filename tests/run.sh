@@ -370,6 +370,10 @@ d1=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
 expect explain_sass_absent 0 env TUNER_DISASM=/nonexistent/nvdisasm $T explain --sass configs/transpose.yaml
 has explain_sass_absent_said "^tuner explain --sass: skipped: TUNER_DISASM=/nonexistent/nvdisasm is not a program" "$tmp/stdout"
 expect explain_sass_not_tune 2 $T --sass configs/transpose.yaml
+# explain at several points: each one, named
+expect explain_points 0 $T explain --size cols=1024,2048 configs/transpose.yaml
+if [ "$(grep '^tuner explain: point' "$tmp/stdout")" = "tuner explain: point 1 of 2: rows=8192 cols=1024
+tuner explain: point 2 of 2: rows=8192 cols=2048" ]; then ok explain_points_named; else bad explain_points_named "$(grep -n 'point' "$tmp/stdout" | head)"; fi
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
 has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
 expect bank_table 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/transpose.yaml

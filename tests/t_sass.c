@@ -70,3 +70,37 @@ TEST(sass_tool_absent)
 	CHECK(strstr(why, "TUNER_DISASM=/nonexistent/nvdisasm is not a program") != NULL);
 	unsetenv("TUNER_DISASM");
 }
+
+/* sass_whole on the first n bytes of s */
+static int whole_prefix(const char *s, size_t n, char *why, size_t whylen)
+{
+	char *p = xstrndup(s, n);
+	int rc = sass_whole(p, n, why, whylen);
+
+	free(p);
+	return rc;
+}
+
+/* a listing is whole with each kernel's end: nvdisasm's label that .size names, cuobjdump's
+   line of dots; cut short, or no listing at all, it is an error of the disassembler */
+TEST(sass_whole_listing)
+{
+	static const char nv[] = "\t.size\tk,(.L_x_2 - k)\nk:\n        /*0000*/  LDS R2, [R0] ;\n"
+	                         ".L_x_2:\n";
+	static const char cuobj[] = "\t\tFunction : k\n        /*0000*/  LDS R2, [R0] ;\n"
+	                            "\t\t..........\n";
+	char why[256];
+
+	CHECK_EQ(sass_whole(listing, strlen(listing), why, sizeof why), 0);
+	CHECK_EQ(sass_whole(nv, strlen(nv), why, sizeof why), 0);
+	CHECK_EQ(sass_whole(cuobj, strlen(cuobj), why, sizeof why), 0);
+	CHECK_EQ(whole_prefix(nv, strlen(nv) - 8, why, sizeof why), -1); /* the end label lost */
+	CHECK(strstr(why, "ends before a kernel does: cut short") != NULL);
+	CHECK_EQ(whole_prefix(cuobj, strlen(cuobj) - 13, why, sizeof why), -1); /* the dots lost */
+	CHECK(strstr(why, "ends before a kernel does") != NULL);
+	CHECK_EQ(whole_prefix(nv, strlen(nv) - 1, why, sizeof why), -1); /* inside a line */
+	CHECK(strstr(why, "ends inside a line") != NULL);
+	CHECK_EQ(sass_whole("garbage\n", 8, why, sizeof why), -1);
+	CHECK(strstr(why, "no instruction at offset 0000") != NULL);
+	CHECK_EQ(sass_whole("", 0, why, sizeof why), -1);
+}

@@ -240,6 +240,9 @@ static void get_size_map(struct reader *x, const struct node *m, int64_t *vals)
 	for (i = 0; i < m->n; i += 2) {
 		struct size *s = &c->sizes[c->nsizes];
 		const char *name = read_ident(x, m->kid[i], "size");
+		if (strlen(name) > CFG_NAME_MAX) /* it names a point's directory */
+			read_err(x, m->kid[i], "size name '%s' has %zu characters: at most %d",
+			         read_show(x, name), strlen(name), CFG_NAME_MAX);
 		if (vals) {
 			for (k = 0; k < c->nsizes && strcmp(c->sizes[k].name, name); k++)
 				;
@@ -278,6 +281,8 @@ static void get_sizes(struct reader *x, const struct node *m)
 		read_err(x, m, "'sizes' lists no point");
 	if (m->n > CFG_POINTS_MAX)
 		read_err(x, m->kid[CFG_POINTS_MAX], "more than %d points in 'sizes'", CFG_POINTS_MAX);
+	if (m->kid[0]->kind == N_MAP && !m->kid[0]->n)
+		read_err(x, m->kid[0], "this point of 'sizes' names no size");
 	get_size_map(x, m->kid[0], NULL);
 	c->points = xcalloc(m->n, sizeof *c->points);
 	for (i = 0; i < m->n; i++) {

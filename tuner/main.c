@@ -364,6 +364,27 @@ static int explain(struct run *t)
 	return 0;
 }
 
+/* tuner explain at each of t's points (t loaded at the first), each named; the worst exit
+   status */
+static int explain_points(struct run *t)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < t->npoints && !run_stop; i++) {
+		struct run tp;
+		int r;
+		points_load(&tp, &t->o, i);
+		printf("%stuner explain: point %zu of %zu: %s\n", i ? "\n" : "", i + 1, t->npoints,
+		       tp.label);
+		fflush(stdout);
+		r = explain(&tp);
+		rc = r > rc ? r : rc;
+		tune_free(&tp);
+	}
+	return run_stop ? EXIT_INTERRUPT : rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct run t;
@@ -381,7 +402,7 @@ int main(int argc, char **argv)
 	tune_load(&t);
 	run_phase(&t, "load");
 	if (is_explain) {
-		rc = explain(&t);
+		rc = t.npoints > 1 ? explain_points(&t) : explain(&t);
 		tune_free(&t);
 		return rc;
 	}

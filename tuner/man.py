@@ -48,6 +48,10 @@ ENVIRONMENT = [
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
      "PATH."),
+    ("TUNER_DISASM_TIMEOUT", "The seconds the disassembler of explain --sass may take on one "
+     "cubin (default 60); then it is killed with what it started, and the run exits 2."),
+    ("TMPDIR", "Where explain --sass writes the cubin it hands the disassembler (default /tmp); "
+     "removed once listed."),
     ("CUDA_VISIBLE_DEVICES", "The driver's own: the GPUs it shows, which --devices numbers from "
      "0. With it set, --devices all is every GPU it names, and the GPU workers open them side "
      "by side without first asking the driver about them all; each worker's driver sees only "

@@ -488,6 +488,9 @@ struct measure *measure_open(struct run *t, struct gpu_info *gpu, int *bank8, ch
 	struct buf info = {0};
 	struct rd r;
 
+	if (t->o.dry_run) /* the GPU's limits only: no buffer on it */
+		ops.prepare = NULL;
+
 	m->t = t;
 	m->known = !t->o.devices || t->o.devices_known;
 	if (t->o.devices && strcmp(t->o.devices, "all") &&

@@ -443,6 +443,11 @@ struct vsize *cfg_points(const struct config *c, char *const *assign, size_t nas
 		cfg_points_free(q, nq);
 	}
 	free(vals);
+	for (i = 0; *n > 1 && i < *n; i++) /* each names a directory */
+		if (strlen(p[i].label) > CFG_POINT_DIR_MAX)
+			fatal("%s:%d:%d: the point '%.60s...' has %zu characters: at most %d for its "
+			      "directory (shorter size names)", c->path, c->sizes[0].loc.line,
+			      c->sizes[0].loc.col, p[i].label, strlen(p[i].label), CFG_POINT_DIR_MAX);
 	return p;
 }
 

@@ -6,12 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bundle.h"
 #include "html.h"
 #include "measure.h"
 #include "params.h"
+#include "nvrtc.h"
 #include "report.h"
+#include "results.h"
+#include "space.h"
 #include "tune.h"
 #include "util.h"
 
@@ -339,6 +343,64 @@ static char **dup_sizes(char **v, size_t n)
 	return d;
 }
 
+void points_load(struct run *t, const struct run_opts *o, size_t i)
+{
+	memset(t, 0, sizeof *t);
+	t->t0 = now_s();
+	t->o = *o;
+	t->o.sizes = o->nsizes ? dup_sizes(o->sizes, o->nsizes) : NULL;
+	t->o.point = i;
+	tune_load(t);
+}
+
+/* every point loaded and its space expanded as --dry-run does, under the architecture's
+   limits, before the first is tuned: a size that a buffer, an argument or a parameter cannot
+   take at any point ends the run before anything is compiled or written */
+static void points_check(const struct run_opts *o, size_t np)
+{
+	const char *arch = o->arch ? o->arch : nv_newest_arch();
+	size_t i;
+
+	for (i = 0; i < np && !run_stop; i++) {
+		struct run tp;
+		points_load(&tp, o, i);
+		tp.o.dry_run = 1;
+		space_arch_limits(arch, &tp.lim);
+		tune_expand(&tp);
+		tune_free(&tp);
+	}
+}
+
+/* the files a single run leaves in its GPU directory, which a points run's set replaces (the
+   points' own are in their directories) */
+static const char *const single_files[] = {
+	"results.csv", "results.t4.json", RESULTS_CONFIG_COPY, RESULTS_TEMPLATE_COPY, "journal",
+	"best.cu", "best.h",
+};
+
+/* the GPU directory's set committed under its lock, with what a single run or an earlier
+   points run left there and this one does not write removed */
+static void gpudir_commit(struct fileset *set, const char *gpudir)
+{
+	size_t i, k;
+	int lock = tune_lock(gpudir);
+	const char *pause = getenv("TUNER_TEST_RENAME_PAUSE"); /* for the tests: a wider window */
+
+	set->pause_ms = pause ? atoi(pause) : 0;
+
+	for (i = 0; i < sizeof single_files / sizeof *single_files; i++) {
+		char *p = xasprintf("%s/%s", gpudir, single_files[i]);
+		for (k = 0; k < set->n && strcmp(fileset_path(set, k), p); k++)
+			;
+		if (k == set->n)
+			fileset_drop(set, p);
+		free(p);
+	}
+	if (fileset_commit(set) < 0)
+		fatal("cannot write '%s':", set->failed);
+	close(lock);
+}
+
 int points_run(struct run *t)
 {
 	struct run_opts o = t->o;
@@ -361,16 +423,13 @@ int points_run(struct run *t)
 		      o.config, np);
 	o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
 	tune_free(t); /* loaded at the first point: each point loads its own */
+	points_check(&o, np);
 	for (i = 0; i < np && !run_stop; i++) {
-		struct run tp = {0};
+		struct run tp;
 		int r;
 
-		tp.t0 = now_s();
-		tp.o = o;
-		tp.o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
-		tp.o.point = i;
+		points_load(&tp, &o, i);
 		tp.first = i ? &first : NULL;
-		tune_load(&tp);
 		note(1, "tuner: point %zu of %zu: %s\n", i + 1, np, tp.label);
 		tune_target(&tp);
 		tune_expand(&tp);
@@ -432,8 +491,9 @@ int points_run(struct run *t)
 	json(&b, &s, &first, gpu, emitted);
 	{
 		char *path = xasprintf("%s/results.json", gpudir);
-		if (fileset_put(&set, path, b.s, b.len) < 0 || fileset_commit(&set) < 0)
+		if (fileset_put(&set, path, b.s, b.len) < 0)
 			fatal("cannot write '%s':", set.failed);
+		gpudir_commit(&set, gpudir);
 		free(path);
 	}
 	if (emitted)

@@ -8,6 +8,8 @@
 
 #include "run.h"
 
+/* t loaded (tune_load) at point i of o's points, with a copy of o's --size list */
+void points_load(struct run *t, const struct run_opts *o, size_t i);
 /* tune at each of t's points (t loaded at the first: tune_load; freed here), then write what
    the points say together; the exit status (the worst of the points') */
 int points_run(struct run *t);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "compile.h"
 #include "expr.h"
 #include "nvrtc.h"
+#include "run.h"
 #include "source.h"
 
 /* 1 if path names an executable regular file */
@@ -76,28 +79,80 @@ int sass_tool(char *path, size_t pathlen, char *why, size_t whylen)
 	return -1;
 }
 
-int sass_listing(const char *tool, const void *cubin, size_t len, struct buf *out, char *why,
-                 size_t whylen)
+/* lines of s (len bytes) that begin with text (after blanks), counted */
+static size_t lines_with(const char *s, size_t len, const char *text)
 {
-	char tmp[] = "/tmp/tuner-sass-XXXXXX";
-	const char *base = strrchr(tool, '/') ? strrchr(tool, '/') + 1 : tool;
-	int fd = mkstemp(tmp), p[2], st = 0, rc = -1;
-	pid_t pid;
-	FILE *f;
-	char line[4096];
+	size_t n = 0, k = strlen(text);
+	const char *p = s, *end = s + len;
 
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot make a temporary file: %s", strerror(errno));
-		return -1;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		p += strspn(p, " \t");
+		n += !strncmp(p, text, k);
+		p = e ? e + 1 : end;
 	}
-	if (write(fd, cubin, len) != (ssize_t)len || close(fd) < 0) {
-		snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return -1;
+	return n;
+}
+
+/* each ".size NAME,(LABEL - NAME)" of nvdisasm's is followed by the line "LABEL:"; 0 or -1 */
+static int sass_ends_labelled(const char *s)
+{
+	const char *p = s;
+
+	while ((p = strstr(p, ".size"))) {
+		const char *l = strstr(p, ",(");
+		char label[128];
+		size_t n;
+		p += 5;
+		if (!l || memchr(p, '\n', (size_t)(l - p)))
+			continue;
+		n = strcspn(l + 2, " -)\n");
+		if (!n || n + 3 > sizeof label)
+			continue;
+		snprintf(label, sizeof label, "\n%.*s:", (int)n, l + 2);
+		if (!strstr(l, label))
+			return -1;
 	}
+	return 0;
+}
+
+int sass_whole(const char *s, size_t len, char *why, size_t whylen)
+{
+	if (!len || strlen(s) != len || s[len - 1] != '\n')
+		snprintf(why, whylen, "the disassembler's listing %s", !len ? "is empty"
+		         : strlen(s) != len ? "has a NUL byte" : "ends inside a line: cut short");
+	else if (!strstr(s, "/*0000*/"))
+		snprintf(why, whylen, "the disassembler's listing has no instruction at offset 0000: "
+		         "not a listing");
+	else if (sass_ends_labelled(s) < 0 ||
+	         lines_with(s, len, "Function :") > lines_with(s, len, ".........."))
+		snprintf(why, whylen, "the disassembler's listing ends before a kernel does: cut "
+		         "short");
+	else
+		return 0;
+	return -1;
+}
+
+/* the seconds a disassembler may take on one cubin: $TUNER_DISASM_TIMEOUT, else
+   SASS_TIMEOUT_S */
+static double sass_limit(void)
+{
+	const char *e = getenv("TUNER_DISASM_TIMEOUT");
+	double s = e && *e ? atof(e) : 0;
+
+	return s > 0 && s <= 86400 ? s : SASS_TIMEOUT_S;
+}
+
+/* tool started on the cubin at path in a process group of its own, its standard output the
+   read end *fd; its pid, or -1 with why */
+static pid_t sass_spawn(const char *tool, const char *path, int *fd, char *why, size_t whylen)
+{
+	const char *base = strrchr(tool, '/') ? strrchr(tool, '/') + 1 : tool;
+	int p[2];
+	pid_t pid;
+
 	if (pipe(p) < 0) {
 		snprintf(why, whylen, "pipe: %s", strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	fflush(NULL);
@@ -105,34 +160,89 @@ int sass_listing(const char *tool, const void *cubin, size_t len, struct buf *ou
 		snprintf(why, whylen, "fork: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
-		unlink(tmp);
 		return -1;
 	}
 	if (pid == 0) {
+		setpgid(0, 0); /* killed as a group: what it starts goes with it */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		dup2(p[1], 1);
 		close(p[0]);
 		close(p[1]);
 		if (strstr(base, "cuobjdump"))
-			execl(tool, tool, "-sass", tmp, (char *)NULL);
+			execl(tool, tool, "-sass", path, (char *)NULL);
 		else
-			execl(tool, tool, "-c", tmp, (char *)NULL);
+			execl(tool, tool, "-c", path, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid);
 	close(p[1]);
-	if ((f = fdopen(p[0], "r"))) {
-		while (fgets(line, sizeof line, f))
-			buf_puts(out, line);
-		fclose(f);
-	} else
-		close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	unlink(tmp);
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		rc = 0;
-	else
-		snprintf(why, whylen, "%s failed on the cubin (status %d)", tool,
-		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	*fd = p[0];
+	return pid;
+}
+
+/* the output of tool (pid) read from fd into out until its end; -1 with why at the time limit,
+   past SASS_LISTING_MAX bytes or on an interrupt (run_stop), then its process group killed */
+static int sass_drain(pid_t pid, int fd, const char *tool, struct buf *out, char *why,
+                      size_t whylen)
+{
+	double limit = sass_limit(), end = now_s() + limit;
+	char chunk[65536];
+
+	for (;;) {
+		struct pollfd pf = {fd, POLLIN, 0};
+		ssize_t n;
+		if (run_stop)
+			snprintf(why, whylen, "interrupted");
+		else if (now_s() > end)
+			snprintf(why, whylen, "%s did not finish within %g s on the cubin "
+			         "(TUNER_DISASM_TIMEOUT)", tool, limit);
+		else if (out->len > SASS_LISTING_MAX)
+			snprintf(why, whylen, "%s listed more than %zu bytes for the cubin: not a "
+			         "listing", tool, SASS_LISTING_MAX);
+		else if (poll(&pf, 1, 200) <= 0 || (n = read(fd, chunk, sizeof chunk)) < 0) {
+			if (errno == EINTR || errno == EAGAIN || !pf.revents)
+				continue;
+			snprintf(why, whylen, "reading %s's listing: %s", tool, strerror(errno));
+		} else if (n == 0)
+			return 0;
+		else {
+			buf_add(out, chunk, (size_t)n);
+			continue;
+		}
+		kill(-pid, SIGKILL);
+		return -1;
+	}
+}
+
+int sass_listing(const char *tool, const void *cubin, size_t len, struct buf *out, char *why,
+                 size_t whylen)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *tmp = xasprintf("%s/tuner-sass-XXXXXX", dir);
+	int fd = mkstemp(tmp), made = fd >= 0, st = 0, rc = -1;
+	pid_t pid;
+
+	if (!made)
+		snprintf(why, whylen, "cannot make a temporary file in %s: %s", dir, strerror(errno));
+	else if (write_all(fd, cubin, len) < 0 || close(fd) < 0)
+		snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
+	else if ((pid = sass_spawn(tool, tmp, &fd, why, whylen)) > 0) {
+		rc = sass_drain(pid, fd, tool, out, why, whylen);
+		close(fd);
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			snprintf(why, whylen, "%s failed on the cubin (status %d)", tool,
+			         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			rc = -1;
+		}
+		if (!rc && sass_whole(out->s ? out->s : "", out->len, why, whylen) < 0)
+			rc = -1;
+	}
+	if (made)
+		unlink(tmp);
+	free(tmp);
 	return rc;
 }
 
@@ -264,7 +374,8 @@ size_t sass_compare(const struct sass_op *declared, size_t nd, const struct sass
 	return n;
 }
 
-/* the listing of one compiled variant checked: its lines into out; 1 if they differ */
+/* the listing of one compiled variant checked: its lines into out; 1 if they differ (0 on an
+   interrupt: run_stop) */
 static int check_one(const struct config *c, const struct space *s, const struct variant *v,
                      const struct compile_out *co, const char *tool, struct buf *out)
 {
@@ -282,8 +393,12 @@ static int check_one(const struct config *c, const struct space *s, const struct
 	space_bind(c, s, v, &vars);
 	if ((nd = sass_declared(c, &vars, d, why, sizeof why)) < 0)
 		fatal("%s: variant %s: %s", c->path, v->id, why);
-	if (sass_listing(tool, co->cubin, co->cubin_len, &listing, why, sizeof why) < 0)
+	if (sass_listing(tool, co->cubin, co->cubin_len, &listing, why, sizeof why) < 0) {
+		buf_free(&listing);
+		if (run_stop)
+			return 0;
 		fatal("%s: variant %s: %s", c->path, v->id, why);
+	}
 	nf = sass_shared(listing.s ? listing.s : "", f);
 	if (sass_compare(d, (size_t)nd, f, nf, &diff)) {
 		char *p = space_params_str(c, v);
@@ -346,7 +461,7 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 			pick[i] = pick[i * nv / budget];
 		nv = budget;
 	}
-	for (k = 0; k < nv; k += chunk) { /* the sources and cubins of a chunk at a time */
+	for (k = 0; k < nv && !run_stop; k += chunk) { /* a chunk's sources and cubins at a time */
 		size_t m = nv - k < chunk ? nv - k : chunk;
 		struct job *jobs = xcalloc(m, sizeof *jobs);
 		struct sjob *sj = xcalloc(m, sizeof *sj);
@@ -359,7 +474,8 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 		compile_many(jobs, m, arch, c->options, c->noptions, cachedir, workers, outs, NULL,
 		             NULL);
 		for (i = 0; i < m; i++) {
-			n += check_one(c, s, &s->v[pick[k + i]], &outs[i], tool, &out);
+			if (!run_stop)
+				n += check_one(c, s, &s->v[pick[k + i]], &outs[i], tool, &out);
 			nv_out_free(&outs[i]);
 		}
 		fputs(out.s ? out.s : "", stdout);
@@ -370,11 +486,14 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 		free(sj);
 		free(outs);
 	}
-	printf("tuner explain --sass: %zu of %zu variants compiled for %s differ from their declared "
-	       "accesses (%s: each kind of shared-memory load and store, by its width)\n", n, nv,
-	       arch, tool);
+	if (run_stop)
+		note(0, "tuner explain --sass: interrupted\n");
+	else
+		printf("tuner explain --sass: %zu of %zu variants compiled for %s differ from their "
+		       "declared accesses (%s: each kind of shared-memory load and store, by its "
+		       "width)\n", n, nv, arch, tool);
 	buf_free(&out);
 	free(pick);
 	free(tmpl);
-	return n ? 1 : 0;
+	return run_stop ? EXIT_INTERRUPT : n ? 1 : 0;
 }

@@ -22,9 +22,17 @@ struct sass_op {
    $CUDA_HOME/bin, /usr/local/cuda/bin and PATH; its path into path and 0, or -1 with the
    places looked at in why */
 int sass_tool(char *path, size_t pathlen, char *why, size_t whylen);
-/* the SASS listing of cubin (len bytes) by tool, appended to out; 0, or -1 with why */
+#define SASS_TIMEOUT_S 60     /* a disassembler's time on one cubin ($TUNER_DISASM_TIMEOUT) */
+#define SASS_LISTING_MAX ((size_t)64 << 20) /* bytes of one cubin's listing */
+
+/* the SASS listing of cubin (len bytes) by tool (in a process group of its own, killed at
+   the time limit, past SASS_LISTING_MAX bytes or on an interrupt), appended to out, whole
+   (sass_whole); 0, or -1 with why; the temporary cubin removed either way */
 int sass_listing(const char *tool, const void *cubin, size_t len, struct buf *out, char *why,
                  size_t whylen);
+/* 0 if listing s (len bytes) is whole: instructions, a newline at its end, each kernel's end
+   (nvdisasm's label that ".size" names, cuobjdump's line of dots); else -1 with why */
+int sass_whole(const char *s, size_t len, char *why, size_t whylen);
 /* the shared-memory loads and stores of a listing, counted by kind into ops (SASS_OPS at
    most, the kinds found, those with n > 0); their number */
 size_t sass_shared(const char *listing, struct sass_op *ops);

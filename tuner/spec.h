@@ -134,6 +134,7 @@ struct vsize {
 #define CFG_BUFFER_MAX ((int64_t)1 << 40) /* bytes of one buffer */
 #define CFG_CONSTANT_MAX 65536     /* bytes of one __constant__ symbol (the constant bank) */
 #define CFG_VERIFY_MAX 16          /* entries of verify.sizes */
+#define CFG_POINT_DIR_MAX 200      /* characters of a point's label, its directory's name */
 #define CFG_POINTS_MAX 16          /* points of sizes (a list), or of --size's values */
 #define CFG_ITEMS_MAX 1024         /* buffers, constants, args, accesses, loops or lets */
 

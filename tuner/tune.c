@@ -27,6 +27,7 @@
 #include "stream.h"
 #include "t4.h"
 #include "timing.h"
+#include "read.h"
 #include "twins.h"
 #include "util.h"
 
@@ -48,10 +49,26 @@ static void config_search(struct run *t)
 		t->o.budget = c->search_budget;
 }
 
+#define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z: the date's four-digit year */
+
+/* the time results are dated: $SOURCE_DATE_EPOCH (exit 2 where it is not a time from 0 to
+   EPOCH_MAX), else now */
+static time_t tune_now(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	int64_t v = 0;
+
+	if (!e)
+		return time(NULL);
+	if (read_i64(e, &v) < 0 || v < 0 || v > EPOCH_MAX)
+		fatal("SOURCE_DATE_EPOCH '%.40s': not a time in seconds from 0 to %lld "
+		      "(9999-12-31T23:59:59Z)", e, EPOCH_MAX);
+	return (time_t)v;
+}
+
 void tune_load(struct run *t)
 {
-	const char *epoch = getenv("SOURCE_DATE_EPOCH");
-	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+	time_t now = tune_now();
 	struct tm tm;
 	struct vsize *pts;
 
@@ -448,7 +465,7 @@ static void write_report(const struct run *t, struct fileset *set, const struct 
 
 /* hold dir's lock (dir/.lock, fcntl) until the returned descriptor is closed: runs that
    write into one directory take turns, so its files always come from one run */
-static int lock_dir(const char *dir)
+int tune_lock(const char *dir)
 {
 	char *p = xasprintf("%s/.lock", dir);
 	struct flock fl;
@@ -538,7 +555,7 @@ int tune_finish(struct run *t)
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
 		fatal("cannot create '%s':", t->dir);
-	lock = lock_dir(t->dir);
+	lock = tune_lock(t->dir);
 	/* every file to its temporary, then all renamed: a failure (a full disk) leaves the files
 	   of the run before as they were, and no temporary (an exit removes them) */
 	copy_sources(t, &set);

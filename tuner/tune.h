@@ -17,6 +17,9 @@ void tune_expand(struct run *t);
 void tune_run(struct run *t);
 /* write the table, results.json/.csv and the winner; returns the exit status */
 int tune_finish(struct run *t);
+/* hold dir's lock (dir/.lock) until the returned descriptor is closed: the runs that write
+   its files take turns; exit 2 where it cannot be taken */
+int tune_lock(const char *dir);
 /* variant i of t as DIR/BASE.cu and DIR/BASE.h into set (emit.h); exit 2 on a failure */
 struct fileset;
 void tune_emit(struct run *t, struct fileset *set, const char *dir, size_t i, const char *base);

@@ -574,6 +574,17 @@ int fileset_put(struct fileset *s, const char *path, const void *data, size_t le
 	return 0;
 }
 
+const char *fileset_path(const struct fileset *s, size_t i)
+{
+	return s->f[i].path;
+}
+
+void fileset_drop(struct fileset *s, const char *path)
+{
+	s->f = xreallocarray(s->f, s->n + 1, sizeof *s->f);
+	s->f[s->n++] = (struct fsfile){xstrdup(path), NULL, NULL, NULL, -1, 0};
+}
+
 /* remove x's temporary (and its second name of the file replaced) */
 static void fs_discard(struct fsfile *x)
 {
@@ -656,6 +667,16 @@ int fileset_commit(struct fileset *s)
 			fs_fail(s, s->f[i].path);
 		}
 	for (k = 0; k < s->n && !e; k++) {
+		if (!s->f[k].tmp) { /* fileset_drop's */
+			if (unlink(s->f[k].path) < 0 && errno != ENOENT) {
+				e = errno;
+				fs_fail(s, s->f[k].path);
+				break;
+			}
+			continue;
+		}
+		if (k && s->pause_ms > 0) /* for the tests */
+			nanosleep(&(struct timespec){0, s->pause_ms % 1000 * 1000000L}, NULL);
 		if (rename(s->f[k].tmp, s->f[k].path) < 0) {
 			e = errno;
 			fs_fail(s, s->f[k].path);

@@ -120,11 +120,16 @@ struct fileset {
 	struct fsfile *f;
 	size_t n;
 	char *failed;             /* after a failure: the path it concerns */
+	int pause_ms;             /* for the tests: ms between two renames (under 1000) */
 };
 /* a stream for path's new contents (its temporary); NULL with errno (s->failed: path) */
 FILE *fileset_open(struct fileset *s, const char *path);
 /* path's new contents: data; 0 or -1 with errno (s->failed: path) */
 int fileset_put(struct fileset *s, const char *path, const void *data, size_t len);
+/* the path of the set's i-th file */
+const char *fileset_path(const struct fileset *s, size_t i);
+/* path removed by fileset_commit, with the renames (put back should they fail) */
+void fileset_drop(struct fileset *s, const char *path);
 /* flush, sync and close every temporary, then rename each over its path; 0, or -1 with
    errno and s->failed set, when a write, a sync or a rename fails: then every temporary is
    removed and the files already replaced are put back (from a hard link to each, made before

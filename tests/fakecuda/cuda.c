@@ -302,6 +302,13 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, 
 CUresult cuMemAlloc(CUdeviceptr *d, size_t bytes)
 {
 	void *p = malloc(bytes ? bytes : 1);
+	const char *log = getenv("FAKECUDA_ALLOC_LOG");
+	FILE *f;
+
+	if (log && *log && (f = fopen(log, "a"))) { /* every allocation, for the tests */
+		fprintf(f, "alloc %zu\n", bytes);
+		fclose(f);
+	}
 
 	if (!p)
 		return CUDA_ERROR_OUT_OF_MEMORY;
