@@ -325,12 +325,14 @@ static int probe_after(void *arg, double *vals, char *why, size_t whylen)
    first set of counters this GPU offers, around an extra launch of each variant */
 static void counters_setup(struct measure *m, struct hello *h)
 {
+	/* opened once a worker: the next point's setup finds them open, and says so */
 	static struct counters *k;
+	static int kset, kpasses;
 	struct bench_probe p;
 	int set;
 
 	_Static_assert(COUNTERS_SMEM <= BENCH_PROBE_MAX, "a probe holds the counters");
-	h->counters = -1;
+	h->counters = k ? kset : -1;
 	for (set = 0; set < COUNTERS_SETS && !k; set++) {
 		char why[sizeof h->counters_why];
 		k = counters_open(gpu_context(), 0, counters_smem[set], (size_t)counters_set_len(set),
@@ -342,7 +344,11 @@ static void counters_setup(struct measure *m, struct hello *h)
 	}
 	if (!k)
 		return;
-	h->passes = counters_passes(k);
+	if (!kpasses) {
+		kset = h->counters;
+		kpasses = counters_passes(k);
+	}
+	h->passes = kpasses;
 	p = (struct bench_probe){probe_before, probe_after, k};
 	m->probe = p;
 	bench_set_probe(m->bench, &p);

@@ -62,4 +62,20 @@ for g in gaps:
     print("  gap: " + g)
 sys.exit(total == 0)
 PY
+# several points in one run: every point's variants have their counters
+out/bin/tuner --counters --fresh --size n=65536,1048576 --out "$outdir/points" configs/filter21.yaml \
+	>"$outdir/points.log" 2>&1 || status=1
+grep -E "^counters" "$outdir/points.log" | sed "s/^/points: /"
+python3 - "$outdir/points" <<'PY' || status=1
+import glob, json, sys
+fs = sorted(glob.glob(sys.argv[1] + "/filter21/*/n=*/results.json"))
+bad = 0
+for f in fs:
+    d = json.load(open(f))
+    n = sum(1 for v in d["variants"] if v.get("bank", {}).get("measured"))
+    print("points: %s: counters %s, %d variants measured" % (f.split("/")[-2], "counters" in d and "ok" or d.get("counters_error", "?"), n))
+    bad += n == 0
+print("points: %s" % ("PASS" if fs and not bad else "FAIL"))
+sys.exit(bad or not fs)
+PY
 exit $status
