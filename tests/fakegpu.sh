@@ -668,6 +668,7 @@ if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel2" "$tmp/sel.c" 2>"$tmp/
 	ok points_select_equidistant; else bad points_select_equidistant "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
+for x in 1024 4096 65536; do has "points_page_names_n=$x" "<span class=\"sub\">on Fake GPU ([^<]*), at n=$x</span>" "$g/n=$x/report.html"; done
 has points_header_entries "^ \*     2  Fake GPU, 9.0, 4 at n=65536: " "$g/best.h"
 # a config listing its points does the same; one variant the fastest everywhere: emitted alone
 python3 - tests/fakecuda/pairs.yaml "$tmp/pts.yaml" "$PWD/tests/fakecuda" <<'EOF'

@@ -370,6 +370,14 @@ d1=$(degree "TILE=32 TH=32 VEC=1 ROWS=8 PAD=1 SWIZZLE=0 GROUP=1 BANK_BYTES=4")
 expect explain_sass_absent 0 env TUNER_DISASM=/nonexistent/nvdisasm $T explain --sass configs/transpose.yaml
 has explain_sass_absent_said "^tuner explain --sass: skipped: TUNER_DISASM=/nonexistent/nvdisasm is not a program" "$tmp/stdout"
 expect explain_sass_not_tune 2 $T --sass configs/transpose.yaml
+# a compile-only run at several points: each point's page names it, the GPU directory's page
+# links them
+expect untimed_points 0 $T -j 2 --arch sm_90 --size n=4096,8192 --out "$tmp/up" tests/kernels/scale.yaml
+ug=$tmp/up/scale/untimed-sm_90
+for x in 4096 8192; do
+	has "untimed_points_page_n=$x" "no GPU: compiled for sm_90, at n=$x</span>" "$ug/n=$x/report.html"
+	has "untimed_points_link_n=$x" "<li><a href=\"n=$x/report.html\">n=$x</a></li>" "$ug/report.html"
+done
 # explain at several points: each one, named
 expect explain_points 0 $T explain --size cols=1024,2048 configs/transpose.yaml
 if [ "$(grep '^tuner explain: point' "$tmp/stdout")" = "tuner explain: point 1 of 2: rows=8192 cols=1024

@@ -158,6 +158,11 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		buf_puts(&b, "no GPU: compiled for ");
 		html_text(&b, ri->arch);
 	}
+	for (k = 0; k < c->nsizes; k++) { /* the point: a run at several sizes has a page each */
+		buf_puts(&b, k ? " " : ", at ");
+		html_text(&b, c->sizes[k].name);
+		buf_printf(&b, "=%lld", (long long)c->sizes[k].val);
+	}
 	buf_puts(&b, "</span></h1>\n<p class=\"meta\">config ");
 	html_text(&b, c->path);
 	buf_puts(&b, " &middot; NVRTC ");
@@ -290,6 +295,21 @@ void html_points(FILE *f, const struct html_points *p)
 	html_text(&b, p->kernel);
 	buf_puts(&b, " <span class=\"sub\">on ");
 	html_text(&b, p->gpu);
+	if (!p->pct) { /* compile-only: the points, each linking its page */
+		buf_printf(&b, ", compiled at %zu problem sizes</span></h1>\n<p class=\"sum\">No GPU: "
+		               "nothing was verified or timed. Each point's page (the link) lists its "
+		               "variants and what each uses.</p>\n<ul>\n", p->np);
+		for (i = 0; i < p->np; i++) {
+			buf_puts(&b, "<li><a href=\"");
+			html_text(&b, p->dir[i]);
+			buf_puts(&b, "/report.html\">");
+			html_text(&b, p->label[i]);
+			buf_puts(&b, "</a></li>\n");
+		}
+		buf_puts(&b, "</ul>\n</body>\n</html>\n");
+		buf_spill(&b, f, 0, "report.html");
+		return;
+	}
 	buf_printf(&b, ", tuned at %zu problem sizes</span></h1>\n<p class=\"sum\">Each point was "
 	               "tuned on its own (its report: the link). A row is a point; a column is a "
 	               "point's winner; a cell is how that winner runs at the row's point, in %% of "

@@ -28,7 +28,8 @@ struct html_points {
 	const char *kernel, *gpu;
 	size_t np;
 	const char **label, **dir, **winner; /* per point (winner NULL: none) */
-	const double *pct;        /* pct[i * np + j]: point j's winner at point i, % (NAN: -) */
+	const double *pct;        /* pct[i * np + j]: point j's winner at point i, % (NAN: -);
+	                             NULL: nothing was timed, the page links the points only */
 	const char *single;       /* the best single variant (NULL: none) */
 	const double *single_pct; /* its % at each point */
 	double gain;              /* what choosing by size gains over it, % */

@@ -315,7 +315,7 @@ static void page(struct fileset *set, const struct side *s, const char *kernel, 
 	const char **win = xcalloc(s->np, sizeof *win);
 	struct html_points hp = {kernel, gpu, s->np, label, dir, win, s->m,
 	                         s->single >= 0 ? s->p[0].id[s->single] : NULL, s->single_pct,
-	                         gain(s), s->single_ties};
+	                         s->m ? gain(s) : NAN, s->single_ties};
 	char *path = xasprintf("%s/report.html", gpudir);
 	FILE *f = fileset_open(set, path);
 	size_t i;
@@ -486,8 +486,7 @@ int points_run(struct run *t)
 			free(dirs);
 		}
 	}
-	if (timed)
-		page(&set, &s, first.c->name, gpu, gpudir);
+	page(&set, &s, first.c->name, gpu, gpudir); /* untimed: the points' links */
 	json(&b, &s, &first, gpu, emitted);
 	{
 		char *path = xasprintf("%s/results.json", gpudir);

@@ -226,7 +226,9 @@ static void say_plan(const struct run *t)
 {
 	const struct runinfo *ri = &t->ri;
 
-	if (t->m)
+	if (t->first) /* a later point: said at the first */
+		;
+	else if (t->m)
 		note(1, "tuner: timing on %s (%s): every variant tried is compiled, verified against "
 		        "the reference and timed\n", ri->gpu.name, ri->arch);
 	else
@@ -548,9 +550,11 @@ int tune_finish(struct run *t)
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	run_phase(t, "ranking");
-	if (verbosity >= (t->npoints > 1 ? 2 : 1)) /* several points: points.h's table */
+	/* several points: points.h's table where timed; untimed, the first point's table (the
+	   variants and their resources), and what it did not do said once */
+	if (verbosity >= (t->npoints > 1 && (t->ri.timed || t->first) ? 2 : 1))
 		report_table(stdout, c, s, r, order, &t->ri);
-	else if (!t->ri.timed) /* -q: still never silent about what a run did not do */
+	else if (!t->ri.timed && !t->first) /* -q: still never silent about what it did not do */
 		report_untimed(stdout, &t->ri);
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
