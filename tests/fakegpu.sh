@@ -429,6 +429,11 @@ assert ok and all(v["launches_per_sample"] == 256 for v in ok), [v.get("launches
 has launch_bound_header "launch-bound (" "$lb/best.h"
 has launch_bound_source "capture its launches in a CUDA graph" "$lb/best.cu"
 has launch_bound_html "Launch: the host launches it in" "$lb/report.html"
+# at several points: each entry of the GPU directory's best.h says it, and the advice once
+FAKECUDA_MS=0.00001 FAKECUDA_SLOW="32/64:2,64:1.5" tune launch_bound_points 0 "$tmp/lbp.log" --fresh --no-race --out "$tmp/lbp" --size n=1024,4096 tests/fakecuda/pairs.yaml
+if [ "$(grep -c '^ \*  *[01]  Fake GPU, 9.0, 4 at n=[0-9]*: .*, launch-bound ([0-9.e+]* us to launch, [0-9.e+-]* us to run)$' "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h")" -eq 2 ]; then
+	ok launch_bound_points_entries; else bad launch_bound_points_entries "$(grep -n '^ \*  *[0-9]  ' "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h")"; fi
+has launch_bound_points_advice "^ \* launch-bound entries: launched back to back" "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h"
 export FAKECUDA_L2=1024
 tune hist_run 0 "$tmp/hist.log" --out "$o" tests/fakecuda/hist.yaml
 check hist_results "$o/fake_hist/fake-gpu-sm90/results.json" '

@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "emit.h"
+#include "report.h"
 #include "source.h"
 #include "space.h"
 #include "results.h"
@@ -473,12 +474,18 @@ static void gencode(const struct bundle *b, struct buf *out)
 	           b->g[0].cc_minor, b->g[0].cc_major, b->g[0].cc_minor);
 }
 
+/* 1 if r's run found the host's launch slower than the GPU's run of it */
+static int launch_bound(const struct results_variant *r)
+{
+	return r->launch_us > 0 && r->median_ms > 0 && r->launch_us > r->median_ms * 1e3;
+}
+
 static void provenance(struct buf *o, const struct bundle *b, const char *date)
 {
 	const struct tuned *f = &b->g[0];
 	const struct tuned *old = &b->g[b->ng - 1];
 	struct buf gc = {0};
-	size_t i, ngpu;
+	size_t i, ngpu, nbound = 0;
 
 	gencode(b, &gc);
 	for (i = ngpu = 0; i < b->ng; i++)
@@ -512,9 +519,16 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 			buf_printf(o, " at %s", at);
 			free(at);
 		}
-		buf_printf(o, ": %s (%s), %.4f ms, %.1f GB/s, %.1f %%\n", r->id, b->k[b->kof[i]].params,
+		buf_printf(o, ": %s (%s), %.4f ms, %.1f GB/s, %.1f %%", r->id, b->k[b->kof[i]].params,
 		           r->median_ms, r->gbs, r->pct_copy);
+		if (launch_bound(r)) /* a results file's number: bounded in print */
+			buf_printf(o, ", launch-bound (%.3g us to launch, %.3g us to run)", r->launch_us,
+			           r->median_ms * 1e3);
+		nbound += launch_bound(r);
+		buf_puts(o, "\n");
 	}
+	if (nbound)
+		buf_printf(o, " * launch-bound entries: %s\n", report_launch_advice);
 	buf_printf(o, " * %5zu  portable default: %s (%s), ", b->ng, b->k[b->kportable].id,
 	           b->k[b->kportable].params);
 	if (b->worst > 0)

@@ -636,6 +636,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	x->gbs = num(d, where, o, "gbs");
 	x->pct_copy = num(d, where, o, "pct_copy");
 	x->pct_read = num(d, where, o, "pct_read");
+	x->launch_us = num(d, where, o, "launch_us");
 	x->min_ms = num(d, where, o, "min_ms");
 	x->max_ms = num(d, where, o, "max_ms");
 	x->mean_ms = num(d, where, o, "mean_ms");

@@ -52,6 +52,7 @@ struct results_variant {
 	int timed;                /* median_ms is given (with the other statistics) */
 	int samples;
 	double median_ms, min_ms, max_ms, mean_ms, spread, gbs, pct_copy, pct_read;
+	double launch_us;         /* the host's cost of a launch (0: not given; NAN: null) */
 	int64_t resident;         /* resident_blocks */
 	int geometry;             /* block, grid, shared_dynamic and bytes are given */
 	int64_t block[3], grid[3], shared, bytes;
