@@ -185,11 +185,12 @@ static struct results *load(const struct shard *sh, int n)
 	char *p = xasprintf("%s/results.json", sh->dir);
 	struct results_error e;
 	struct results *r = results_load(p, 0, &e);
+	char msg[1024];
 
-	if (!r && e.line)
-		fatal("%s:%d:%d: %s", p, e.line, e.column, e.text);
-	if (!r)
-		fatal("%s: %s", p, e.text);
+	if (!r) {
+		results_say(msg, sizeof msg, p, &e);
+		fatal("%s", msg);
+	}
 	free(p);
 	if (r->shard_k != sh->k || r->shard_n != n)
 		fatal("%s/results.json: not the results of shard %d of %d", sh->dir, sh->k, n);
