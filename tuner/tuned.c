@@ -19,6 +19,23 @@ static char *slurp(const char *path, size_t *len)
 	return file_read_nolink(path, 16 << 20, len);
 }
 
+/* 1 if path, as results from elsewhere record it, names a file of the kind what says (a
+   config: .yaml or .yml; a template: .cu, .cuh, .h, .hpp): a results file leads the tuner to
+   read no other file outside its directory */
+static int recorded_kind(const char *path, const char *what)
+{
+	static const char *const cfg[] = {".yaml", ".yml"}, *const tmpl[] = {".cu", ".cuh", ".h",
+	                                                                    ".hpp"};
+	const char *dot = strrchr(path, '.');
+	int config = !strcmp(what, "config");
+	size_t i, n = config ? LEN(cfg) : LEN(tmpl);
+
+	for (i = 0; dot && !strchr(dot, '/') && i < n; i++)
+		if (!strcmp(dot, config ? cfg[i] : tmpl[i]))
+			return 1;
+	return 0;
+}
+
 /* read the copy (config or template) sources.<what> names into *text; check its hash */
 static void read_copy(struct tuned *g, const char *what, const struct results_copy *c,
                       char **file, char **text, size_t *len)
@@ -56,14 +73,20 @@ static void read_sources(struct tuned *g)
 	}
 	g->legacy = 1;
 	g->cfgfile = xstrdup(g->config);
+	if (!recorded_kind(g->config, "config"))
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', is no .yaml or .yml file: not read (results lead the "
+		      "tuner to no other file); re-tune", g->json, util_show(g->config));
 	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
 		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
 		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
-		      g->config);
+		      util_show(g->config));
 	errlen = strlen(g->cfgfile) + 512;
 	err = xmalloc(errlen);
 	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
-		fatal("%s", err);
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', is none this tuner reads (its text is not shown; "
+		      "tuner --dry-run on it says why); re-tune", g->json, util_show(g->config));
 	free(err);
 	g->tmplfile = xstrdup(c->kernel.source);
 	cfg_free(c);
@@ -183,6 +206,9 @@ static char **entries(const char *dir, size_t *n)
 			free(j);
 			continue;
 		}
+		if (!util_plain_name(de->d_name))
+			fatal("%s/%s: not a name the tuner gives a GPU's directory: move it aside",
+			      dir, util_show(de->d_name));
 		if (!(pts = results_points(j, &np, &e)) && *e.text) {
 			results_say(msg, sizeof msg, j, &e);
 			fatal("%s", msg);
@@ -253,7 +279,7 @@ static void check_current(struct buf *flags, const struct tuned *g, const char *
 	size_t n;
 	char *now;
 
-	if (!path || g->legacy)
+	if (!path || g->legacy || !recorded_kind(path, copy == g->cfgfile ? "config" : "template"))
 		return;
 	if (!(now = slurp(path, &n))) {
 		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", util_show(path),
