@@ -440,16 +440,6 @@ struct rd {
 
 static void bad(struct rd *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* why->text: msg through buf_safe (it quotes the file) */
-static void say_safe(struct results_error *why, const char *msg)
-{
-	struct buf b = {0};
-
-	buf_safe(&b, msg, sizeof why->text / 2);
-	snprintf(why->text, sizeof why->text, "%s", b.s ? b.s : "");
-	buf_free(&b);
-}
-
 static void bad(struct rd *d, const char *fmt, ...)
 {
 	char msg[sizeof d->why->text];
@@ -461,7 +451,7 @@ static void bad(struct rd *d, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	say_safe(d->why, msg);
+	snprintf(d->why->text, sizeof d->why->text, "%s", util_show(msg)); /* it quotes the file */
 }
 
 /* 1 if s has the form of a variant id (space.c makes v and 8 or 16 hex digits, the latter
@@ -482,16 +472,10 @@ static int is_variant_id(const char *s)
 
 static const char *type_name(json_type t)
 {
-	switch (t) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "true or false";
-	case JSON_NULL: return "null";
-	}
-	return "?";
+	static const char *const name[] = {"an object", "a list", "a string", "an integer",
+	                                   "a number", "true or false", "true or false", "null"};
+
+	return (size_t)t < LEN(name) ? name[t] : "?";
 }
 
 /* member key of object o as type t (JSON_REAL: a number or null, JSON_TRUE: true or false);
@@ -860,6 +844,7 @@ static json_t *load_doc(const char *path, struct results_error *why)
 {
 	struct src s = {-1, 0, 0};
 	const char *no = NULL;
+	char big[128];
 	struct stat st = {0};
 	json_error_t e;
 	json_t *doc;
@@ -874,14 +859,12 @@ static json_t *load_doc(const char *path, struct results_error *why)
 	else if (!S_ISREG(st.st_mode))
 		no = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
 	else if ((uint64_t)st.st_size > RESULTS_MAX)
-		no = "too large for results";
+		no = big;
+	if (no == big)
+		snprintf(big, sizeof big, "%lld bytes, more than the %zu MiB results may hold "
+		         "(RESULTS_MAX): not read", (long long)st.st_size, RESULTS_MAX >> 20);
 	if (no) {
-		if ((uint64_t)st.st_size > RESULTS_MAX && S_ISREG(st.st_mode))
-			snprintf(why->text, sizeof why->text, "%lld bytes, more than the %zu MiB results "
-			         "may hold (RESULTS_MAX): not read", (long long)st.st_size,
-			         RESULTS_MAX >> 20);
-		else
-			snprintf(why->text, sizeof why->text, "%s", no);
+		snprintf(why->text, sizeof why->text, "%s", no);
 		close(s.fd);
 		return NULL;
 	}
@@ -899,7 +882,7 @@ static json_t *load_doc(const char *path, struct results_error *why)
 	if (!doc) {
 		why->line = e.line > 0 ? e.line : 0;
 		why->column = e.line > 0 ? e.column : 0;
-		say_safe(why, *e.text ? e.text : "not valid JSON");
+		snprintf(why->text, sizeof why->text, "%s", util_show(*e.text ? e.text : "not valid JSON"));
 	}
 	return doc;
 }
