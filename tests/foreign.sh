@@ -121,7 +121,7 @@ rc=$?
 
 # ---- --seed: what the tuner writes it reads back
 expect seed_2_63_refused 2 "$T" --dry-run --seed 9223372036854775808 tests/fakecuda/pairs.yaml
-has seed_2_63_said "^tuner: --seed: '9223372036854775808' is not a number from 0 to 9223372036854775807" "$tmp/stderr"
+has seed_2_63_said "^tuner: --seed: '9223372036854775808' is not a non-negative number of at most 9223372036854775807" "$tmp/stderr"
 sh=$tmp/sh
 for i in 1 2; do ftune -q --seed 9223372036854775807 --strategy random --shard $i/2 --out "$sh" tests/fakecuda/pairs.yaml; done
 g=$sh/fake_pairs/fake-gpu-sm90
