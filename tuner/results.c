@@ -17,6 +17,7 @@
 #include "counters.h"
 #include "drops.h"
 #include "report.h"
+#include "space.h"
 
 /* ---- writing ---- */
 
@@ -454,22 +455,6 @@ static void bad(struct rd *d, const char *fmt, ...)
 	snprintf(d->why->text, sizeof d->why->text, "%s", util_show(msg)); /* it quotes the file */
 }
 
-/* 1 if s has the form of a variant id (space.c makes v and 8 or 16 hex digits, the latter
-   with an optional -N): ids reach generated code (comments, labels, names), so nothing else
-   is read as one */
-static int is_variant_id(const char *s)
-{
-	size_t n = strspn(s + 1, "0123456789abcdef"), k;
-
-	if (s[0] != 'v' || n < 1 || n > 16)
-		return 0;
-	s += 1 + n;
-	if (!*s)
-		return 1;
-	k = strspn(s + 1, "0123456789");
-	return *s == '-' && k >= 1 && k <= 9 && !s[1 + k];
-}
-
 static const char *type_name(json_type t)
 {
 	static const char *const name[] = {"an object", "a list", "a string", "an integer",
@@ -628,7 +613,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 		return;
 	}
 	x->id = str(d, where, o, "id", ALWAYS);
-	if (x->id && !is_variant_id(x->id))
+	if (x->id && !space_id_valid(x->id))
 		bad(d, "%s: 'id' is not a variant id (v, hex digits, and -N)", where);
 	if ((st = get(d, where, o, "status", JSON_STRING, ALWAYS)) &&
 	    (k = status_of(json_string_value(st))) < 0)
@@ -638,7 +623,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	read_vals(d, pw, get(d, where, o, "params", JSON_OBJECT, COMPLETE), &x->params,
 	          &x->nparams, prev ? prev->params : NULL, prev ? prev->nparams : 0);
 	x->twin_of = str(d, where, o, "twin_of", OPTIONAL);
-	if (x->twin_of && !is_variant_id(x->twin_of))
+	if (x->twin_of && !space_id_valid(x->twin_of))
 		bad(d, "%s: 'twin_of' is not a variant id (v, hex digits, and -N)", where);
 	x->timed = get(d, where, o, "median_ms", JSON_REAL, x->status == ST_OK ? COMPLETE
 	                                                                         : OPTIONAL) != NULL;
@@ -968,18 +953,12 @@ void results_free(struct results *r)
 		free(x->twin_of);
 		free(x->log);
 	}
-	free(r->v);
-	free(r->sizes);
-	free(r->kernel);
-	free(r->config);
-	free(r->why_untimed);
-	free(r->gpu);
-	free(r->arch);
-	free(r->nvrtc);
-	free(r->date);
-	free(r->l2_policy);
-	free(r->l2_why);
-	free(r->strategy);
+	{
+		void *own[] = {r->v, r->sizes, r->kernel, r->config, r->why_untimed, r->gpu, r->arch,
+		               r->nvrtc, r->date, r->l2_policy, r->l2_why, r->strategy};
+		for (i = 0; i < LEN(own); i++)
+			free(own[i]);
+	}
 	for (i = 0; i < r->nphases; i++) {
 		free(r->phases[i].name);
 		free(r->phases[i].kind);
