@@ -431,7 +431,8 @@ has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
 # (the example application, the selection, the test kernel's bundle, bad input), bad input
 # through the real binary (exit 2, the message, within the time limit, nothing written), the
 # GPU side on a fake driver (tests/fakegpu.sh: extra verification sizes, refills), hostile runs
-# (interrupts, corrupt cache, concurrent writers), scripts/slurm-tune on a one-node Slurm
+# (interrupts, corrupt cache, concurrent writers), results from elsewhere (tests/foreign.sh:
+# names escaped, bad siblings skipped, bounded reads, --seed, merge's L2), scripts/slurm-tune on a one-node Slurm
 # cluster the suite starts (two shards merged equal one unsharded run; skipped without Slurm or
 # with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
 # browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
@@ -455,6 +456,7 @@ suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
 suite fakegpu tests/fakegpu.sh "$T"
 suite hostile tests/hostile.sh "$T"
+suite foreign tests/foreign.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"

@@ -501,6 +501,7 @@ TEST(report_retune_against_other_gpus)
 	struct variant v[3];
 	struct space s = {.v = v, .n = 3, .nkept = 3};
 	struct buf text = {0}, json = {0};
+	struct others x = {0};
 	size_t *order;
 
 	CHECK(dir != NULL);
@@ -521,7 +522,9 @@ TEST(report_retune_against_other_gpus)
 	put_results(dir, "untimed-sm_90", "{\"kernel\": \"k\", \"timed\": false, \"variants\": []}");
 	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
 	            "\"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}");
-	CHECK_EQ(retune_compare(dir, "me", NULL, "k", &s, r, order, &text, &json), 3);
+	retune_read(&x, dir, "me", NULL, "k");
+	CHECK_EQ(retune_compare(&x, &s, r, order, &text, &json), 3);
+	retune_free(&x);
 	CHECK_STR(text.s, "re-tuning: GPU A's winner v1 ranks 2 of 2 here, at 90.9 % of this GPU's "
 	          "fastest: re-tuning gained 10.0 %\n"
 	          "re-tuning: GPU B's winner v9 is not in this space\n"
@@ -545,13 +548,56 @@ TEST(report_retune_against_other_gpus)
 	put_results(dir, "me", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"Me\", "
 	            "\"variants\": [{\"id\": \"v0\", \"status\": \"ok\", \"median_ms\": 1}]}");
 	double score[3];
-	CHECK_EQ(retune_elsewhere(dir, "me", NULL, "k", &s, score), 2); /* a and d: b has none of these, c no medians */
+	retune_read(&x, dir, "me", NULL, "k");
+	CHECK_EQ(retune_elsewhere(&x, &s, score), 2); /* a and d: b has none of these, c no medians */
+	retune_free(&x);
 	CHECK(score[0] == -1);
 	CHECK(score[1] == 0.5);
 	CHECK(score[2] == 1);
-	CHECK_EQ(retune_elsewhere("/nonexistent/dir", "me", NULL, "k", &s, score), 0);
+	retune_read(&x, "/nonexistent/dir", "me", NULL, "k");
+	CHECK_EQ(retune_elsewhere(&x, &s, score), 0);
+	retune_free(&x);
 	CHECK(score[0] == -1 && score[1] == -1 && score[2] == -1);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK_EQ(system(cmd), 0);
+	free(cmd);
+}
+
+/* another GPU's name reaches the re-tuning line through buf_safe: no escape sequence, no line
+   of its own; a sibling whose points file names a directory outside, or whose directory has a
+   name the tuner never gives, is skipped */
+TEST(report_retune_foreign_names)
+{
+	char tmpl[] = "/tmp/tuner-retune.XXXXXX", *dir = mkdtemp(tmpl), *cmd;
+	const double ms[] = {1.0}, sp[] = {0.01};
+	struct result r[1];
+	struct variant v[1];
+	struct space s = {.v = v, .n = 1, .nkept = 1};
+	struct buf text = {0}, json = {0};
+	struct others x = {0};
+	size_t *order;
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	timed_results(r, v, 1, ms, sp, (const int[]){0});
+	order = winner_rank(r, 1);
+	put_results(dir, "gpu-a", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": "
+	            "\"A\\u001b[2J\\ntuner: best: v0\", \"variants\": [{\"id\": \"v0\", "
+	            "\"status\": \"ok\", \"median_ms\": 1}]}");
+	put_results(dir, "gpu-p", "{\"points\": [{\"dir\": \"../../../etc\"}]}");
+	put_results(dir, "gpu\x1b]0;x", "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"B\", "
+	            "\"variants\": [{\"id\": \"v0\", \"status\": \"ok\", \"median_ms\": 1}]}");
+	retune_read(&x, dir, "me", NULL, "k");
+	CHECK_EQ(x.n, 1);
+	CHECK_EQ(retune_compare(&x, &s, r, order, &text, &json), 1);
+	CHECK_STR(text.s, "re-tuning: A\\x1b[2J\\x0atuner: best: v0's winner v0 ranks 1 of 1 "
+	          "here, at 100.0 % of this GPU's fastest: re-tuning gained 0.0 %\n");
+	retune_free(&x);
+	buf_free(&text);
+	buf_free(&json);
+	free(order);
+	cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK_EQ(system(cmd), 0);
 	free(cmd);
 }

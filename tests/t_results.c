@@ -6,6 +6,7 @@
 #include "config.h"
 #include "report.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -42,7 +43,7 @@ static void fixture(struct fixture *f)
 	f->p[1].vals = f->pad_vals;
 	f->p[1].nvals = 3;
 	f->sz[0] = (struct size){.name = "n", .val = 1 << 24};
-	f->sz[1] = (struct size){.name = "m", .val = -7};
+	f->sz[1] = (struct size){.name = "m", .val = 7};
 	f->c.name = "k";
 	f->c.path = "configs/k.yaml";
 	f->c.kernel.source = "templates/k.cu";
@@ -113,6 +114,8 @@ static void fixture(struct fixture *f)
 	                         .config_hash = 0x0123456789abcdefULL,
 	                         .template_hash = 0xfedcba9876543210ULL};
 	snprintf(f->ri.gpu.name, sizeof f->ri.gpu.name, "Test GPU \"8\" \\ 80GB");
+	f->ri.l2_flush = 1;
+	snprintf(f->ri.l2_why, sizeof f->ri.l2_why, "auto: the buffers pass the L2");
 	f->ri.gpu.cc_major = 9;
 	f->ri.gpu.cc_minor = 0;
 	f->ri.gpu.sms = 132;
@@ -275,6 +278,8 @@ TEST(results_round_trip)
 		CHECK_EQ(r->timed, 1);
 		CHECK(r->why_untimed == NULL);
 		CHECK_STR(r->gpu, f->ri.gpu.name);
+		CHECK(r->l2 && r->l2_flush == 1 && r->l2_policy && r->l2_why);
+		CHECK_STR(r->l2_why, f->ri.l2_why);
 		CHECK_EQ(r->cc_major, 9);
 		CHECK_EQ(r->cc_minor, 0);
 		CHECK_EQ(r->sms, 132);
@@ -295,7 +300,7 @@ TEST(results_round_trip)
 		CHECK(results_find(r->sizes, r->nsizes, "n") &&
 		      results_find(r->sizes, r->nsizes, "n")->val == 1 << 24);
 		CHECK(results_find(r->sizes, r->nsizes, "m") &&
-		      results_find(r->sizes, r->nsizes, "m")->val == -7);
+		      results_find(r->sizes, r->nsizes, "m")->val == 7);
 		CHECK(results_find(r->sizes, r->nsizes, "k") == NULL);
 		CHECK(results_same_sizes(r, r));
 		CHECK_EQ(r->limits, 1);
@@ -397,7 +402,23 @@ TEST(results_load_refuses)
 	CHECK(load_text(dir, "{\"kernel\": \"k\", \"kernel\": \"k\"}", 0, &e) == NULL);
 	CHECK(e.line == 1 && strstr(e.text, "duplicate object key") != NULL);
 	CHECK(load_text(dir, NULL, 0, &e) == NULL);
-	CHECK(e.line == -1 && strstr(e.text, "unable to open") != NULL);
+	CHECK(e.line == 0 && strstr(e.text, "cannot open: No such file") != NULL);
+	/* a size below 0; a reason that quotes the file through buf_safe */
+	CHECK(load_text(dir, "{\"sizes\": {\"n\": -1}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "sizes: 'n' is -1: a size is 0 or more");
+	CHECK(load_text(dir, "{\"sizes\": {\"n\\u001b[2J\": \"x\"}}", 0, &e) == NULL);
+	CHECK_STR(e.text, "sizes: 'n\\x1b[2J' is not an integer");
+	/* more than RESULTS_MAX bytes: refused before it is parsed */
+	p = xasprintf("%s/results.json", dir);
+	{
+		int fd = open(p, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		CHECK(fd >= 0 && ftruncate(fd, (off_t)RESULTS_MAX + 1) == 0);
+		close(fd);
+	}
+	CHECK(results_load(p, 0, &e) == NULL);
+	CHECK(e.line == 0 && strstr(e.text, "more than the 64 MiB results may hold") != NULL);
+	unlink(p);
+	free(p);
 	/* what it holds */
 	CHECK(load_text(dir, "[]", 0, &e) == NULL);
 	CHECK(e.line == 0);

@@ -349,7 +349,7 @@ static void choose(struct bundle *b)
 		}
 		if (w == SIZE_MAX)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
-			      "directory aside to bundle the others)", g->json, g->name);
+			      "directory aside to bundle the others)", g->json, util_show(g->name));
 		b->win[i] = w;
 		b->work[i] = g->rows[w].geometry ? (double)g->rows[w].bytes : 0;
 		b->sized |= i > 0 && !strcmp(b->g[i - 1].name, g->name);
@@ -369,9 +369,9 @@ static void choose(struct bundle *b)
 	} else {
 		b->kportable = b->kof[oldest];
 		warn("%s: no variant was timed on every GPU: the portable default is the winner of "
-		     "the oldest, %s", b->dir, b->g[oldest].name);
+		     "the oldest, %s", b->dir, util_show(b->g[oldest].name));
 		buf_printf(&b->flags, " * no variant was timed on every GPU: the portable default is "
-		           "the winner of %s\n", b->g[oldest].name);
+		           "the winner of %s\n", util_show(b->g[oldest].name));
 	}
 	free(med);
 	free(best);
@@ -497,13 +497,13 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	buf_printf(o, " and a portable default, side by side, and the\n * selection of the entry for "
 	              "the GPU an application runs on. Emitted by tuner %s on %s\n * from ",
 	           TUNER_VERSION, date);
-	emit_comment(o, b->dir);
+	buf_safe(o, b->dir, 0);
 	buf_puts(o, " (each GPU's results.json and the config and template tuned with).\n"
 	            " * config: ");
-	emit_comment(o, f->config);
+	buf_safe(o, f->config, 0);
 	buf_printf(o, " (fnv1a64 %016llx), template: ",
 	           (unsigned long long)hash_bytes(HASH_INIT, f->cfgtext, f->cfglen));
-	emit_comment(o, f->tmplpath ? f->tmplpath : f->tmplfile);
+	buf_safe(o, f->tmplpath ? f->tmplpath : f->tmplfile, 0);
 	buf_printf(o, " (fnv1a64 %016llx)\n *\n",
 	           (unsigned long long)hash_bytes(HASH_INIT, f->tmpl, strlen(f->tmpl)));
 	buf_puts(o, " * entry  GPU, compute capability, multiprocessors: variant (parameters), "
@@ -512,7 +512,7 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 		const struct tuned *g = &b->g[i];
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_printf(o, " * %5zu  ", i);
-		emit_comment(o, g->name);
+		buf_safe(o, g->name, 0);
 		buf_printf(o, ", %d.%d, %d", g->cc_major, g->cc_minor, g->sms);
 		if (b->sized) {
 			char *at = sizes_str(b, g);
@@ -782,7 +782,7 @@ static void source(struct buf *o, const struct bundle *b)
 		for (i = j = 0; i < b->ng; i++)
 			if (b->kof[i] == k) {
 				buf_puts(o, j++ ? ", " : "the winner on ");
-				emit_comment(o, b->g[i].name);
+				buf_safe(o, b->g[i].name, 0);
 			}
 		if (k == b->kportable)
 			buf_puts(o, j ? "; the portable default" : "the portable default");

@@ -10,21 +10,6 @@
 #include "source.h"
 #include "version.h"
 
-void emit_comment(struct buf *b, const char *s)
-{
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if ((c == '/' && s[1] == '*') || (c == '*' && s[1] == '/'))
-			buf_printf(b, "%c ", c);
-		else if (c < 0x20 || c == 0x7f)
-			buf_puts(b, " ");
-		else if (c >= 0x80)
-			buf_puts(b, "?");
-		else
-			buf_add(b, &c, 1);
-	}
-}
-
 void emit_cstr(struct buf *b, const char *s)
 {
 	buf_puts(b, "\"");
@@ -46,18 +31,18 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 	size_t i;
 
 	buf_printf(b, "/*\n * %s variant %s, emitted by tuner %s on ", c->name, v->id, TUNER_VERSION);
-	emit_comment(b, ri->date);
+	buf_safe(b, ri->date, 0);
 	buf_puts(b, ".\n * config: ");
-	emit_comment(b, c->path);
+	buf_safe(b, c->path, 0);
 	buf_puts(b, "\n * parameters: ");
-	emit_comment(b, p);
+	buf_safe(b, p, 0);
 	buf_puts(b, "\n * sizes:");
 	for (i = 0; i < c->nsizes; i++)
 		buf_printf(b, " %s=%lld", c->sizes[i].name, (long long)c->sizes[i].val);
 	buf_puts(b, "\n * NVRTC ");
-	emit_comment(b, ri->nvrtc);
+	buf_safe(b, ri->nvrtc, 0);
 	buf_puts(b, ", compiled for ");
-	emit_comment(b, ri->arch);
+	buf_safe(b, ri->arch, 0);
 	if (r->co.ok && r->co.regs >= 0)
 		buf_printf(b, ": %d registers, %d bytes spilled, %d bytes static + %lld bytes dynamic "
 		           "shared memory", r->co.regs, r->co.spill_stores + r->co.spill_loads,
@@ -65,7 +50,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 	buf_puts(b, "\n");
 	if (ri->timed && r->status == ST_OK) {
 		buf_puts(b, " * GPU: ");
-		emit_comment(b, ri->gpu.name);
+		buf_safe(b, ri->gpu.name, 0);
 		buf_printf(b, ", compute capability %d.%d, driver %d.%d\n",
 		           ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.driver_version / 1000,
 		           ri->gpu.driver_version % 1000 / 10);
@@ -92,7 +77,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 				           (long long)c->sizes[i].val);
 			for (i = 0; i < c->nverify; i++) {
 				buf_puts(b, ", ");
-				emit_comment(b, c->verify[i].label);
+				buf_safe(b, c->verify[i].label, 0);
 			}
 		}
 		buf_puts(b, ": ");
@@ -100,7 +85,7 @@ static void provenance(struct buf *b, const struct config *c, const struct varia
 		buf_puts(b, "\n");
 	} else {
 		buf_puts(b, " * NOT TIMED and NOT VERIFIED: ");
-		emit_comment(b, ri->timed ? result_status(r->status) : ri->why_untimed);
+		buf_safe(b, ri->timed ? result_status(r->status) : ri->why_untimed, 0);
 		buf_puts(b, "\n");
 	}
 	buf_puts(b, " */\n");

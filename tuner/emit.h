@@ -16,10 +16,6 @@ int emit_variant(struct fileset *set, const char *dir, const char *base, const s
                  const struct variant *v, const struct vars *vars, const struct result *r,
                  const struct runinfo *ri, const char *tmpl);
 
-/* s (NULL: nothing) inside a C comment: a comment's end or start broken apart by a blank,
-   control characters as blanks, bytes beyond ASCII as '?'; every text from outside the config's own names that goes
-   into a comment of generated source goes through here */
-void emit_comment(struct buf *b, const char *s);
 /* s (NULL: "") as a C string literal: quotes, backslashes, control characters and '?' (no
    trigraphs) escaped; every such text in generated code goes through here */
 void emit_cstr(struct buf *b, const char *s);

@@ -241,8 +241,9 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case O_SEED:
 			errno = 0;
 			o->seed = strtoull(optarg, &end, 10);
-			if (errno || *end || optarg[0] == '-' || !optarg[0])
-				fatal("--seed: '%s' is not a non-negative number", optarg);
+			if (errno || *end || optarg[0] == '-' || !optarg[0] || o->seed > INT64_MAX)
+				fatal("--seed: '%s' is not a non-negative number of at most %lld (results.json "
+				      "keeps it, and reads back no larger integer)", optarg, (long long)INT64_MAX);
 			break;
 		case O_SHARD: {
 			long k, nn;

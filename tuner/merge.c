@@ -106,6 +106,11 @@ static void same_run(const struct shard *a, const struct shard *b)
 
 	if (key)
 		fatal("%s: its '%s' differs from %s's: shards of different runs", b->dir, key, a->dir);
+	if (x->l2 != y->l2 || x->l2_flush != y->l2_flush || !same_str(x->l2_policy, y->l2_policy))
+		fatal("%s/results.json: timed with the L2 %s (l2 %s), %s/results.json with it %s (l2 "
+		      "%s): shards of different L2 policies", b->dir, y->l2_flush ? "flushed" : "resident",
+		      util_show(y->l2_policy), a->dir, x->l2_flush ? "flushed" : "resident",
+		      util_show(x->l2_policy));
 	if (!same_str(x->strategy, y->strategy) || x->budget != y->budget)
 		fatal("%s: searched with another strategy or budget than %s", b->dir, a->dir);
 }
@@ -185,11 +190,12 @@ static struct results *load(const struct shard *sh, int n)
 	char *p = xasprintf("%s/results.json", sh->dir);
 	struct results_error e;
 	struct results *r = results_load(p, 0, &e);
+	char msg[1024];
 
-	if (!r && e.line)
-		fatal("%s:%d:%d: %s", p, e.line, e.column, e.text);
-	if (!r)
-		fatal("%s: %s", p, e.text);
+	if (!r) {
+		results_say(msg, sizeof msg, p, &e);
+		fatal("%s", msg);
+	}
 	free(p);
 	if (r->shard_k != sh->k || r->shard_n != n)
 		fatal("%s/results.json: not the results of shard %d of %d", sh->dir, sh->k, n);
@@ -311,6 +317,8 @@ int merge_run(const char *dir)
 		t.ri.copy_gbs = num(r0->copy_gbs);
 		t.ri.read_gbs = num(r0->read_gbs);
 		t.ri.bank_ignored = r0->bank_ignored;
+		t.ri.l2_flush = r0->l2_flush;
+		snprintf(t.ri.l2_why, sizeof t.ri.l2_why, "%s", r0->l2_why ? r0->l2_why : "");
 	}
 	t.ri.strategy = same_str(r0->strategy, "random") ? "random"
 	                : same_str(r0->strategy, "guided") ? "guided" : "exhaustive";

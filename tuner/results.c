@@ -2,7 +2,6 @@
    back (struct results) for merge, bundle and re-tuning: the only file that reads JSON. */
 #include "results.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -18,6 +17,7 @@
 #include "counters.h"
 #include "drops.h"
 #include "report.h"
+#include "space.h"
 
 /* ---- writing ---- */
 
@@ -428,44 +428,24 @@ static void bad(struct rd *d, const char *fmt, ...) __attribute__((format(printf
 
 static void bad(struct rd *d, const char *fmt, ...)
 {
+	char msg[sizeof d->why->text];
 	va_list ap;
 
 	if (d->bad)
 		return;
 	d->bad = 1;
 	va_start(ap, fmt);
-	vsnprintf(d->why->text, sizeof d->why->text, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-}
-
-/* 1 if s has the form of a variant id (space.c makes v and 8 or 16 hex digits, the latter
-   with an optional -N): ids reach generated code (comments, labels, names), so nothing else
-   is read as one */
-static int is_variant_id(const char *s)
-{
-	size_t n = strspn(s + 1, "0123456789abcdef"), k;
-
-	if (s[0] != 'v' || n < 1 || n > 16)
-		return 0;
-	s += 1 + n;
-	if (!*s)
-		return 1;
-	k = strspn(s + 1, "0123456789");
-	return *s == '-' && k >= 1 && k <= 9 && !s[1 + k];
+	snprintf(d->why->text, sizeof d->why->text, "%s", util_show(msg)); /* it quotes the file */
 }
 
 static const char *type_name(json_type t)
 {
-	switch (t) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "true or false";
-	case JSON_NULL: return "null";
-	}
-	return "?";
+	static const char *const name[] = {"an object", "a list", "a string", "an integer",
+	                                   "a number", "true or false", "true or false", "null"};
+
+	return (size_t)t < LEN(name) ? name[t] : "?";
 }
 
 /* member key of object o as type t (JSON_REAL: a number or null, JSON_TRUE: true or false);
@@ -618,7 +598,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 		return;
 	}
 	x->id = str(d, where, o, "id", ALWAYS);
-	if (x->id && !is_variant_id(x->id))
+	if (x->id && !space_id_valid(x->id))
 		bad(d, "%s: 'id' is not a variant id (v, hex digits, and -N)", where);
 	if ((st = get(d, where, o, "status", JSON_STRING, ALWAYS)) &&
 	    (k = status_of(json_string_value(st))) < 0)
@@ -628,7 +608,7 @@ static void read_variant(struct rd *d, struct results_variant *x, size_t i, json
 	read_vals(d, pw, get(d, where, o, "params", JSON_OBJECT, COMPLETE), &x->params,
 	          &x->nparams, prev ? prev->params : NULL, prev ? prev->nparams : 0);
 	x->twin_of = str(d, where, o, "twin_of", OPTIONAL);
-	if (x->twin_of && !is_variant_id(x->twin_of))
+	if (x->twin_of && !space_id_valid(x->twin_of))
 		bad(d, "%s: 'twin_of' is not a variant id (v, hex digits, and -N)", where);
 	x->timed = get(d, where, o, "median_ms", JSON_REAL, x->status == ST_OK ? COMPLETE
 	                                                                         : OPTIONAL) != NULL;
@@ -731,6 +711,12 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 	r->copy_gbs = num(d, "", doc, "copy_gbs");
 	r->read_gbs = num(d, "", doc, "read_gbs");
 	r->bank_ignored = flag(d, "", doc, "bank_mode_ignored", OPTIONAL);
+	if ((o = get(d, "", doc, "l2", JSON_OBJECT, OPTIONAL))) {
+		r->l2 = 1;
+		r->l2_policy = str(d, "l2", o, "policy", ALWAYS);
+		r->l2_flush = flag(d, "l2", o, "flush", ALWAYS);
+		r->l2_why = str(d, "l2", o, "why", OPTIONAL);
+	}
 	r->arch = str(d, "", doc, "arch", OPTIONAL);
 	r->nvrtc = str(d, "", doc, "nvrtc", OPTIONAL);
 	r->date = str(d, "", doc, "date", OPTIONAL);
@@ -789,6 +775,10 @@ static void read_doc(struct rd *d, json_t *doc)
 	r->config = str(d, "", doc, "config", COMPLETE);
 	read_vals(d, "sizes", get(d, "", doc, "sizes", JSON_OBJECT, COMPLETE), &r->sizes,
 	          &r->nsizes, NULL, 0);
+	for (i = 0; i < r->nsizes && !d->bad; i++)
+		if (r->sizes[i].val < 0)
+			bad(d, "sizes: '%s' is %lld: a size is 0 or more", r->sizes[i].name,
+			    (long long)r->sizes[i].val);
 	if ((list = get(d, "", doc, "variants", JSON_ARRAY, COMPLETE))) {
 		r->v = xcalloc(json_array_size(list) + 1, sizeof *r->v);
 		for (i = 0; i < json_array_size(list) && !d->bad; i++, r->n++)
@@ -825,20 +815,25 @@ static json_t *load_doc(const char *path, struct results_error *why)
 {
 	struct src s = {-1, 0, 0};
 	const char *no = NULL;
-	struct stat st;
+	char big[128];
+	struct stat st = {0};
 	json_error_t e;
 	json_t *doc;
 
 	memset(why, 0, sizeof *why);
 	if ((s.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)) < 0) {
-		why->line = why->column = -1; /* as jansson said it */
-		snprintf(why->text, sizeof why->text, "unable to open %s: %s", path, strerror(errno));
+		snprintf(why->text, sizeof why->text, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(s.fd, &st) < 0)
 		no = strerror(errno);
 	else if (!S_ISREG(st.st_mode))
 		no = S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file";
+	else if ((uint64_t)st.st_size > RESULTS_MAX)
+		no = big;
+	if (no == big)
+		snprintf(big, sizeof big, "%lld bytes, more than the %zu MiB results may hold "
+		         "(RESULTS_MAX): not read", (long long)st.st_size, RESULTS_MAX >> 20);
 	if (no) {
 		snprintf(why->text, sizeof why->text, "%s", no);
 		close(s.fd);
@@ -849,37 +844,23 @@ static json_t *load_doc(const char *path, struct results_error *why)
 	if (s.err) {
 		json_decref(doc);
 		if (s.err == EFBIG)
-			snprintf(why->text, sizeof why->text, "more than %zu bytes: too large for results",
-			         RESULTS_MAX);
+			snprintf(why->text, sizeof why->text, "more than the %zu MiB results may hold "
+			         "(RESULTS_MAX): not read", RESULTS_MAX >> 20);
 		else
 			snprintf(why->text, sizeof why->text, "cannot read: %s", strerror(s.err));
 		return NULL;
 	}
 	if (!doc) {
-		why->line = e.line;
-		why->column = e.column;
-		snprintf(why->text, sizeof why->text, "%s", e.text);
+		why->line = e.line > 0 ? e.line : 0;
+		why->column = e.line > 0 ? e.column : 0;
+		snprintf(why->text, sizeof why->text, "%s", util_show(*e.text ? e.text : "not valid JSON"));
 	}
 	return doc;
 }
 
-/* 1 if s names a point's directory as the tuner writes them: "n=4096_m=2" */
-static int is_point_dir(const char *s)
+char **results_points(const char *path, size_t *n, struct results_error *why)
 {
-	size_t i;
-
-	if (!*s || strlen(s) > 200 || *s == '.')
-		return 0;
-	for (i = 0; s[i]; i++)
-		if (!isalnum((unsigned char)s[i]) && !strchr("_=-", s[i]))
-			return 0;
-	return 1;
-}
-
-char **results_points(const char *path, size_t *n)
-{
-	struct results_error why;
-	json_t *doc = load_doc(path, &why), *pts, *p;
+	json_t *doc = load_doc(path, why), *pts, *p;
 	char **dirs;
 	size_t i;
 
@@ -887,18 +868,20 @@ char **results_points(const char *path, size_t *n)
 	if (!doc || !json_is_object(doc) || json_object_get(doc, "variants") ||
 	    !json_is_array(pts = json_object_get(doc, "points"))) {
 		json_decref(doc);
-		return NULL; /* results_load says what is wrong with it */
+		memset(why, 0, sizeof *why); /* results_load says what is wrong with it */
+		return NULL;
 	}
 	dirs = xcalloc(json_array_size(pts) + 1, sizeof *dirs);
 	json_array_foreach(pts, i, p) {
 		json_t *d = json_object_get(p, "dir");
-		if (i >= CFG_POINTS_MAX || !json_is_string(d) || !is_point_dir(json_string_value(d))) {
+		if (i >= CFG_POINTS_MAX || !json_is_string(d) || !util_plain_name(json_string_value(d))) {
 			while (*n)
 				free(dirs[--*n]);
 			free(dirs);
 			json_decref(doc);
-			fatal("%s: points[%zu]: no 'dir' naming a point's directory (at most %d points)",
-			      path, i, CFG_POINTS_MAX);
+			snprintf(why->text, sizeof why->text, "points[%zu]: no 'dir' naming a point's "
+			         "directory (at most %d points)", i, CFG_POINTS_MAX);
+			return NULL;
 		}
 		dirs[(*n)++] = xstrdup(json_string_value(d));
 	}
@@ -925,6 +908,14 @@ struct results *results_load(const char *path, int complete, struct results_erro
 	return &l->r;
 }
 
+void results_say(char *out, size_t len, const char *path, const struct results_error *e)
+{
+	if (e->line > 0)
+		snprintf(out, len, "%s:%d:%d: %s", path, e->line, e->column, e->text);
+	else
+		snprintf(out, len, "%s: %s", path, e->text);
+}
+
 static void copy_free(struct results_copy *c)
 {
 	free(c->copy);
@@ -948,16 +939,12 @@ void results_free(struct results *r)
 		free(x->twin_of);
 		free(x->log);
 	}
-	free(r->v);
-	free(r->sizes);
-	free(r->kernel);
-	free(r->config);
-	free(r->why_untimed);
-	free(r->gpu);
-	free(r->arch);
-	free(r->nvrtc);
-	free(r->date);
-	free(r->strategy);
+	{
+		void *own[] = {r->v, r->sizes, r->kernel, r->config, r->why_untimed, r->gpu, r->arch,
+		               r->nvrtc, r->date, r->l2_policy, r->l2_why, r->strategy};
+		for (i = 0; i < LEN(own); i++)
+			free(own[i]);
+	}
 	for (i = 0; i < r->nphases; i++) {
 		free(r->phases[i].name);
 		free(r->phases[i].kind);

@@ -15,8 +15,10 @@ struct space;
    regenerates the winners from them, tuner merge expands the shards' space again) */
 #define RESULTS_CONFIG_COPY "config.yaml"
 #define RESULTS_TEMPLATE_COPY "template.cu"
-/* the most bytes of a results.json results_load reads */
-#define RESULTS_MAX ((size_t)1 << 30)
+/* the most bytes of a results.json results_load reads, checked before it is parsed: about
+   100 000 timed variants (the tests' largest, 40 000 variants, are 20 MB; a full
+   stencil2d, 16 440, about 12 MB), while parsing it stays within about 1.5 GB */
+#define RESULTS_MAX ((size_t)64 << 20)
 
 /* results.json: every variant tried (the skipped ones are only counted, the dropped ones
    counted by rule unless ri->list_dropped) with parameters, status and reason, statistics,
@@ -83,6 +85,9 @@ struct results {
 	int sms, driver;
 	double copy_gbs, read_gbs;
 	int bank_ignored;
+	int l2;                   /* "l2" is given: the policy the run timed under */
+	char *l2_policy, *l2_why; /* its word (auto, flush, resident), why in words */
+	int l2_flush;             /* samples flushed the L2 first */
 	char *arch, *nvrtc, *date;
 	int copies;               /* "sources" is given: the copies of the config and template */
 	struct results_copy cfg, tmpl;
@@ -105,8 +110,9 @@ struct results {
 	size_t n;
 };
 
-/* why results_load failed: at line:column of the text where JSON is malformed (-1:-1: the
-   file cannot be opened), else (0:0) in what it holds ("variants[3]: no 'id'") */
+/* why results_load failed: at line:column of the text where JSON is malformed, else (0:0) in
+   what it holds ("variants[3]: no 'id'"); text is never empty, and what it quotes of the file
+   has been through buf_safe */
 struct results_error {
 	int line, column;
 	char text[512];
@@ -119,8 +125,11 @@ struct results_error {
 struct results *results_load(const char *path, int complete, struct results_error *why);
 /* the GPU directory's results.json of a run at several points (points.h): the points'
    directory names, *n of them (malloc'd, each too); NULL where path is not such a file (then
-   results_load tells what it is); names that are not a point's directory exit 2 */
-char **results_points(const char *path, size_t *n);
+   results_load tells what it is; why->text is empty), or where it names something that is not
+   a point's directory (why->text says so) */
+char **results_points(const char *path, size_t *n, struct results_error *why);
+/* "PATH:LINE:COLUMN: why" (or "PATH: why" where e has no place) into out */
+void results_say(char *out, size_t len, const char *path, const struct results_error *e);
 /* free what results_load returned (NULL: nothing) */
 void results_free(struct results *r);
 /* the one called name of v[0 .. n) (a variant's params, the results' sizes), or NULL */

@@ -12,21 +12,34 @@
 #include "winner.h"
 #include "results.h"
 
+/* a verified variant of another GPU: its id, its ratio to that GPU's fastest median */
+struct ratio {
+	char *id;
+	double r;
+};
+
+/* another GPU's results, as much of them as this run reads */
+struct other {
+	char *dir, *gpu, *winner; /* its directory's name, the GPU, its winner's id */
+	double pct;               /* the winner's % of copy there */
+	struct ratio *v;          /* by id */
+	size_t n;
+};
+
 /* the timed results of kernel at path; NULL when it has none (a warning says where they
    cannot be read) */
 static struct results *timed_of(const char *path, const char *kernel)
 {
 	struct results_error e;
 	struct results *r = results_load(path, 0, &e);
+	char msg[1024];
+
 	if (!r) {
-		if (e.line)
-			warn("%s:%d:%d: not readable as results (%s); not compared", path, e.line,
-			     e.column, e.text);
-		else
-			warn("%s: not readable as results (%s); not compared", path, e.text);
+		results_say(msg, sizeof msg, path, &e);
+		warn("%s; another GPU's results, not compared", msg);
 		return NULL;
 	}
-	if (!r->kernel || strcmp(r->kernel, kernel) || !r->timed) {
+	if (!r->kernel || strcmp(r->kernel, kernel) || !r->timed || !r->gpu) {
 		results_free(r);
 		return NULL;
 	}
@@ -35,14 +48,23 @@ static struct results *timed_of(const char *path, const char *kernel)
 
 /* the results.json of GPU directory kdir/name to compare with (malloc'd): its own, or, where
    it was tuned at several points, that of the point whose directory is `point` (NULL: this run
-   is at one point, and compares with none of them); NULL where there is none */
+   is at one point, and compares with none of them); NULL where there is none (or its points
+   file is bad: said) */
 static char *results_of(const char *kdir, const char *name, const char *point)
 {
-	char *path = xasprintf("%s/%s/results.json", kdir, name), **pts, *p = NULL;
+	char *path = xasprintf("%s/%s/results.json", kdir, name), **pts, *p = NULL, msg[1024];
+	struct results_error e;
 	size_t n, i;
 
-	if (access(path, F_OK) < 0 || !(pts = results_points(path, &n)))
-		return access(path, F_OK) == 0 ? path : (free(path), NULL);
+	if (access(path, F_OK) < 0)
+		return free(path), NULL;
+	if (!(pts = results_points(path, &n, &e))) {
+		if (!*e.text)
+			return path;
+		results_say(msg, sizeof msg, path, &e);
+		warn("%s; another GPU's results, not compared", msg);
+		return free(path), NULL;
+	}
 	for (i = 0; i < n; i++) {
 		if (point && !p && !strcmp(pts[i], point))
 			p = xasprintf("%s/%s/%s/results.json", kdir, name, pts[i]);
@@ -57,33 +79,64 @@ static char *results_of(const char *kdir, const char *name, const char *point)
 	return p;
 }
 
-/* another GPU's winner: its GPU, id and % of copy there; 0, or -1 if path has none */
-static int winner_of(const char *path, const char *kernel, char *gpu, size_t gpulen, char *id,
-                     size_t idlen, double *pct)
+static int by_id(const void *a, const void *b)
 {
-	struct results *r = timed_of(path, kernel);
-	size_t i;
-	int rc = -1;
+	return strcmp(((const struct ratio *)a)->id, ((const struct ratio *)b)->id);
+}
 
-	for (i = 0; r && r->gpu && i < r->n && rc < 0; i++)
-		if (r->v[i].status == ST_OK) {
-			snprintf(gpu, gpulen, "%s", r->gpu);
-			snprintf(id, idlen, "%s", r->v[i].id);
-			*pct = isnan(r->v[i].pct_copy) ? 0 : r->v[i].pct_copy; /* null: 0 */
-			rc = 0;
+/* r's winner (its first verified variant) and every verified variant's ratio into o; 0, or -1
+   where none is verified */
+static int other_take(struct other *o, const struct results *r)
+{
+	double best = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		double ms = r->v[i].median_ms;
+		if (r->v[i].status != ST_OK)
+			continue;
+		if (!o->winner) {
+			o->winner = xstrdup(r->v[i].id);
+			o->pct = isnan(r->v[i].pct_copy) ? 0 : r->v[i].pct_copy; /* null: 0 */
 		}
-	results_free(r);
-	return rc;
+		if (ms > 0)
+			best = best > 0 && best < ms ? best : ms;
+	}
+	o->v = xcalloc(r->n + 1, sizeof *o->v);
+	for (i = 0; i < r->n && best > 0; i++)
+		if (r->v[i].status == ST_OK && r->v[i].median_ms > 0)
+			o->v[o->n++] = (struct ratio){xstrdup(r->v[i].id), best / r->v[i].median_ms};
+	if (o->n)
+		qsort(o->v, o->n, sizeof *o->v, by_id);
+	o->gpu = xstrdup(r->gpu);
+	return o->winner ? 0 : -1;
+}
+
+static void other_free(struct other *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		free(o->v[i].id);
+	free(o->v);
+	free(o->dir);
+	free(o->gpu);
+	free(o->winner);
 }
 
 int retune_earlier_winner(const char *path, const char *kernel, char *id, size_t idlen)
 {
-	char gpu[256];
-	double pct;
+	struct other o = {0};
+	struct results *r;
+	int rc;
 
-	if (access(path, F_OK) < 0)
+	if (access(path, F_OK) < 0 || !(r = timed_of(path, kernel)))
 		return -1;
-	return winner_of(path, kernel, gpu, sizeof gpu, id, idlen, &pct);
+	if ((rc = other_take(&o, r)) == 0)
+		snprintf(id, idlen, "%s", o.winner);
+	other_free(&o);
+	results_free(r);
+	return rc;
 }
 
 static int by_name(const void *a, const void *b)
@@ -92,7 +145,8 @@ static int by_name(const void *a, const void *b)
 }
 
 /* the other GPUs' directories in kdir (not slug's, not the bundle's), in name order, for
-   output that does not depend on the disk; *nn of them (0 where kdir cannot be read) */
+   output that does not depend on the disk; *nn of them (0 where kdir cannot be read). A name
+   the tuner would not make is skipped with a warning. */
 static char **other_dirs(const char *kdir, const char *slug, size_t *nn)
 {
 	DIR *d = opendir(kdir);
@@ -102,104 +156,87 @@ static char **other_dirs(const char *kdir, const char *slug, size_t *nn)
 	*nn = 0;
 	if (!d)
 		return NULL;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' && strcmp(e->d_name, slug) && strcmp(e->d_name, "bundle")) {
-			names = xreallocarray(names, *nn + 1, sizeof *names);
-			names[(*nn)++] = xstrdup(e->d_name);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, slug) || !strcmp(e->d_name, "bundle"))
+			continue;
+		if (!util_plain_name(e->d_name)) {
+			warn("%s/%s: not a name the tuner gives a GPU's directory; not compared", kdir,
+			     util_show(e->d_name));
+			continue;
 		}
+		names = xreallocarray(names, *nn + 1, sizeof *names);
+		names[(*nn)++] = xstrdup(e->d_name);
+	}
 	closedir(d);
 	if (*nn) /* qsort's array may not be NULL, even of 0 elements */
 		qsort(names, *nn, sizeof *names, by_name);
 	return names;
 }
 
-static void free_dirs(char **names, size_t nn)
+void retune_read(struct others *x, const char *kdir, const char *slug, const char *point,
+                 const char *kernel)
 {
-	size_t i;
+	size_t nn, i;
+	char **names = other_dirs(kdir, slug, &nn);
 
-	for (i = 0; i < nn; i++)
+	x->o = xcalloc(nn + 1, sizeof *x->o);
+	x->n = 0;
+	for (i = 0; i < nn; i++) {
+		char *path = results_of(kdir, names[i], point);
+		struct results *r = path ? timed_of(path, kernel) : NULL;
+		struct other *o = &x->o[x->n];
+		if (r && other_take(o, r) == 0) {
+			o->dir = names[i];
+			names[i] = NULL;
+			x->n++;
+		} else if (r) {
+			other_free(o);
+			memset(o, 0, sizeof *o);
+		}
+		results_free(r);
+		free(path);
 		free(names[i]);
+	}
 	free(names);
 }
 
-/* a variant id and its index in the space, for bsearch */
-struct idx {
-	const char *id;
-	size_t i;
-};
-
-static int by_id(const void *a, const void *b)
+void retune_free(struct others *x)
 {
-	return strcmp(((const struct idx *)a)->id, ((const struct idx *)b)->id);
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		other_free(&x->o[i]);
+	free(x->o);
+	x->o = NULL;
+	x->n = 0;
 }
 
-/* the verified results of kernel in path (timed): their best median, and each one's ratio to
-   it into there[] by the variant's index in s (-1: none); 0, or -1 if path has none */
-static int ratios_of(const char *path, const char *kernel, const struct idx *ix, size_t n,
-                     double *there)
+size_t retune_elsewhere(const struct others *x, const struct space *s, double *score)
 {
-	struct results *r;
-	double best = 0;
-	size_t i;
-	int rc = -1, pass;
+	size_t i, k, n = 0;
 
-	for (i = 0; i < n; i++)
-		there[i] = -1;
-	if (!(r = timed_of(path, kernel)))
-		return -1;
-	for (pass = 0; pass < 2; pass++) /* the best median, then the ratios */
-		for (i = 0; i < r->n; i++) {
-			struct idx key = {r->v[i].id, 0}, *hit;
-			double ms = r->v[i].median_ms;
-			if (r->v[i].status != ST_OK || !(ms > 0))
-				continue;
-			if (!pass) {
-				best = best > 0 && best < ms ? best : ms;
-			} else if ((hit = bsearch(&key, ix, n, sizeof *ix, by_id))) {
-				there[hit->i] = best / ms;
-				rc = 0;
-			}
-		}
-	results_free(r);
-	return rc;
-}
-
-size_t retune_elsewhere(const char *kdir, const char *slug, const char *point,
-                        const char *kernel, const struct space *s, double *score)
-{
-	size_t nn, i, k, n = 0;
-	char **names = other_dirs(kdir, slug, &nn);
-	struct idx *ix = xcalloc(s->n + 1, sizeof *ix);
-	double *there = xcalloc(s->n + 1, sizeof *there);
-
-	for (i = 0; i < s->n; i++) {
+	for (i = 0; i < s->n; i++)
 		score[i] = -1;
-		ix[i] = (struct idx){s->v[i].id, i};
-	}
-	if (s->n)
-		qsort(ix, s->n, sizeof *ix, by_id);
-	for (k = 0; k < nn; k++) {
-		char *path = results_of(kdir, names[k], point);
-		if (path && ratios_of(path, kernel, ix, s->n, there) == 0) {
-			n++;
-			for (i = 0; i < s->n; i++)
-				if (there[i] >= 0 && (score[i] < 0 || there[i] < score[i]))
-					score[i] = there[i];
+	for (k = 0; k < x->n; k++) {
+		const struct other *o = &x->o[k];
+		int any = 0;
+		for (i = 0; i < s->n; i++) {
+			struct ratio key = {s->v[i].id, 0}, *hit;
+			if (!o->n || !(hit = bsearch(&key, o->v, o->n, sizeof *o->v, by_id)))
+				continue;
+			any = 1;
+			if (score[i] < 0 || hit->r < score[i])
+				score[i] = hit->r;
 		}
-		free(path);
+		n += any;
 	}
-	free(there);
-	free(ix);
-	free_dirs(names, nn);
 	return n;
 }
 
-size_t retune_compare(const char *kdir, const char *slug, const char *point,
-                      const char *kernel, const struct space *s, const struct result *r,
+size_t retune_compare(const struct others *x, const struct space *s, const struct result *r,
                       const size_t *order, struct buf *text, struct buf *json)
 {
-	char **names;
-	size_t nn = 0, i, k, n = 0, ntimed = 0;
+	size_t i, k, n = 0, ntimed = 0;
 	double best;
 
 	buf_puts(json, "[");
@@ -207,7 +244,6 @@ size_t retune_compare(const char *kdir, const char *slug, const char *point,
 		buf_puts(json, "]");
 		return 0;
 	}
-	names = other_dirs(kdir, slug, &nn);
 	/* the fastest, which a tie rule may not have chosen */
 	best = result_run(&r[order[0]])->t.median_ms;
 	for (k = 0; k < s->n && r[order[k]].status == ST_OK; k++) {
@@ -215,21 +251,15 @@ size_t retune_compare(const char *kdir, const char *slug, const char *point,
 		if (result_run(&r[order[k]])->t.median_ms < best)
 			best = result_run(&r[order[k]])->t.median_ms;
 	}
-	for (i = 0; i < nn; i++) {
-		char *path = results_of(kdir, names[i], point), gpu[256], id[64];
-		double pct = 0;
-		if (!path || winner_of(path, kernel, gpu, sizeof gpu, id, sizeof id, &pct) < 0) {
-			free(path);
-			continue;
-		}
-		free(path);
+	for (i = 0; i < x->n; i++) {
+		const char *id = x->o[i].winner, *gpu = util_show(x->o[i].gpu);
 		buf_puts(json, n++ ? ", {\"gpu\": " : "{\"gpu\": ");
-		buf_json_str(json, gpu);
+		buf_json_str(json, x->o[i].gpu);
 		buf_puts(json, ", \"dir\": ");
-		buf_json_str(json, names[i]);
+		buf_json_str(json, x->o[i].dir);
 		buf_puts(json, ", \"winner\": ");
 		buf_json_str(json, id);
-		buf_printf(json, ", \"pct_copy_there\": %.6g", pct);
+		buf_printf(json, ", \"pct_copy_there\": %.6g", x->o[i].pct);
 		for (k = 0; k < s->n && strcmp(s->v[order[k]].id, id); k++)
 			;
 		if (k == s->n) {
@@ -250,7 +280,6 @@ size_t retune_compare(const char *kdir, const char *slug, const char *point,
 		buf_printf(json, ", \"rank\": %zu, \"of\": %zu, \"ratio\": %.6g, \"gain_pct\": %.6g}",
 		           k + 1, ntimed, ratio, 100 * (1 / ratio - 1));
 	}
-	free_dirs(names, nn);
 	buf_puts(json, "]");
 	return n;
 }

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "nvrtc.h"
 #include "result.h"
+#include "retune.h"
 #include "space.h"
 
 /* what the command line asks of a run */
@@ -67,6 +68,8 @@ struct run {
 	int ahead_wanted;         /* it runs after the stream: start it beside the stream */
 	struct ahead *ahead;      /* what it evaluated beside the stream (predict.h); NULL: none */
 	size_t earlier;           /* the winner named by the results already in dir, + 1; 0: none */
+	struct others others;     /* the other GPUs' results beside this run's (retune_read) */
+	int others_read;          /* they have been read */
 	char why[512];            /* why nothing is timed */
 	size_t npoints;           /* points to tune at (cfg_points): several are a run each, into
 	                             a directory each under the GPU's (points.h) */

@@ -538,3 +538,16 @@ void space_arch_limits(const char *arch, struct limits *lim)
 	lim->smem_default = 48 * 1024;
 	lim->smem_optin = (int64_t)kb * 1024;
 }
+
+int space_id_valid(const char *s)
+{
+	size_t n = strspn(s + 1, "0123456789abcdef"), k;
+
+	if (s[0] != 'v' || n < 1 || n > 16)
+		return 0;
+	s += 1 + n;
+	if (!*s)
+		return 1;
+	k = strspn(s + 1, "0123456789");
+	return *s == '-' && k >= 1 && k <= 9 && !s[1 + k];
+}

@@ -65,4 +65,9 @@ void space_free(struct space *s);
 /* limits for an architecture without a GPU ("sm_90") */
 void space_arch_limits(const char *arch, struct limits *lim);
 
+/* 1 if s has the form of a variant id as space_expand makes them (v and 8 or 16 hex digits,
+   the latter with an optional -N): ids read back reach generated code (comments, labels,
+   names), so nothing else is taken for one */
+int space_id_valid(const char *s);
+
 #endif

@@ -220,6 +220,19 @@ static void earlier_winner(struct run *t)
 	free(prev);
 }
 
+/* t->others: the other GPUs' results of the kernel beside this run's, for the tie rule and
+   the re-tuning lines (bad ones are skipped, said) */
+static void read_others(struct run *t)
+{
+	char *kdir = xasprintf("%s/%s", t->o.outdir, t->c->name);
+	char *pt = t->npoints > 1 ? cfg_point_dir(t->label) : NULL; /* other GPUs' same point */
+
+	retune_read(&t->others, kdir, t->ri.slug, pt, t->c->name);
+	t->others_read = 1;
+	free(kdir);
+	free(pt);
+}
+
 /* what the run will do, before it does it: where it times, or that it times nothing and
    compiles for which architecture; how much of the space it tries */
 static void say_plan(const struct run *t)
@@ -267,8 +280,10 @@ void tune_run(struct run *t)
 	t->ri.shard_n = t->o.shard_n;
 	t->ri.list_dropped = t->o.list_dropped;
 	t->ri.table_all = t->o.all;
-	if (t->m)
+	if (t->m) { /* what is already there, read and checked before any work */
 		earlier_winner(t);
+		read_others(t);
+	}
 	say_plan(t);
 	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
 	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
@@ -530,22 +545,19 @@ int tune_finish(struct run *t)
 	int lock, emit_bad = 0;
 
 	if (t->ri.timed) {
-		char *kdir = xasprintf("%s/%s", t->o.outdir, c->name);
 		size_t keep = t->earlier ? t->earlier - 1 : SIZE_MAX;
 		double *elsewhere = xcalloc(s->n + 1, sizeof *elsewhere);
 		enum tie_key why = TIE_NONE;
-		char *pt = t->npoints > 1 ? cfg_point_dir(t->label) : NULL; /* other GPUs' same point */
+		if (!t->others_read) /* tuner merge */
+			read_others(t);
 		/* the winner of the run before, while it ties, stays the winner; else the tie that
 		   ran best on the other GPUs tuned beside this one, if any */
-		t->ri.tie_gpus = retune_elsewhere(kdir, t->ri.slug, pt, c->name, s, elsewhere);
+		t->ri.tie_gpus = retune_elsewhere(&t->others, s, elsewhere);
 		winner_ties(r, s->n, t->c, s, order, keep, t->ri.tie_gpus ? elsewhere : NULL, &why);
 		t->ri.tie_key = (int)why;
 		free(elsewhere);
 		t->ri.kept_winner = keep != SIZE_MAX && order[0] == keep && r[keep].tie;
-		retune_compare(kdir, t->ri.slug, pt, c->name, s, r, order, &t->ri.retune_text,
-		               &t->ri.retune_json);
-		free(kdir);
-		free(pt);
+		retune_compare(&t->others, s, r, order, &t->ri.retune_text, &t->ri.retune_json);
 	}
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
@@ -633,6 +645,7 @@ void tune_free(struct run *t)
 	nv_out_free(&t->ref);
 	nv_out_free(&t->copy);
 	buf_free(&t->ri.retune_text);
+	retune_free(&t->others);
 	buf_free(&t->ri.retune_json);
 	free(t->r);
 	free(t->tmpl);

@@ -19,6 +19,23 @@ static char *slurp(const char *path, size_t *len)
 	return file_read_nolink(path, 16 << 20, len);
 }
 
+/* 1 if path, as results from elsewhere record it, names a file of the kind what says (a
+   config: .yaml or .yml; a template: .cu, .cuh, .h, .hpp): a results file leads the tuner to
+   read no other file outside its directory */
+static int recorded_kind(const char *path, const char *what)
+{
+	static const char *const cfg[] = {".yaml", ".yml"}, *const tmpl[] = {".cu", ".cuh", ".h",
+	                                                                    ".hpp"};
+	const char *dot = strrchr(path, '.');
+	int config = !strcmp(what, "config");
+	size_t i, n = config ? LEN(cfg) : LEN(tmpl);
+
+	for (i = 0; dot && !strchr(dot, '/') && i < n; i++)
+		if (!strcmp(dot, config ? cfg[i] : tmpl[i]))
+			return 1;
+	return 0;
+}
+
 /* read the copy (config or template) sources.<what> names into *text; check its hash */
 static void read_copy(struct tuned *g, const char *what, const struct results_copy *c,
                       char **file, char **text, size_t *len)
@@ -27,16 +44,17 @@ static void read_copy(struct tuned *g, const char *what, const struct results_co
 
 	if (!*c->copy || strchr(c->copy, '/') || !strcmp(c->copy, ".") || !strcmp(c->copy, ".."))
 		fatal("%s: sources.%s: copy '%s' is not a file name in its directory", g->json, what,
-		      c->copy);
+		      util_show(c->copy));
 	*file = xasprintf("%s/%s", g->dir, c->copy);
 	if (!(*text = slurp(*file, len)))
 		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
-		      what, g->name, what);
+		      what, util_show(g->name), what);
 	snprintf(got, sizeof got, "%016llx",
 	         (unsigned long long)hash_bytes(HASH_INIT, *text, *len));
 	if (strcmp(got, c->fnv1a64))
 		fatal("%s: changed since %s was tuned with it (fnv1a64 %s in %s, %s now): re-tune "
-		      "there, or restore it", *file, g->name, c->fnv1a64, g->json, got);
+		      "there, or restore it", *file, util_show(g->name), util_show(c->fnv1a64), g->json,
+		      got);
 }
 
 /* the config and template g was tuned with: the copies beside its results, or where the results
@@ -55,14 +73,20 @@ static void read_sources(struct tuned *g)
 	}
 	g->legacy = 1;
 	g->cfgfile = xstrdup(g->config);
+	if (!recorded_kind(g->config, "config"))
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', is no .yaml or .yml file: not read (results lead the "
+		      "tuner to no other file); re-tune", g->json, util_show(g->config));
 	if (!(g->cfgtext = slurp(g->cfgfile, &g->cfglen)))
 		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
 		      "config it names, '%s', cannot be read: no config to regenerate from:", g->json,
-		      g->config);
+		      util_show(g->config));
 	errlen = strlen(g->cfgfile) + 512;
 	err = xmalloc(errlen);
 	if (!(c = cfg_parse(g->cfgfile, g->cfgtext, g->cfglen, err, errlen)))
-		fatal("%s", err);
+		fatal("%s: no copy of the config beside it (written by an older tuner), and the "
+		      "config it names, '%s', is none this tuner reads (its text is not shown; "
+		      "tuner --dry-run on it says why); re-tune", g->json, util_show(g->config));
 	free(err);
 	g->tmplfile = xstrdup(c->kernel.source);
 	cfg_free(c);
@@ -97,17 +121,18 @@ static int read_gpu(struct tuned *g, char **kernel)
 {
 	struct results_error e;
 	struct results *r;
+	char msg[1024];
 	size_t i;
 
-	if (!(r = g->res = results_load(g->json, 1, &e)) && e.line)
-		fatal("%s:%d:%d: %s", g->json, e.line, e.column, e.text);
-	if (!r)
-		fatal("%s: %s", g->json, e.text);
+	if (!(r = g->res = results_load(g->json, 1, &e))) {
+		results_say(msg, sizeof msg, g->json, &e);
+		fatal("%s", msg);
+	}
 	if (!*kernel)
 		*kernel = xstrdup(r->kernel);
 	if (strcmp(r->kernel, *kernel))
 		fatal("%s: results of kernel '%s', not '%s': a different kernel's results in %s",
-		      g->json, r->kernel, *kernel, g->dir);
+		      g->json, util_show(r->kernel), util_show(*kernel), g->dir);
 	g->config = r->config;
 	g->rows = r->v;
 	g->nrows = r->n;
@@ -165,7 +190,8 @@ static char **entries(const char *dir, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char **names = NULL;
+	char **names = NULL, msg[1024];
+	struct results_error e;
 	size_t k, np;
 
 	if (!d)
@@ -180,7 +206,13 @@ static char **entries(const char *dir, size_t *n)
 			free(j);
 			continue;
 		}
-		pts = results_points(j, &np);
+		if (!util_plain_name(de->d_name))
+			fatal("%s/%s: not a name the tuner gives a GPU's directory: move it aside",
+			      dir, util_show(de->d_name));
+		if (!(pts = results_points(j, &np, &e)) && *e.text) {
+			results_say(msg, sizeof msg, j, &e);
+			fatal("%s", msg);
+		}
 		free(j);
 		names = xreallocarray(names, *n + (pts ? np : 1) + 1, sizeof *names);
 		if (!pts) {
@@ -247,18 +279,18 @@ static void check_current(struct buf *flags, const struct tuned *g, const char *
 	size_t n;
 	char *now;
 
-	if (!path || g->legacy)
+	if (!path || g->legacy || !recorded_kind(path, copy == g->cfgfile ? "config" : "template"))
 		return;
 	if (!(now = slurp(path, &n))) {
-		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", path, copy,
-		     g->name);
+		note(2, "tuner: %s: not here; the copy %s is what %s was tuned with\n", util_show(path),
+		     copy, util_show(g->name));
 		return;
 	}
 	if (n != len || memcmp(now, text, n)) {
 		warn("%s changed since %s was tuned (%s is what was tuned): the bundle holds the "
-		     "tuned copy; re-tune for the change", path, g->name, copy);
+		     "tuned copy; re-tune for the change", util_show(path), util_show(g->name), copy);
 		buf_printf(flags, " * CHANGED since %s was tuned: %s (the bundle holds %s)\n",
-		           g->name, path, copy);
+		           util_show(g->name), util_show(path), util_show(copy));
 	}
 	free(now);
 }
@@ -273,28 +305,29 @@ static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
 		for (j = 0; j < i; j++)
 			if (!strcmp(gs[j].name, g->name) && results_same_sizes(gs[j].res, g->res))
 				fatal("%s: results for %s at the same sizes again (also in %s): one "
-				      "directory per GPU and point", g->json, g->name, gs[j].dir);
+				      "directory per GPU and point", g->json, util_show(g->name), gs[j].dir);
 		if (g->cfglen != f->cfglen || memcmp(g->cfgtext, f->cfgtext, f->cfglen))
 			fatal("%s differs from %s: %s and %s were tuned with different configs; re-tune "
-			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile, g->name,
-			      f->name);
+			      "one of them (or bundle them apart)", g->cfgfile, f->cfgfile,
+			      util_show(g->name), util_show(f->name));
 		if (strcmp(g->tmpl, f->tmpl))
 			fatal("%s differs from %s: %s and %s were tuned with different templates; "
 			      "re-tune one of them (or bundle them apart)", g->tmplfile, f->tmplfile,
-			      g->name, f->name);
+			      util_show(g->name), util_show(f->name));
 		for (j = 0; j < i && strcmp(gs[j].name, g->name); j++)
 			;
 		if (j == i && !results_same_sizes(g->res, f->res)) { /* a GPU's first point */
-			warn("%s: %s was tuned with other sizes than %s", g->json, g->name, f->name);
-			buf_printf(flags, " * %s was tuned with other sizes than %s\n", g->name,
-			           f->name);
+			warn("%s: %s was tuned with other sizes than %s", g->json, util_show(g->name),
+			     util_show(f->name));
+			buf_printf(flags, " * %s was tuned with other sizes than %s\n",
+			           util_show(g->name), util_show(f->name));
 		}
 		check_current(flags, g, g->config, g->cfgfile, g->cfgtext, g->cfglen);
 		check_current(flags, g, g->tmplpath, g->tmplfile, g->tmpl, strlen(g->tmpl));
 		if (g->legacy)
 			buf_printf(flags, " * %s: results without copies of the config and template "
 			           "(an older tuner): regenerated from %s as it was at bundling\n",
-			           g->name, g->config);
+			           util_show(g->name), util_show(g->config));
 	}
 }
 

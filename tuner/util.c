@@ -266,6 +266,55 @@ size_t buf_utf8_char(struct buf *b, const char *s)
 	return 1;
 }
 
+/* 1 if the n-byte UTF-8 sequence at s is a character buf_safe shows as it is: not a C1
+   control (U+0080..U+009F), nor one that reorders or hides text (U+061C, U+200B..U+200F,
+   U+2028..U+202E, U+2060..U+206F, U+FEFF) */
+static int shown(const unsigned char *s, int n)
+{
+	unsigned cp = n == 2 ? (s[0] & 0x1fu) << 6 | (s[1] & 0x3fu)
+	              : n == 3 ? (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+	              : 0x10000;
+
+	return cp >= 0xa0 && cp != 0x61c && !(cp >= 0x200b && cp <= 0x200f) &&
+	       !(cp >= 0x2028 && cp <= 0x202e) && !(cp >= 0x2060 && cp <= 0x206f) && cp != 0xfeff;
+}
+
+void buf_safe(struct buf *b, const char *s, size_t max)
+{
+	const char *p = s;
+	int n;
+
+	for (; p && *p; p += n) {
+		const unsigned char *u = (const unsigned char *)p;
+		n = utf8_len(p);
+		if (max && (size_t)(p - s) + (size_t)(n > 0 ? n : 1) > max) {
+			buf_puts(b, "...");
+			return;
+		}
+		if (n > 1 && shown(u, n))
+			buf_add(b, p, (size_t)n);
+		else if (n != 1 || *u < 0x20 || *u == 0x7f) {
+			buf_printf(b, "\\x%02x", *u);
+			n = 1;
+		} else if ((*u == '/' && p[1] == '*') || (*u == '*' && p[1] == '/'))
+			buf_printf(b, "%c ", *u);
+		else
+			buf_add(b, p, 1);
+	}
+}
+
+const char *util_show(const char *s)
+{
+	static struct buf ring[8];
+	static unsigned next;
+	struct buf *b = &ring[next++ % LEN(ring)];
+
+	b->len = 0;
+	buf_puts(b, "");
+	buf_safe(b, s, UTIL_SHOW_MAX);
+	return b->s;
+}
+
 /* s as a JSON string literal in valid UTF-8 (a byte that starts no valid sequence: \ufffd);
    with html, < > & and DEL escaped too */
 static void json_str(struct buf *b, const char *s, int html)
@@ -802,6 +851,13 @@ int mkdirs_under(const char *root, const char *path)
 	free(p);
 	errno = e;
 	return r;
+}
+
+int util_plain_name(const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._=+-");
+
+	return n >= 1 && n <= 200 && !s[n] && s[0] != '.';
 }
 
 char *path_dir(const char *path)

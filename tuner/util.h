@@ -60,6 +60,17 @@ int utf8_len(const char *s);
 /* append the character at s (not NUL): its valid UTF-8 sequence, or U+FFFD for a byte that
    starts none; returns how many bytes of s it took */
 size_t buf_utf8_char(struct buf *b, const char *s);
+/* append s (NULL: nothing), text from a file the tuner did not write or a path, so that it is
+   safe on a terminal, in a log line and inside a C comment of generated source: printable
+   ASCII and valid UTF-8 pass, but for control characters, DEL, C1 controls, bidirectional and
+   invisible formatting characters and bytes of no valid sequence, each byte written as \xNN,
+   and a comment's start or end broken apart by a blank; at most max bytes of s (0: all), then
+   "..." where more is left. The one escaping of such text for the terminal and comments. */
+void buf_safe(struct buf *b, const char *s, size_t max);
+/* s through buf_safe, at most UTIL_SHOW_MAX bytes of it, for a message's %s (NULL: ""); valid
+   until eight more calls */
+const char *util_show(const char *s);
+#define UTIL_SHOW_MAX 200
 /* append a string as a JSON string literal (with quotes): valid UTF-8 always, each byte that
    starts no valid sequence written as \ufffd (U+FFFD, the replacement character) */
 void buf_json_str(struct buf *b, const char *s);
@@ -144,6 +155,9 @@ int mkdirs(const char *path);
    ELOOP; another file: ENOTDIR), as another user who may write root could plant one; a path
    that root does not begin is made as mkdirs makes it; 0 or -1 with errno */
 int mkdirs_under(const char *root, const char *path);
+/* 1 if s is a plain name, as the tuner names the directories it makes (a GPU's, a point's, a
+   shard's): 1 to 200 of A-Z a-z 0-9 . _ = + -, the first not '.' */
+int util_plain_name(const char *s);
 /* directory part of path ("." if none), malloc'd */
 char *path_dir(const char *path);
 /* join dir and rel unless rel is absolute, malloc'd */

@@ -38,28 +38,12 @@ static void node_free(struct node *n)
 
 const char *yamltree_show(struct yamltree *x, const char *s)
 {
-	char *b = x->show[x->nshow++ % LEN(x->show)], *q = b;
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = 0;
+	char *b = x->show[x->nshow++ % LEN(x->show)];
+	struct buf o = {0};
 
-	for (; *p && n < YAMLTREE_SHOW_MAX; p++, n++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			q += sprintf(q, "\\x%02x", *p);
-			continue;
-		}
-		*q++ = (char)*p;
-	}
-	if (*p) {
-		if ((*p & 0xc0) == 0x80) { /* not in the middle of a character */
-			while (q > b && ((unsigned char)q[-1] & 0xc0) == 0x80)
-				q--;
-			if (q > b)
-				q--;
-		}
-		memcpy(q, "...", 3);
-		q += 3;
-	}
-	*q = '\0';
+	buf_safe(&o, s, YAMLTREE_SHOW_MAX);
+	snprintf(b, sizeof x->show[0], "%s", o.s ? o.s : "");
+	buf_free(&o);
 	return b;
 }
 

@@ -45,8 +45,8 @@ struct yamltree {
 void yamltree_parse(struct yamltree *t);
 /* free what t holds: its tree, the parser's state, the error */
 void yamltree_free(struct yamltree *t);
-/* s as quoted in a message: at most YAMLTREE_SHOW_MAX bytes (then "..."), bytes that are not
-   printable as \xNN; valid until four more calls */
+/* s as quoted in a message: buf_safe's text of at most YAMLTREE_SHOW_MAX bytes of s; valid
+   until four more calls */
 const char *yamltree_show(struct yamltree *t, const char *s);
 /* report an error at a 1-based position (ap: fmt's arguments) and jump to t->fail */
 __attribute__((format(printf, 4, 0)))
