@@ -134,6 +134,11 @@ python3 -c 'import json, sys
 m, s = (json.load(open(p))["l2"] for p in sys.argv[1:])
 assert m == s and m["why"], (m, s)' "$g/results.json" "$g/shard-1-of-2/results.json" 2>"$tmp/py" &&
 	ok merge_keeps_l2 || bad merge_keeps_l2 "$(cat "$tmp/py")"
+# a shard's reason reaches the table escaped
+edit "$g/shard-2-of-2/results.json" "v = [x for x in j['variants'] if x['status'] == 'ok' and x['id'] != j['winner']][0]; v['status'] = 'mismatch'; v['reason'] = 'bad\\x1b[2J */ evil\\ntuner: best: forged'"
+expect merge_reason_run 0 "$T" merge -v "$g"
+if grep -q "$(printf '\033')" "$tmp/stdout" || grep -q '^tuner: best: forged' "$tmp/stdout" || ! grep -q 'mismatch: bad\\x1b\[2J \* / evil' "$tmp/stdout"; then
+	bad merge_reason_escaped "$(grep -n 'mismatch' "$tmp/stdout" | head -3)"; else ok merge_reason_escaped; fi
 edit "$g/shard-2-of-2/results.json" "j['l2']['flush'] = not j['l2']['flush']"
 expect merge_l2_differs_refused 2 "$T" merge -q "$g"
 has merge_l2_differs_named "^tuner: $g/shard-2-of-2/results.json: timed with the L2 .*, $g/shard-1-of-2/results.json with it .*: shards of different L2 policies$" "$tmp/stderr"

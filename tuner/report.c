@@ -66,9 +66,15 @@ static char *status_text(const struct space *s, const struct result *r)
 	if ((r->status == ST_TWIN || r->status == ST_COLLAPSED) && r->twin >= 0)
 		return xasprintf("%s of %s", result_status(r->status), s->v[r->twin].id);
 	if (r->reason && r->status != ST_OK && r->status != ST_UNTIMED) {
-		const char *nl = strchr(r->reason, '\n');
-		int n = nl ? (int)(nl - r->reason) : (int)strlen(r->reason);
-		return xasprintf("%s: %.*s", result_status(r->status), n > 60 ? 60 : n, r->reason);
+		/* its first line, escaped: a merged shard's reason is another machine's text */
+		char *line = xstrdup(r->reason), *nl = strchr(line, '\n');
+		struct buf b = {0};
+		if (nl)
+			*nl = '\0';
+		buf_printf(&b, "%s: ", result_status(r->status));
+		buf_safe(&b, line, 60);
+		free(line);
+		return b.s;
 	}
 	return xstrdup(result_status(r->status));
 }
