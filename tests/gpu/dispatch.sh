@@ -7,10 +7,12 @@
 # to 2^27 too. One table (tests/gpu/dispatch.py): FAIL where the pick is more than 1 % slower
 # than the fastest entry at a point, more than 3 % slower than the tuner's winner at a size
 # between, or wrong; with DISPATCH_RUNS=3 also where three runs' winners at a point lie more
-# than 1 % apart. Exits 1 on any FAIL. About 4 minutes on one GPU (DISPATCH_RUNS=3: 6).
+# than 1 % apart. Exits 1 on any FAIL. Under 2 minutes for the three kernels with
+# DISPATCH_RUNS=3 on one H200 (4df37ed).
 # Usage: tests/gpu/dispatch.sh [OUTDIR]   (default out/dispatch: table.txt and each kernel's
 # runs, logs and harness; TUNER_YAML_PREFIX as for tests/gpu/run.sh). DISPATCH_KERNELS (default
 # "filter21 transpose reduction"), DISPATCH_SAMPLES (default 30), DISPATCH_RUNS (default 1),
+# DISPATCH_POINTS and DISPATCH_BETWEEN (the sizes tuned at and between, for one kind of kernel),
 # NVCC (default nvcc).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -58,7 +60,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	: >"$w/agree"
 	K=$(echo $k | tr a-z A-Z)
 	if [ $k = transpose ]; then # square points: a copy of the config listing them, beside it
-		pts="1024 2048 4096 8192" mid="1536 3072 6144"
+		pts=${DISPATCH_POINTS:-1024 2048 4096 8192} mid=${DISPATCH_BETWEEN:-1536 3072 6144}
 		python3 - configs/transpose.yaml "$tc" "$pts" <<-'PY'
 		import re, sys
 		t = open(sys.argv[1]).read()
@@ -69,7 +71,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 		PY
 		set -- "$tc"
 	else
-		pts="65536 1048576 8388608 67108864" mid="200000 3000000 24000000"
+		pts=${DISPATCH_POINTS:-65536 1048576 8388608 67108864} mid=${DISPATCH_BETWEEN:-200000 3000000 24000000}
 		set -- --size "n=$(echo $pts | tr ' ' ,)" "configs/$k.yaml"
 	fi
 	echo "== $k: $runs run(s) at $pts, runs at $mid"
