@@ -120,7 +120,9 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	cub=""
 	if [ $k = reduction ]; then # CUB beside the pick from 2^16 to 2^27
 		cub=-c
-		for e in 17 18 19 21 22 24 25 27; do sizes="$sizes c:$((1 << e))"; done
+		for e in 16 17 18 19 20 21 22 23 24 25 26 27; do # those not tuned at or between
+			case " $pts $mid " in *" $((1 << e)) "*) ;; *) sizes="$sizes c:$((1 << e))" ;; esac
+		done
 	fi
 	hdr=$(echo "$best" | sed 's/\.cu$/.h/')
 	# shellcheck disable=SC2086
