@@ -432,7 +432,7 @@ static struct bank_stats run(const struct bank_access *a, int64_t bx, int64_t by
 	struct bank_err err;
 	int64_t block[3] = {bx, by, 1};
 
-	if (bank_eval(a, block, v, r, &s, &err, NULL) < 0) {
+	if (bank_eval(a, block, BANK_SHARED_ANY, v, r, &s, &err, NULL) < 0) {
 		char m[400];
 		snprintf(m, sizeof m, "line %d: %s (col %d): %s", line, err.what, err.col, err.msg);
 		test_fail(__FILE__, line, m);
@@ -681,7 +681,7 @@ static int64_t taken(const struct bank_access *a, int64_t bx, int64_t by, const 
 	struct bank_stats s;
 	struct bank_err err;
 
-	if (bank_eval(a, block, v, &bank_volta, &s, &err, &work) < 0) {
+	if (bank_eval(a, block, BANK_SHARED_ANY, v, &bank_volta, &s, &err, &work) < 0) {
 		char m[400];
 		snprintf(m, sizeof m, "line %d: %s: %s", line, err.what, err.msg);
 		test_fail(__FILE__, line, m);
@@ -797,7 +797,7 @@ TEST(bank_steps_declared)
 		int64_t block[3] = {32, 1, 1};
 		struct bank_stats st;
 		struct bank_err err;
-		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &st, &err, NULL), -1);
+		CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &st, &err, NULL), -1);
 		CHECK_STR(err.msg, "more than 16384 iterations: does the loop end?");
 	}
 	bank_access_clear(&a);
@@ -872,53 +872,68 @@ TEST(bank_eval_errors)
 	memset(&v, 0, sizeof v);
 	vars_set(&v, "N", 0);
 	acc_init(&a, "4", NULL, "64 / (N + 33 - tx) + tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "index");
 	CHECK_EQ(err.col, 3);
 	CHECK_STR(err.msg, "thread (33, 0, 0): division by zero");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", "8", "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "index");
 	CHECK_STR(err.msg, "warp 0: lane 1: address 4 is not aligned to 8 bytes");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", "12", "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "width");
 	bank_access_clear(&a);
 
 	acc_init(&a, "tx", NULL, "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "elem");
 	CHECK_STR(err.msg, "unknown name 'tx'");
 	bank_access_clear(&a);
 	acc_init(&a, "9223372036854775807", "4", "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "elem");
 	CHECK_STR(err.msg, "element size 9223372036854775807 is more than 1048576 bytes");
 	bank_access_clear(&a);
 	acc_init(&a, "-4", NULL, "tx", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.msg, "element size -4 is not positive");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "tx - 1", 0);
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.msg, "thread (0, 0, 0): index -1 is outside shared memory");
+	bank_access_clear(&a);
+	/* a lane's last byte at the end of shared memory is in it; one past it is not */
+	acc_init(&a, "4", NULL, "tx", 0);
+	CHECK_EQ(bank_eval(&a, block, 256, &v, &bank_volta, &s, &err, NULL), 0);
+	CHECK_EQ(bank_eval(&a, block, 255, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.what, "index");
+	CHECK_STR(err.msg, "thread (63, 0, 0): index 63 is outside shared memory: bytes 252 to "
+	          "255 of 255");
+	bank_access_clear(&a);
+	/* the whole width counts, not the element the index names */
+	acc_init(&a, "4", "16", "4 * tx", 0);
+	CHECK_EQ(bank_eval(&a, block, 1024, &v, &bank_volta, &s, &err, NULL), 0);
+	CHECK_EQ(bank_eval(&a, block, 1020, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_STR(err.msg, "thread (63, 0, 0): index 252 is outside shared memory: bytes 1008 to "
+	          "1023 of 1020");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "k", 0);
 	acc_for(&a, "k", "0", "k >= 0", "k + 1 - k");
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "loops[0].while");
 	bank_access_clear(&a);
 
 	acc_init(&a, "4", NULL, "j", 0);
 	acc_count(&a, "k", "2");
 	acc_let(&a, "j", "k / (k - 1)");
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "let[0]");
 	bank_access_clear(&a);
 
@@ -928,7 +943,7 @@ TEST(bank_eval_errors)
 	acc_init(&a, "4", NULL, "tid + j", 0);
 	acc_count(&a, "k", "4000");
 	acc_let(&a, "j", "k % 32");
-	CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, NULL), -1);
+	CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, NULL), -1);
 	CHECK_STR(err.what, "");
 	CHECK(strstr(err.msg, "steps of the bank model for this variant") != NULL);
 	bank_access_clear(&a);
@@ -938,13 +953,13 @@ TEST(bank_eval_errors)
 		block[0] = 256;
 		acc_init(&a, "4", NULL, "tid", 0);
 		acc_count(&a, "k", "100");
-		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, &work), 0);
+		CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, &work), 0);
 		CHECK(work < BANK_WORK_MAX && work > BANK_WORK_MAX - 256 * 100 * 4);
 		before = work;
-		CHECK_EQ(bank_eval(&a, block, &v, &bank_kepler8, &s, &err, &work), 0);
+		CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_kepler8, &s, &err, &work), 0);
 		CHECK_EQ(before - work, BANK_WORK_MAX - before);
 		work = 1000;
-		CHECK_EQ(bank_eval(&a, block, &v, &bank_volta, &s, &err, &work), -1);
+		CHECK_EQ(bank_eval(&a, block, BANK_SHARED_ANY, &v, &bank_volta, &s, &err, &work), -1);
 		CHECK_STR(err.what, "");
 		bank_access_clear(&a);
 	}

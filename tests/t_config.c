@@ -755,12 +755,12 @@ TEST(config_accesses)
 	cfg_size_vars(c, 1, &v);
 	vars_set(&v, "W", 4);
 	vars_set(&v, "PAD", 0);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
+	CHECK_EQ(bank_eval(a, block, BANK_SHARED_ANY, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.requests, 32);
 	CHECK_EQ(st.wavefronts, 32 * 32);
 	CHECK_EQ(st.degree, 32);
 	vars_set(&v, "PAD", 1);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
+	CHECK_EQ(bank_eval(a, block, BANK_SHARED_ANY, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.wavefronts, 32);
 	CHECK_EQ(st.degree, 1);
 
@@ -778,10 +778,10 @@ TEST(config_accesses)
 	CHECK(!a->loops[0].count && a->loops[0].from && a->loops[0].cond && a->loops[0].next);
 	CHECK_STR(expr_src(a->loops[0].cond), "d < nthreads");
 	/* PAD 1: not in this variant */
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
+	CHECK_EQ(bank_eval(a, block, BANK_SHARED_ANY, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.present, 0);
 	vars_set(&v, "PAD", 0);
-	CHECK_EQ(bank_eval(a, block, &v, &bank_volta, &st, &e, NULL), 0);
+	CHECK_EQ(bank_eval(a, block, BANK_SHARED_ANY, &v, &bank_volta, &st, &e, NULL), 0);
 	CHECK_EQ(st.present, 1);
 	CHECK(st.requests > 0 && st.degree >= 2);
 out:

@@ -118,6 +118,7 @@ struct ev {
 	int64_t tid[BANK_LANES];  /* linear thread index of each lane of the current warp */
 	int64_t block[3];
 	int64_t elem, width, base;
+	int64_t shared;           /* bytes of shared memory the lanes' bytes must lie in */
 	int64_t iters;            /* loop iterations of the current warp */
 	int64_t *work;            /* steps left (bank_eval) */
 };
@@ -220,6 +221,11 @@ static int emit(struct ev *e, uint32_t mask)
 			return fail(e->err, "index", -1, "%s: index %lld is outside shared memory",
 			            thread_str(e, l, msg, sizeof msg), (long long)idx);
 		q.addr[l] = e->base + idx * e->elem;
+		if (q.addr[l] > e->shared - e->width)
+			return fail(e->err, "index", -1, "%s: index %lld is outside shared memory: "
+			            "bytes %lld to %lld of %lld", thread_str(e, l, msg, sizeof msg),
+			            (long long)idx, (long long)q.addr[l],
+			            (long long)(q.addr[l] + e->width - 1), (long long)e->shared);
 		q.active |= 1u << l;
 	}
 	if (!q.active)
@@ -502,8 +508,8 @@ static void unbind(struct bank_access *b)
 	free(b->loops);
 }
 
-int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
-              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
+int bank_eval(const struct bank_access *a, const int64_t block[3], int64_t shared,
+              const struct vars *v, const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
               int64_t *work_left)
 {
 	struct ev e;
@@ -529,6 +535,7 @@ int bank_eval(const struct bank_access *a, const int64_t block[3], const struct 
 	e.s = s;
 	e.err = err;
 	e.work = work_left ? work_left : &own;
+	e.shared = shared;
 	if (uniform(a->elem, v, "elem", err, &e.elem) < 0)
 		return -1;
 	if (e.elem <= 0 || e.elem > 1 << 20)

@@ -134,12 +134,16 @@ struct bank_err {
 int64_t bank_steps(const struct bank_access *a, const int64_t block[3], const struct vars *v,
                    int64_t *iters);
 
+/* the shared-memory extent bank_eval takes for "not known": only a negative address is an error */
+#define BANK_SHARED_ANY INT64_MAX
+
 /* evaluate a for every warp of a block of block[0] x block[1] x block[2] threads under the
-   variant's bindings v (sizes and parameters); 0, or -1 with *err. *work is the steps left to
+   variant's bindings v (sizes and parameters); 0, or -1 with *err. A lane's bytes (address
+   to address + width) must lie in shared memory of `shared` bytes. *work is the steps left to
    the variant, decreased by those taken; running out is an error (err->what empty: the access
    as a whole). work NULL: BANK_WORK_MAX steps for this call. */
-int bank_eval(const struct bank_access *a, const int64_t block[3], const struct vars *v,
-              const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
+int bank_eval(const struct bank_access *a, const int64_t block[3], int64_t shared,
+              const struct vars *v, const struct bank_rules *r, struct bank_stats *s, struct bank_err *err,
               int64_t *work);
 /* mean wavefronts per request (0 without requests) */
 double bank_mean(const struct bank_stats *s);

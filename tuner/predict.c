@@ -87,8 +87,15 @@ int predict_sees_sizes(const struct config *c)
 	return 0;
 }
 
-/* the variants the bank model cannot tell apart: same block, same rules, same values of the
-   parameters the accesses use (the sizes are the same for all) */
+/* the shared memory variant v's accesses must lie in: its dynamic shared memory, or without
+   any the most a GPU gives a block (static arrays, whose size is known only once compiled) */
+static int64_t shared_extent(const struct variant *v)
+{
+	return v->shared > 0 ? v->shared : (int64_t)227 * 1024;
+}
+
+/* the variants the bank model cannot tell apart: same block, same rules, same shared memory,
+   same values of the parameters the accesses use (the sizes are the same for all) */
 struct bank_memo {
 	const struct config *c;
 	const struct space *s;
@@ -130,6 +137,7 @@ static uint64_t memo_hash(const struct bank_memo *m, size_t i)
 	size_t p;
 
 	h = hash_bytes(h, &rules, sizeof rules);
+	h = hash_bytes(h, &v->shared, sizeof v->shared);
 	for (p = 0; p < m->c->nparams; p++)
 		if (m->used[p])
 			h = hash_bytes(h, &v->vals[p], sizeof v->vals[p]);
@@ -141,7 +149,8 @@ static int memo_same(const struct bank_memo *m, size_t i, size_t j)
 	const struct variant *a = &m->s->v[i], *b = &m->s->v[j];
 	size_t p;
 
-	if (memcmp(a->block, b->block, sizeof a->block) || memo_rules(m, i) != memo_rules(m, j))
+	if (memcmp(a->block, b->block, sizeof a->block) || memo_rules(m, i) != memo_rules(m, j) ||
+	    a->shared != b->shared)
 		return 0;
 	for (p = 0; p < m->c->nparams; p++)
 		if (m->used[p] && a->vals[p] != b->vals[p])
@@ -183,7 +192,7 @@ static int bank_one(const struct config *c, const struct space *s, size_t i,
                     struct bank_stats *bank8, char *msg, size_t msglen)
 {
 	const struct variant *v = &s->v[i];
-	int64_t work = BANK_WORK_MAX; /* for the variant */
+	int64_t work = BANK_WORK_MAX, sh = shared_extent(v); /* work: for the variant */
 	struct vars vars;
 	size_t k;
 
@@ -191,8 +200,8 @@ static int bank_one(const struct config *c, const struct space *s, size_t i,
 	for (k = 0; k < c->naccesses; k++) {
 		const struct bank_access *a = &c->accesses[k];
 		struct bank_err e;
-		if (bank_eval(a, v->block, &vars, rules, &bank[k], &e, &work) == 0 &&
-		    bank_eval(a, v->block, &vars, &bank_kepler8, &bank8[k], &e, &work) == 0)
+		if (bank_eval(a, v->block, sh, &vars, rules, &bank[k], &e, &work) == 0 &&
+		    bank_eval(a, v->block, sh, &vars, &bank_kepler8, &bank8[k], &e, &work) == 0)
 			continue;
 		bank_error(c, v, k, &e, msg, msglen);
 		return -1;
