@@ -153,6 +153,21 @@ static void sizes_check(const struct config *c, const struct vars *sizes, const 
 	}
 }
 
+/* every scratch buffer's count under vars (v's; at: the extra verification size they are of,
+   or NULL), those the kernel is not passed too (counts may use parameters); else exit 2 */
+static void scratch_check(const struct config *c, const struct vars *vars,
+                          const struct variant *v, const struct vsize *at)
+{
+	size_t i;
+
+	for (i = 0; i < c->nbuffers; i++) {
+		const struct buffer *b = &c->buffers[i];
+		if (b->role == ROLE_SCRATCH)
+			count_check(c, "buffer", b->name, b->count, elem_size(b->type),
+			            CFG_BUFFER_MAX, vars, v, at);
+	}
+}
+
 /* the reference's launch under the sizes (those of extra verification size at, or the tuning
    sizes when NULL) within lim, and its args; else exit 2 */
 static void reference_check(const struct config *c, const struct vars *sizes,
@@ -341,6 +356,7 @@ static char *check(const struct config *c, struct variant *v, const struct vars 
 	if (v->bytes <= 0)
 		return xasprintf("bytes = %lld is not positive", (long long)v->bytes);
 	args_check(c, &c->kernel, "argument", vars, v, at);
+	scratch_check(c, vars, v, at);
 	return NULL;
 }
 
