@@ -22,6 +22,24 @@ def fail(msg):
     sys.exit(1)
 
 
+def sh(path):
+    """path as one word of a shell command (spaces and all)"""
+    return shlex.quote(path)
+
+
+def esc(text):
+    """text (shell words) as the value of a build.ninja variable or command"""
+    return text.replace("$", "$$")
+
+
+def path_ok(path, what):
+    """fails unless path can stand in a C string and build.ninja: no quote, backslash or
+    control character (spaces are fine)"""
+    if re.search(r'["\\\x00-\x1f\x7f]', path):
+        fail("%s %s: its path has a quote, backslash or control character, which the build "
+             "cannot pass on; name it by a path without them (a symbolic link)" % (what, path))
+
+
 def find_cuda():
     cands = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")]
     nvcc = shutil.which("nvcc")
@@ -30,6 +48,7 @@ def find_cuda():
     cands.append("/usr/local/cuda")
     for c in cands:
         if c and os.path.isfile(os.path.join(c, "include", "nvrtc.h")):
+            path_ok(c, "CUDA Toolkit")
             return c
     fail("CUDA toolkit not found (no include/nvrtc.h under $CUDA_HOME, $CUDA_PATH, nvcc's "
          "prefix or /usr/local/cuda): install the CUDA Toolkit 13.0 (scripts/setup and "
@@ -63,7 +82,9 @@ def library(cc, prefix, pc, lib, probe, missing):
     knows it, else -l<lib>; fails with `missing` if probe does not build against them"""
     if prefix:
         p = os.path.abspath(prefix)
-        cflags, libs = "-I%s/include" % p, "-L%s/lib -Wl,-rpath,%s/lib -l%s" % (p, p, lib)
+        path_ok(p, "--%s-prefix" % lib)
+        cflags = "-I" + sh(p + "/include")
+        libs = "-L%s %s -l%s" % (sh(p + "/lib"), sh("-Wl,-rpath," + p + "/lib"), lib)
     else:
         cflags, libs = pkg(pc, lib)
     libs = libs or "-l" + lib
@@ -186,7 +207,7 @@ def main():
     if args.sanitize:
         cflags += " -fsanitize=address,undefined -fno-sanitize-recover=undefined"
         ldflags += " -fsanitize=address,undefined"
-    ok, out = try_compile(cc, cflags + " -I" + cuinc, "-L%s -lnvrtc" % culib,
+    ok, out = try_compile(cc, cflags + " -I" + sh(cuinc), "-L%s -lnvrtc" % sh(culib),
                           "#include <nvrtc.h>\nint main(void){int a,b;return nvrtcVersion(&a,&b);}\n")
     if not ok:
         fail("cannot build against NVRTC in %s:\n%s" % (culib, out))
@@ -222,12 +243,12 @@ def main():
     if not cupti:
         sys.stderr.write("configure.py: warning: no cupti_range_profiler.h in %s: --counters "
                          "will be unavailable (install the CUDA Toolkit's CUPTI)\n" % cuinc)
-    w.var("cflags", cflags + " -I%s %s %s %s%s" % (cuinc, ycflags, jcflags,
-                                                 shlex.quote('-DTUNER_CUDA_LIB="%s"' % culib),
-                                                 "" if cupti else " -DTUNER_NO_CUPTI"))
-    w.var("ldflags", ldflags + " -L%s -Wl,-rpath,%s" % (culib, culib))
-    w.var("libs", "-lnvrtc %s %s -ldl -lm" % (ylibs, jlibs))
-    w.var("nvcc", nvcc)
+    w.var("cflags", esc(cflags + " -I%s %s %s %s%s" % (sh(cuinc), ycflags, jcflags,
+                                                     sh('-DTUNER_CUDA_LIB="%s"' % culib),
+                                                     "" if cupti else " -DTUNER_NO_CUPTI")))
+    w.var("ldflags", esc(ldflags + " -L%s %s" % (sh(culib), sh("-Wl,-rpath," + culib))))
+    w.var("libs", esc("-lnvrtc %s %s -ldl -lm" % (ylibs, jlibs)))
+    w.var("nvcc", esc(sh(nvcc)))
     w.rule("cc", "$cc -MMD -MF $out.d $cflags -c $in -o $out", depfile="$out.d", deps="gcc",
            description="CC $out")
     w.rule("link", "$cc $ldflags $in -o $out $libs", description="LINK $out")
@@ -294,7 +315,7 @@ def main():
     # a fake libcuda.so.1 for tests/fakegpu.sh: the GPU side of a run on the host
     fake = os.path.join(bdir, "fakecuda", "libcuda.so.1")
     w.rule("fakecuda", "$cc -std=c11 -D_POSIX_C_SOURCE=200809L %s -O1 -g -fPIC -shared -I%s "
-           "$in -o $out" % (WARN, cuinc), description="CC $out")
+           "$in -o $out" % (WARN, esc(sh(cuinc))), description="CC $out")
     w.build([fake], "fakecuda", ["tests/fakecuda/cuda.c"], implicit=["tuner/cmp.h"])
     w.build(["test"], "test", implicit=[tuner, unit, fake])
 
@@ -318,11 +339,12 @@ def main():
     if fuzz_why is None:
         w.var("clang", clang)
         # the toolkit's headers first, as for $cflags: <nvrtc.h> is not tuner/nvrtc.h
-        w.var("fuzzflags", fuzz_flags + " -I%s %s -Ituner" % (cuinc, ycflags))
+        w.var("fuzzflags", esc(fuzz_flags + " -I%s %s -Ituner" % (sh(cuinc), ycflags)))
         w.rule("fuzzcc", "$clang -MMD -MF $out.d $fuzzflags -fsanitize=fuzzer-no-link "
                "-c $in -o $out", depfile="$out.d", deps="gcc", description="CC $out")
         w.rule("fuzzlink", "$clang $fuzzflags -fsanitize=fuzzer $in -o $out "
-               "-L%s -Wl,-rpath,%s $libs" % (culib, culib), description="LINK $out")
+               "-L%s %s $libs" % (esc(sh(culib)), esc(sh("-Wl,-rpath," + culib))),
+               description="LINK $out")
         fobjs = {}
         for s in fsrcs:
             name = os.path.basename(s)[:-2]

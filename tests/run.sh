@@ -58,6 +58,25 @@ expect setup_root 0 setup env FAKE_MISSING="ninja-build slurm-wlm" FAKE_UID=0 sc
 if [ "$(cat "$tmp/apt.log" 2>/dev/null)" = "$(printf 'update\ninstall -y ninja-build slurm-wlm')" ]; then
 	ok setup_root_installs; else bad setup_root_installs "$(cat "$tmp/apt.log" 2>&1)"; fi
 expect setup_usage 2 scripts/setup --frobnicate
+# a CUDA home whose path has a space: setup says ready, and configure.py's build.ninja builds
+# a tuner that runs; one with a quote: both refuse it with the same words, nothing written
+cudareal=$(dirname "$(dirname "$(readlink -f "$NVCC")")")
+ln -s "$cudareal" "$tmp/cu da"
+ln -s "$cudareal" "$tmp/cu\"da"
+expect setup_cuda_space 0 setup env CUDA_HOME="$tmp/cu da" FAKE_MISSING= scripts/setup
+has setup_cuda_space_said "^setup: CUDA Toolkit .* in $tmp/cu da (configure.py uses it)$" "$tmp/stdout"
+sb=out/t-space-$$
+expect configure_cuda_space 0 env CUDA_HOME="$tmp/cu da" ./configure.py --builddir "$sb"
+expect build_cuda_space 0 ninja -f "$sb/build.ninja" "$sb/bin/tuner"
+expect build_cuda_space_runs 0 "$sb/bin/tuner" --dry-run --arch sm_90 tests/kernels/scale.yaml
+rm -rf "$sb"
+why=": its path has a quote, backslash or control character, which the build cannot pass on"
+expect setup_cuda_quote 1 setup env CUDA_HOME="$tmp/cu\"da" FAKE_MISSING= scripts/setup
+has setup_cuda_quote_said "^setup: CUDA Toolkit $tmp/cu\"da$why" "$tmp/stdout"
+expect configure_cuda_quote 1 env CUDA_HOME="$tmp/cu\"da" ./configure.py --builddir "$sb"
+has configure_cuda_quote_said "^configure.py: CUDA Toolkit $tmp/cu\"da$why" "$tmp/stderr"
+[ ! -e "$sb" ] && ok configure_cuda_quote_nothing || bad configure_cuda_quote_nothing "$(ls "$sb")"
+rm -rf "$sb"
 
 # the architecture without a GPU: --arch, else TUNER_ARCH, else NVRTC's newest (said so)
 TUNER_ARCH=sm_90 $T -j 2 --out "$tmp/ta" tests/kernels/scale.yaml >"$tmp/stdout" 2>"$tmp/stderr"
