@@ -397,6 +397,23 @@ for x in 4096 8192; do
 	has "untimed_points_page_n=$x" "no GPU: compiled for sm_90, at n=$x</span>" "$ug/n=$x/report.html"
 	has "untimed_points_link_n=$x" "<li><a href=\"n=$x/report.html\">n=$x</a></li>" "$ug/report.html"
 done
+# explain --sass with a disassembler found as the tuner looks for one (scripts/nvdisasm installs
+# nvdisasm for the user; .ci/run does): a variant whose stores are as declared agrees; a copy of
+# the config declaring VEC-wide stores where the padding breaks their alignment names it (exit 1)
+sid=$($T --dry-run configs/transpose.yaml 2>/dev/null |
+	awk '/ TILE=32 TH=32 VEC=4 ROWS=8 PAD=1 SWIZZLE=0 GROUP=0 BANK_BYTES=4 / { print $1; exit }')
+$T explain --sass --emit "$sid" --arch sm_90 configs/transpose.yaml >"$tmp/sass.out" 2>&1
+if grep -q "^tuner explain --sass: skipped: no disassembler" "$tmp/sass.out"; then
+	skip explain_sass "$(sed -n 's/.*skipped: //p' "$tmp/sass.out")"
+else
+	expect explain_sass_agrees 0 $T explain --sass --emit "$sid" --arch sm_90 configs/transpose.yaml
+	has explain_sass_agrees_said "^tuner explain --sass: 0 of 1 variants compiled for sm_90 differ" "$tmp/stdout"
+	mkdir -p "$tmp/sass/configs"
+	ln -s "$PWD/templates" "$tmp/sass/templates"
+	sed 's/^    width: 4 \* min(VEC, .*/    width: 4 * VEC/' configs/transpose.yaml >"$tmp/sass/configs/t.yaml"
+	expect explain_sass_differs 1 $T explain --sass --emit "$sid" --arch sm_90 "$tmp/sass/configs/t.yaml"
+	has explain_sass_differs_said "^  declared: 16-byte stores (1 access), but the code has no STS.128" "$tmp/stdout"
+fi
 # explain at several points: each one, named
 expect explain_points 0 $T explain --size cols=1024,2048 configs/transpose.yaml
 if [ "$(grep '^tuner explain: point' "$tmp/stdout")" = "tuner explain: point 1 of 2: rows=8192 cols=1024

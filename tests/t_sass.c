@@ -1,8 +1,10 @@
 /* sass: the shared-memory instructions of a listing, and the comparison with declared ones */
 #include "test.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sass.h"
 #include "util.h"
@@ -69,6 +71,47 @@ TEST(sass_tool_absent)
 	CHECK_EQ(sass_tool(path, sizeof path, why, sizeof why), -1);
 	CHECK(strstr(why, "TUNER_DISASM=/nonexistent/nvdisasm is not a program") != NULL);
 	unsetenv("TUNER_DISASM");
+}
+
+/* nvdisasm where scripts/nvdisasm installs NVIDIA's wheel is found after PATH, and named
+   where it is missing (unless the toolkit's own directory has a disassembler) */
+TEST(sass_tool_wheel)
+{
+	char dir[] = "/tmp/t_sass-XXXXXX", path[512], why[512], *bin, *sub;
+	const char *keep = getenv("PATH");
+	char *oldpath = keep ? xstrdup(keep) : NULL;
+	char *oldhome = getenv("CUDA_HOME") ? xstrdup(getenv("CUDA_HOME")) : NULL;
+	int fd, toolkit = access("/usr/local/cuda/bin/nvdisasm", X_OK) == 0 ||
+	                  access("/usr/local/cuda/bin/cuobjdump", X_OK) == 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	sub = xasprintf("mkdir -p %s/tuner/nvdisasm/nvidia/cu13/bin", dir);
+	CHECK_EQ(system(sub), 0);
+	bin = xasprintf("%s/tuner/nvdisasm/nvidia/cu13/bin/nvdisasm", dir);
+	setenv("XDG_DATA_HOME", dir, 1);
+	setenv("PATH", "/nonexistent", 1);
+	unsetenv("CUDA_HOME");
+	if (!toolkit) {
+		CHECK_EQ(sass_tool(path, sizeof path, why, sizeof why), -1);
+		CHECK(strstr(why, "~/.local/share/tuner/nvdisasm (scripts/nvdisasm") != NULL);
+	}
+	CHECK((fd = open(bin, O_WRONLY | O_CREAT, 0755)) >= 0);
+	close(fd);
+	CHECK_EQ(sass_tool(path, sizeof path, why, sizeof why), 0);
+	if (!toolkit)
+		CHECK_STR(path, bin);
+	if (oldpath)
+		setenv("PATH", oldpath, 1);
+	if (oldhome)
+		setenv("CUDA_HOME", oldhome, 1);
+	unsetenv("XDG_DATA_HOME");
+	free(sub);
+	sub = xasprintf("rm -rf %s", dir);
+	CHECK_EQ(system(sub), 0);
+	free(oldhome);
+	free(oldpath);
+	free(sub);
+	free(bin);
 }
 
 /* sass_whole on the first n bytes of s */

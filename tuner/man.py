@@ -47,7 +47,8 @@ ENVIRONMENT = [
      "the host has enqueued it, and the GPU's time alone is measured."),
     ("TUNER_DISASM", "The disassembler explain --sass runs (nvdisasm or cuobjdump, a path); "
      "unset: nvdisasm, else cuobjdump, looked for in $CUDA_HOME/bin, /usr/local/cuda/bin and "
-     "PATH."),
+     "PATH, then nvdisasm where scripts/nvdisasm installs NVIDIA's wheel: "
+     "$XDG_DATA_HOME/tuner/nvdisasm, else ~/.local/share/tuner/nvdisasm."),
     ("TUNER_DISASM_TIMEOUT", "The seconds the disassembler of explain --sass may take on one "
      "cubin (default 60); then it is killed with what it started, and the run exits 2."),
     ("TMPDIR", "Where explain --sass writes the cubin it hands the disassembler (default /tmp); "
@@ -58,7 +59,10 @@ ENVIRONMENT = [
      "its own GPU (the driver's start-up takes time for each GPU it sees)."),
     ("CUDA_HOME", "Where explain --sass looks first for the toolkit's disassembler "
      "($CUDA_HOME/bin)."),
-    ("PATH", "Where explain --sass looks last for nvdisasm and cuobjdump."),
+    ("PATH", "Where explain --sass looks for nvdisasm and cuobjdump after the toolkit."),
+    ("XDG_DATA_HOME", "Where explain --sass looks last for nvdisasm: "
+     "$XDG_DATA_HOME/tuner/nvdisasm, where scripts/nvdisasm installs NVIDIA's wheel (unset: "
+     "~/.local/share)."),
     ("SOURCE_DATE_EPOCH", "Seconds since 1970: the time written into results and bundles "
      "instead of the current time (reproducible output)."),
 ]

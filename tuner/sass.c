@@ -39,6 +39,22 @@ static int in_dir(const char *dir, const char *name, char *path, size_t pathlen)
 	return runnable(path);
 }
 
+/* where scripts/nvdisasm installs NVIDIA's wheel: $XDG_DATA_HOME/tuner/nvdisasm, else
+   ~/.local/share/tuner/nvdisasm, its bin into dir; 0, or -1 where neither is set */
+static int wheel_dir(char *dir, size_t len)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (x && *x)
+		n = snprintf(dir, len, "%s/tuner/nvdisasm/nvidia/cu13/bin", x);
+	else if (home && *home)
+		n = snprintf(dir, len, "%s/.local/share/tuner/nvdisasm/nvidia/cu13/bin", home);
+	else
+		return -1;
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
 int sass_tool(char *path, size_t pathlen, char *why, size_t whylen)
 {
 	static const char *const names[] = {"nvdisasm", "cuobjdump"};
@@ -72,10 +88,12 @@ int sass_tool(char *path, size_t pathlen, char *why, size_t whylen)
 			}
 			p += n + (p[n] == ':');
 		}
+		if (!k && wheel_dir(dir, sizeof dir) == 0 && in_dir(dir, names[k], path, pathlen))
+			return 0;
 	}
-	snprintf(why, whylen, "no disassembler: neither nvdisasm nor cuobjdump is in $CUDA_HOME/bin, "
-	         "/usr/local/cuda/bin or PATH (NVIDIA's packages cuda-nvdisasm and cuda-cuobjdump "
-	         "have them; TUNER_DISASM names one)");
+	snprintf(why, whylen, "no disassembler: neither nvdisasm nor cuobjdump in $CUDA_HOME/bin, "
+	         "/usr/local/cuda/bin, PATH or ~/.local/share/tuner/nvdisasm (scripts/nvdisasm "
+	         "installs nvdisasm there; TUNER_DISASM names one)");
 	return -1;
 }
 

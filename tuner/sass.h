@@ -19,7 +19,8 @@ struct sass_op {
 #define SASS_OPS 10           /* load and store, five widths */
 
 /* the disassembler to use: $TUNER_DISASM, else nvdisasm, else cuobjdump, each looked for in
-   $CUDA_HOME/bin, /usr/local/cuda/bin and PATH; its path into path and 0, or -1 with the
+   $CUDA_HOME/bin, /usr/local/cuda/bin and PATH (nvdisasm then where scripts/nvdisasm puts
+   it: $XDG_DATA_HOME or ~/.local/share, tuner/nvdisasm/nvidia/cu13/bin); its path into path and 0, or -1 with the
    places looked at in why */
 int sass_tool(char *path, size_t pathlen, char *why, size_t whylen);
 #define SASS_TIMEOUT_S 60     /* a disassembler's time on one cubin ($TUNER_DISASM_TIMEOUT) */
