@@ -843,5 +843,21 @@ check coef_int_mismatch "$c/fake_coef/fake-gpu-sm90/results.json" '
 assert [v["status"] for v in d["variants"]] == ["mismatch", "mismatch"], d["variants"]
 '
 
+# explain --sass compiles for the GPU's architecture, as a timed run does: on the fake sm_90
+# GPU (NVRTC's newest is another) the cubin the disassembler gets (a stub that keeps it and
+# lists one instruction, so every variant differs: exit 1) is an sm_90 one, its ELF flags say
+# (bits 8-15); --arch still wins
+printf '#!/bin/sh\ncp "$2" "%s"\nprintf "\\t/*0000*/ NOP ;\\n"\n' "$tmp/sass.cubin" >"$tmp/disasm"
+chmod +x "$tmp/disasm"
+sm() { python3 -c 'import struct, sys; print(struct.unpack_from("<I", open(sys.argv[1], "rb").read(), 48)[0] >> 8 & 255)' "$tmp/sass.cubin"; }
+export TUNER_DISASM="$tmp/disasm"
+tune sass_gpu_arch 1 "$tmp/sass.log" explain --sass --budget 1 configs/transpose.yaml
+has sass_gpu_arch_said "^tuner explain --sass: compiling for sm_90, the GPU's (Fake GPU)$" "$tmp/stdout"
+[ "$(sm)" = 90 ] && ok sass_gpu_arch_cubin || bad sass_gpu_arch_cubin "the cubin's architecture: sm_$(sm)"
+tune sass_arch_given 1 "$tmp/sass.log" explain --sass --budget 1 --arch sm_80 configs/transpose.yaml
+has sass_arch_given_said "^tuner explain --sass: compiling for sm_80, as --arch says$" "$tmp/stdout"
+[ "$(sm)" = 80 ] && ok sass_arch_given_cubin || bad sass_arch_given_cubin "the cubin's architecture: sm_$(sm)"
+unset TUNER_DISASM
+
 schema_all results_schema_fakegpu "/pts/h/"
 finish fakegpu

@@ -94,9 +94,9 @@ static void usage(FILE *f)
 	        "                  Tuner writes it)\n"
 	        "  --all           every row of the table (default: the first 20)\n"
 	        "  --sass          (explain) compile each kept variant (--budget N: N spread over\n"
-	        "                  them) and check its shared-memory\n"
-	        "                  loads and stores, as nvdisasm or cuobjdump lists them, against\n"
-	        "                  the declared accesses; exit 1 where one differs\n"
+	        "                  them; for the GPU's architecture, as --arch) and check its\n"
+	        "                  shared-memory loads and stores, as nvdisasm or cuobjdump lists\n"
+	        "                  them, against the declared accesses; exit 1 where one differs\n"
 	        "  -q, --quiet     print only errors, the winner, and that nothing was timed\n"
 	        "                  where nothing was\n"
 	        "  -v, --verbose   also every row of the table, uncut, the dropped variants in it,\n"
@@ -342,10 +342,37 @@ static int merge(int argc, char **argv)
 	return merge_run(argv[optind]);
 }
 
+/* the architecture explain --sass compiles for: --arch (or TUNER_ARCH), else the GPU's as a
+   timed run's (asked once), else the newest NVRTC knows; said on the first call */
+static const char *explain_arch(const struct run *t)
+{
+	static char arch[32], gpu[256], *got;
+	const char *from = t->o.arch_from ? t->o.arch_from : "--arch";
+
+	if (got)
+		return got;
+	if (t->o.arch) {
+		snprintf(arch, sizeof arch, "%s", t->o.arch);
+		printf("tuner explain --sass: compiling for %s, as %s says\n", arch, from);
+	} else if (models_arch(t->o.devices, arch, sizeof arch, gpu, sizeof gpu) == 0 &&
+	           nv_arch_supported(arch))
+		printf("tuner explain --sass: compiling for %s, the GPU's (%s)\n", arch, gpu);
+	else {
+		if (arch[0])
+			printf("tuner explain --sass: the GPU's %s is not an architecture NVRTC %s "
+			       "supports\n", arch, nv_version());
+		printf("tuner explain --sass: compiling for %s, the newest NVRTC knows (%s; --arch "
+		       "sm_XX names another)\n", nv_newest_arch(), arch[0] ? "not the GPU's" : "no GPU");
+		snprintf(arch, sizeof arch, "%s", nv_newest_arch());
+	}
+	return got = arch;
+}
+
 /* tuner explain: the bank model's prediction for each kept variant; nothing compiled */
 static int explain(struct run *t)
 {
-	const char *arch = t->o.arch ? t->o.arch : nv_newest_arch();
+	const char *arch = t->o.sass ? explain_arch(t)
+	                             : t->o.arch ? t->o.arch : nv_newest_arch();
 
 	if (!t->c->naccesses)
 		fatal("%s: no 'accesses' declared: nothing to explain (docs/config.md)", t->c->path);

@@ -268,3 +268,43 @@ int models_split(struct run *t, int probe)
 	free(gs);
 	return rc;
 }
+
+int models_arch(const char *devices, char *arch, size_t archlen, char *name, size_t namelen)
+{
+	int p[2], st = 0, *dev = NULL, n, maj = 0, min = 0;
+	char line[300] = "";
+	pid_t pid;
+
+	n = devices && strcmp(devices, "all") ? devices_parse(devices, &dev) : 0;
+	if (n < 0 || pipe(p) < 0)
+		return -1;
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
+		free(dev);
+		return -1;
+	}
+	if (pid == 0) { /* the driver only, and only in this child (see the top of this file) */
+		struct gpu_info g;
+		char why[256];
+		close(p[0]);
+		if (gpu_probe(n ? dev[0] : 0, &g, why, sizeof why) < 0)
+			_exit(1);
+		dprintf(p[1], "%d %d %s\n", g.cc_major, g.cc_minor, g.name);
+		_exit(0);
+	}
+	close(p[1]);
+	n = (int)read(p[0], line, sizeof line - 1);
+	line[n > 0 ? n : 0] = 0;
+	close(p[0]);
+	free(dev);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || sscanf(line, "%d %d %n", &maj, &min, &n) != 2)
+		return -1;
+	line[strcspn(line, "\n")] = 0;
+	snprintf(arch, archlen, "sm_%d%d", maj, min);
+	snprintf(name, namelen, "%s", line + n);
+	return 0;
+}

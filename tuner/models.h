@@ -2,6 +2,8 @@
 #ifndef TUNER_MODELS_H
 #define TUNER_MODELS_H
 
+#include <stddef.h>
+
 struct run;
 
 /* --devices 0,2: the ordinals into *dev (freed by the caller), their count; -1 (and *dev NULL)
@@ -17,5 +19,9 @@ int devices_parse(const char *s, int **dev);
    the GPU workers, which open them side by side (measure.c calls this again, with probe, when
    they cannot or differ): the driver's start-up in a probe takes time for each GPU. */
 int models_split(struct run *t, int probe);
+
+/* the architecture ("sm_90") and name of the first GPU devices names (NULL or "all": GPU 0),
+   asked of the driver in a child; 0, or -1 where there is no GPU or driver */
+int models_arch(const char *devices, char *arch, size_t archlen, char *name, size_t namelen);
 
 #endif

@@ -508,8 +508,9 @@ int sass_explain(const struct config *c, const struct space *s, const char *only
 		note(0, "tuner explain --sass: interrupted\n");
 	else
 		printf("tuner explain --sass: %zu of %zu variants compiled for %s differ from their "
-		       "declared accesses (%s: each kind of shared-memory load and store, by its "
-		       "width)\n", n, nv, arch, tool);
+		       "declared accesses\n  (each kind of shared-memory load and store, by its "
+		       "width, as %s lists them)\n", n, nv, arch,
+		       strrchr(tool, '/') ? strrchr(tool, '/') + 1 : tool);
 	buf_free(&out);
 	free(pick);
 	free(tmpl);
