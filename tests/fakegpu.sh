@@ -694,6 +694,11 @@ if grep -q "fake_pairs_bundle" "$p/2/fake_pairs/fake-gpu-sm90/best.h" || ! grep 
 rm -f "$tmp/alloc.log"
 FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake 0 "$tmp/dry.log" --dry-run --size n=1024,4096 tests/fakecuda/pairs.yaml
 FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_fake_single 0 "$tmp/dry.log" --dry-run tests/fakecuda/pairs.yaml
+# with a GPU the config's budget holds: --dry-run says so (without one it is set aside: run.sh)
+{ sed -e "s|: fake_ref.cu|: $PWD/tests/fakecuda/fake_ref.cu|" -e "s|: pairs.cu|: $PWD/tests/fakecuda/pairs.cu|" tests/fakecuda/pairs.yaml
+	echo "search: {budget: 2, strategy: random}"; } >"$tmp/pairs_budget.yaml"
+tune dry_run_budget 0 "$tmp/dry.log" --dry-run "$tmp/pairs_budget.yaml"
+has dry_run_budget_said "^search: random (the config's search), at most 2 of the 4 kept variants (the config's search)$" "$tmp/stdout"
 [ ! -e "$tmp/alloc.log" ] && ok dry_run_no_gpu_memory || bad dry_run_no_gpu_memory "$(head -5 "$tmp/alloc.log")"
 FAKECUDA_ALLOC_LOG="$tmp/alloc.log" tune dry_run_then_run 0 "$tmp/dry.log" --out "$p/8" tests/fakecuda/pairs.yaml
 [ -s "$tmp/alloc.log" ] && ok run_allocates_gpu_memory || bad run_allocates_gpu_memory "no allocation logged"

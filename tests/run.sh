@@ -107,23 +107,31 @@ expect merge_no_dir 2 $T merge
 has merge_no_dir_short "^usage: tuner merge " "$tmp/stderr"
 
 # a config's own search (search: {budget, strategy}), unless the command line names one;
-# --budget all tries every variant, and a shard its whole share
+# --budget all tries every variant, and a shard its whole share; without a GPU the config's
+# budget limits nothing (it is for timing): every kept variant compiled, in order
 mkdir "$tmp/cs"
 cp tests/kernels/scale.cu tests/kernels/scale_ref.cu "$tmp/cs/"
 { cat tests/kernels/scale.yaml; echo "search: {budget: 2, strategy: random}"; } >"$tmp/cs/scale.yaml"
 search_of() { python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["search"]["strategy"], d["search"]["budget"], sum(v["status"] == "untimed" for v in d["variants"]))' "$1"; }
-for c in "cs_config random 2 2 " "cs_all random 0 5 --budget all" \
+for c in "cs_config exhaustive 0 5 " "cs_all random 0 5 --budget all" \
 	"cs_cli exhaustive 3 3 --budget 3 --strategy exhaustive" "cs_shard exhaustive 0 3 --shard 1/2"; do
 	set -- $c
 	n=$1 w="$2 $3 $4"
 	shift 4
 	expect "$n" 0 $T -j 2 --arch sm_90 "$@" --out "$tmp/$n" "$tmp/cs/scale.yaml"
-	[ "$n" = cs_config ] && has cs_config_said "^tuner: trying at most 2 of the 5 kept variants, random search, as the config's search says (--budget all tries every one)$" "$tmp/stderr"
+	[ "$n" = cs_config ] && has cs_config_said "^  (the config's search, random with budget 2, limits timing, and nothing is timed; --budget N limits this run)$" "$tmp/stderr"
 	got=$(search_of "$(find "$tmp/$n" -name results.json | head -n 1)" 2>&1)
 	[ "$got" = "$w" ] && ok "${n}_search" || bad "${n}_search" "got '$got', want '$w'"
 done
+# --dry-run says the search it would make, and where its strategy and budget come from
+expect cs_dry_config 0 $T --dry-run "$tmp/cs/scale.yaml"
+has cs_dry_config_said "^search: exhaustive (the default), all 5 kept variants$" "$tmp/stdout"
+expect cs_dry_cli 0 $T --dry-run --budget 3 "$tmp/cs/scale.yaml"
+has cs_dry_cli_said "^search: random (the config's search), at most 3 of the 5 kept variants (--budget)$" "$tmp/stdout"
+expect cs_dry_none 0 $T --dry-run --strategy guided tests/kernels/scale.yaml
+has cs_dry_none_said "^search: guided (--strategy), all 5 kept variants (no budget)$" "$tmp/stdout"
 
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml

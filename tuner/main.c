@@ -78,7 +78,8 @@ static void usage(FILE *f)
 	        );
 	fprintf(f,
 	        "  --budget N      try at most N variants: N timed (without a GPU: N compiled);\n"
-	        "                  'all': every one (default: the config's search.budget, else all)\n"
+	        "                  'all': every one (default: the config's search.budget, else all;\n"
+	        "                  without a GPU all: the config's budget is for timing)\n"
 	        "  --strategy S    which variants, in what order: exhaustive (config order),\n"
 	        "                  random, or guided (timings so far predict the next;\n"
 	        "                  docs/search.md); default: the config's search.strategy, else\n"
@@ -449,6 +450,11 @@ int main(int argc, char **argv)
 	}
 	if (t.o.dry_run) {
 		report_variants(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
+		if (verbosity >= 1) {
+			char what[256];
+			tune_search_text(&t, what, sizeof what);
+			printf("%s\n", what);
+		}
 		tune_free(&t);
 		return 0;
 	}

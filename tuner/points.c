@@ -436,6 +436,11 @@ int points_run(struct run *t)
 		if (o.dry_run) {
 			printf("at %s:\n", tp.label);
 			report_variants(stdout, tp.c, &tp.s, o.list_dropped, tp.obs);
+			if (verbosity >= 1) {
+				char what[256];
+				tune_search_text(&tp, what, sizeof what);
+				printf("%s\n", what);
+			}
 			tune_free(&tp);
 			continue;
 		}

@@ -31,6 +31,7 @@ struct run_opts {
 	int budget_set;           /* --budget was given (else the config's search may set it) */
 	int strategy;             /* --strategy (enum strategy) */
 	int strategy_set;         /* --strategy was given (else the config's search may set it) */
+	int search_dropped;       /* the config's search set aside: nothing timed (tune_target) */
 	uint64_t seed;            /* --seed */
 	int shard_k, shard_n;     /* --shard K/N; 0/0: the whole space */
 	const char *devices;      /* --devices LIST|all (NULL: device 0) */

@@ -49,6 +49,43 @@ static void config_search(struct run *t)
 		t->o.budget = c->search_budget;
 }
 
+/* without a GPU the config's budget, which limits timing, is set aside with its strategy:
+   every kept variant is compiled, in order, unless --budget (or --strategy) says otherwise */
+static void untimed_search(struct run *t)
+{
+	if (t->m || t->o.shard_n || !t->c->search_budget || t->o.budget_set)
+		return;
+	t->o.budget = 0;
+	t->o.search_dropped = 1;
+	if (!t->o.strategy_set)
+		t->o.strategy = SEARCH_EXHAUSTIVE;
+}
+
+void tune_search_text(const struct run *t, char *out, size_t len)
+{
+	const struct config *c = t->c;
+	const char *from = t->o.strategy_set ? "--strategy" : c->search_strategy &&
+	                   !t->o.search_dropped ? "the config's search" : "the default";
+	int n = snprintf(out, len, "search: %s (%s), ", search_name(t->o.strategy), from);
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (t->o.shard_n)
+		snprintf(out + n, len - n, "every variant of shard %d of %d", t->o.shard_k,
+		         t->o.shard_n);
+	else if (t->o.budget)
+		snprintf(out + n, len - n, "at most %zu of the %zu kept variants (%s)", t->o.budget,
+		         t->s.nkept, t->o.budget_set ? "--budget" : "the config's search");
+	else if (t->o.search_dropped)
+		snprintf(out + n, len - n, "all %zu kept variants\n  (the config's search, %s with "
+		         "budget %zu, limits timing, and nothing is timed; --budget N limits this run)",
+		         t->s.nkept, c->search_strategy ? c->search_strategy : "exhaustive",
+		         c->search_budget);
+	else
+		snprintf(out + n, len - n, "all %zu kept variants (%s)", t->s.nkept,
+		         t->o.budget_set ? "--budget all" : "no budget");
+}
+
 #define EPOCH_MAX 253402300799LL /* 9999-12-31T23:59:59Z: the date's four-digit year */
 
 /* the time results are dated: $SOURCE_DATE_EPOCH (exit 2 where it is not a time from 0 to
@@ -136,6 +173,7 @@ void tune_target(struct run *t)
 		space_arch_limits(ri->arch, &t->lim);
 		snprintf(ri->slug, sizeof ri->slug, "untimed-%s", ri->arch);
 	}
+	untimed_search(t);
 	run_phase(t, "driver");
 }
 
@@ -249,10 +287,12 @@ static void say_plan(const struct run *t)
 		        "registers, spills and shared memory\n", ri->why_untimed ? ri->why_untimed : "",
 		     ri->arch, ri->arch_default ? ", the newest NVRTC knows (--arch sm_XX or "
 		     "TUNER_ARCH names yours)" : "");
-	if (t->o.budget && !t->o.shard_n)
-		note(1, "tuner: trying at most %zu of the %zu kept variants, %s search%s\n",
-		     t->o.budget, t->s.nkept, search_name(t->o.strategy),
-		     t->o.budget_set ? "" : ", as the config's search says (--budget all tries every one)");
+	char what[256];
+
+	if ((t->o.budget || t->o.search_dropped) && !t->o.shard_n) {
+		tune_search_text(t, what, sizeof what);
+		note(1, "tuner: %s\n", what);
+	}
 }
 
 void tune_run(struct run *t)

@@ -9,6 +9,9 @@ void tune_load(struct run *t);
 /* find the GPU (a worker process opens it and stays to run the variants), then choose the
    architecture, the limits and the output directory */
 void tune_target(struct run *t);
+/* the search a run makes: its strategy, how many variants and where each comes from, as
+   "search: guided (the config's search), at most 120 of the 560 kept variants (--budget)" */
+void tune_search_text(const struct run *t, char *out, size_t len);
 /* expand the space; read the template and the reference; the bank model's prediction */
 void tune_expand(struct run *t);
 /* compile the reference and the helper kernels, then the variants the search picks, and
