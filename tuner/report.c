@@ -221,7 +221,7 @@ static void counters_summary(FILE *f, const struct config *c, const struct space
 void report_untimed(FILE *f, const struct runinfo *ri)
 {
 	fprintf(f, "nothing was timed: %s; compiled for %s only%s\n", ri->why_untimed, ri->arch,
-	        ri->arch_default ? " (the newest NVRTC knows: registers and spills depend on "
+	        ri->arch_default ? "\n  (the newest NVRTC knows: registers and spills depend on "
 	        "the architecture; --arch sm_XX or TUNER_ARCH names yours)" : "");
 }
 

@@ -647,17 +647,34 @@ void stream_run(struct run *t, const size_t *cand, size_t ncand, const char *cac
 	search_free(st.q);
 }
 
+/* where the cache hits came from, where it is this user's cache that other clones and runs
+   share ($TUNER_CACHE, else ~/.cache/tuner), "" otherwise */
+static const char *shared_cache(const struct run *t)
+{
+	static char says[640];
+	const char *home = getenv("HOME"), *d = t->cachedir;
+	size_t n = home && *home ? strlen(home) : 0;
+
+	if (!t->ri.cache_hits || !d || t->o.cachedir)
+		return "";
+	if (n && !strncmp(d, home, n) && d[n] == '/')
+		snprintf(says, sizeof says, "~%.500s, shared by this user's runs; ", d + n);
+	else
+		snprintf(says, sizeof says, "%.500s, shared by this user's runs; ", d);
+	return says;
+}
+
 void stream_summary(const struct run *t, const struct stream_sum *sum, size_t ncand)
 {
 	const struct config *c = t->c;
 	size_t tried = ncand - t->ri.nskipped;
 
 	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
-	     "shared-memory limit%s%.0zu%s; NVRTC compiled %zu, %zu from the cache (with the "
-	     "reference and the helper kernels)%s%.0zu%s\n", tried, t->ri.compile_s,
+	     "shared-memory limit%s%.0zu%s;\n  NVRTC compiled %zu, %zu from the cache (%swith the "
+	     "reference and helpers)%s%.0zu%s\n", tried, t->ri.compile_s,
 	     sum->nok + sum->nres, sum->nbad, sum->nres, sum->nint ? ", " : "", sum->nint,
 	     sum->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits,
-	     t->ri.shared ? ", " : "", t->ri.shared,
+	     shared_cache(t), t->ri.shared ? ", " : "", t->ri.shared,
 	     t->ri.shared ? " the same program as another variant (docs/how-it-works.md)" : "");
 	if (t->ri.nskipped)
 		note(1, "tuner: %s search: %zu of %zu candidate variants tried (--budget %zu), %zu "

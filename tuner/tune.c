@@ -283,10 +283,10 @@ static void say_plan(const struct run *t)
 		note(1, "tuner: timing on %s (%s): every variant tried is compiled, verified against "
 		        "the reference and timed\n", ri->gpu.name, ri->arch);
 	else
-		note(1, "tuner: no GPU (%s): nothing will be timed; compiling for %s%s to report "
+		note(1, "tuner: no GPU (%s): nothing will be timed;\n  compiling for %s%s to report "
 		        "registers, spills and shared memory\n", ri->why_untimed ? ri->why_untimed : "",
 		     ri->arch, ri->arch_default ? ", the newest NVRTC knows (--arch sm_XX or "
-		     "TUNER_ARCH names yours)" : "");
+		     "TUNER_ARCH\n  names yours)," : "");
 	char what[256];
 
 	if ((t->o.budget || t->o.search_dropped) && !t->o.shard_n) {
