@@ -72,13 +72,17 @@ done
 for f in README.md docs/*.md docs/*.json; do
 	cmp -s "$f" "$root/share/doc/tuner/$f" || miss="$miss share/doc/tuner/$f"
 done
+cmp -s cmake/tunerConfig.cmake "$root/lib/cmake/tuner/tunerConfig.cmake" || miss="$miss lib/cmake/tuner/tunerConfig.cmake"
+grep -qx "set(PACKAGE_VERSION \"$(sed -n 's/^#define TUNER_VERSION "\(.*\)"$/\1/p' tuner/version.h)\")" \
+	"$root/lib/cmake/tuner/tunerConfigVersion.cmake" 2>/dev/null || miss="$miss lib/cmake/tuner/tunerConfigVersion.cmake"
 [ -z "$miss" ] && ok install_files || bad install_files "missing or different:$miss
 $(cd "$tmp/dest" && find . -type f | sort)"
 # nothing else (no temporaries), and the modes
 other=$(cd "$root" && find . -type f ! -path ./bin/tuner ! -path ./share/man/man1/tuner.1 \
 	! -path './share/tuner/templates/*.cu' ! -path './share/tuner/configs/*.yaml' \
-	! -path './share/doc/tuner/*.md' ! -path './share/doc/tuner/docs/*.json')
-modes=$(cd "$root" && find . -type f -printf '%m %p\n' | grep -v -e '^755 ./bin/tuner$' -e '^644 ./share/')
+	! -path './share/doc/tuner/*.md' ! -path './share/doc/tuner/docs/*.json' \
+	! -path ./lib/cmake/tuner/tunerConfig.cmake ! -path ./lib/cmake/tuner/tunerConfigVersion.cmake)
+modes=$(cd "$root" && find . -type f -printf '%m %p\n' | grep -v -e '^755 ./bin/tuner$' -e '^644 ./share/' -e '^644 ./lib/cmake/tuner/')
 [ -z "$other$modes" ] && ok install_nothing_else || bad install_nothing_else "$other $modes"
 
 # the installed binary runs, and is the same version
@@ -179,7 +183,8 @@ else
 fi
 rm -rf "$prefix"
 if DESTDIR="$tmp/dest" ninja -f "$ib/build.ninja" uninstall >"$tmp/install.log" 2>&1 &&
-	[ -z "$(find "$tmp/dest" -type f)" ] && [ ! -e "$root/share/tuner" ] && [ ! -e "$root/share/doc/tuner" ]; then
+	[ -z "$(find "$tmp/dest" -type f)" ] && [ ! -e "$root/share/tuner" ] && [ ! -e "$root/share/doc/tuner" ] &&
+	[ ! -e "$root/lib/cmake/tuner" ]; then
 	ok uninstall
 else
 	bad uninstall "$(tail -n 30 "$tmp/install.log"; find "$tmp/dest" -type f)"
