@@ -97,9 +97,20 @@ function(tuner_add_kernel target)
     message(FATAL_ERROR "tuner_add_kernel: no 'nvcc flags: -gencode ...' in tuner bundle's header")
   endif()
 
+  # the inputs' list, written when it changes: a GPU directory removed leaves only older
+  # inputs, and the list re-runs tuner bundle then
+  set(list "${CMAKE_CURRENT_BINARY_DIR}/tuner/${target}.${kernel}.inputs")
+  string(REPLACE ";" "\n" text "${deps}")
+  set(was "")
+  if(EXISTS "${list}")
+    file(READ "${list}" was)
+  endif()
+  if(NOT was STREQUAL text)
+    file(WRITE "${list}" "${text}")
+  endif()
   add_custom_command(OUTPUT "${out}/${kernel}_bundle.cu" "${out}/${kernel}_bundle.h"
                      COMMAND "${TUNER_EXECUTABLE}" bundle --out "${out}" "${res}"
-                     DEPENDS "${TUNER_EXECUTABLE}" ${deps}
+                     DEPENDS "${TUNER_EXECUTABLE}" "${list}" ${deps}
                      COMMENT "tuner bundle ${res}" VERBATIM)
   target_sources(${target} PRIVATE "${out}/${kernel}_bundle.cu" "${out}/${kernel}_bundle.h")
   target_include_directories(${target} PRIVATE "${out}")
