@@ -158,7 +158,7 @@ def main():
     ap.add_argument("--prefix", metavar="DIR", default="/usr/local",
                     help="ninja install puts the files under $DESTDIR/DIR: bin/tuner, "
                          "share/man/man1/tuner.1, share/tuner/{configs,templates}, "
-                         "share/doc/tuner (default: /usr/local)")
+                         "share/doc/tuner, lib/cmake/tuner (default: /usr/local)")
     args = ap.parse_args()
     bdir = os.path.normpath(args.builddir)
     if os.path.isabs(bdir) or bdir.startswith(".."):
@@ -309,8 +309,22 @@ def main():
     for f in (["README.md"] + sorted(glob.glob(os.path.join("docs", "*.md"))) +
               sorted(glob.glob(os.path.join("docs", "*.json")))):
         installs.append(("644", f, "share/doc/tuner/" + f))
+    # the CMake package (find_package(tuner CONFIG), docs/bundle.md#cmake), its version file
+    # written here from tuner/version.h
+    with open(os.path.join("tuner", "version.h")) as f:
+        version = re.search(r'#define TUNER_VERSION "([^"]+)"', f.read()).group(1)
+    with open(os.path.join("cmake", "tunerConfigVersion.cmake.in")) as f:
+        cver = f.read().replace("@TUNER_VERSION@", version)
+    os.makedirs(os.path.join(bdir, "cmake"), exist_ok=True)
+    with open(os.path.join(bdir, "cmake", "tunerConfigVersion.cmake"), "w") as f:
+        f.write(cver)
+    installs += [("644", os.path.join("cmake", "tunerConfig.cmake"),
+                  "lib/cmake/tuner/tunerConfig.cmake"),
+                 ("644", os.path.join(bdir, "cmake", "tunerConfigVersion.cmake"),
+                  "lib/cmake/tuner/tunerConfigVersion.cmake")]
     w.build([manifest], "configure",
-            implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs"] +
+            implicit=["configure.py", "tuner", "tests", "templates", "configs", "docs",
+                      "cmake/tunerConfigVersion.cmake.in"] +
             (["tests/fuzz"] if fsrcs else []) + srcs + hdrs + tsrcs + fsrcs)
     # a fake libcuda.so.1 for tests/fakegpu.sh: the GPU side of a run on the host
     fake = os.path.join(bdir, "fakecuda", "libcuda.so.1")

@@ -7,12 +7,15 @@
 # every installed config dry-runs from the installed tree; the man page renders without a
 # warning, has every option line of --help (with its continuation lines) and every usage line,
 # names every environment variable the sources read, and the prefix; reinstalling, installing
-# without DESTDIR and uninstalling work. Needs groff (apt-get install groff-base).
-# usage: tests/install.sh [BINDIR]   (default: $TUNER_BINDIR, else out/bin)
+# without DESTDIR and uninstalling work. Needs groff (apt-get install groff-base). With UNTIMED
+# and where cmake and NVCC are, the CMake package builds examples/CMakeLists.txt (below).
+# usage: tests/install.sh [BINDIR [UNTIMED NVCC]]   (default: $TUNER_BINDIR, else out/bin; UNTIMED
+#   as tests/bundle/run.sh takes it, for the CMake package's test, skipped without it)
 # Ends with "install: N passed, N failed"; exits non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${1:-${TUNER_BINDIR:-out/bin}}
+U=${2:-} NVCC=${3:-nvcc}
 . tests/lib.sh
 tmpdir install
 export TUNER_CACHE="$tmp/cache"
@@ -72,13 +75,17 @@ done
 for f in README.md docs/*.md docs/*.json; do
 	cmp -s "$f" "$root/share/doc/tuner/$f" || miss="$miss share/doc/tuner/$f"
 done
+cmp -s cmake/tunerConfig.cmake "$root/lib/cmake/tuner/tunerConfig.cmake" || miss="$miss lib/cmake/tuner/tunerConfig.cmake"
+grep -qx "set(PACKAGE_VERSION \"$(sed -n 's/^#define TUNER_VERSION "\(.*\)"$/\1/p' tuner/version.h)\")" \
+	"$root/lib/cmake/tuner/tunerConfigVersion.cmake" 2>/dev/null || miss="$miss lib/cmake/tuner/tunerConfigVersion.cmake"
 [ -z "$miss" ] && ok install_files || bad install_files "missing or different:$miss
 $(cd "$tmp/dest" && find . -type f | sort)"
 # nothing else (no temporaries), and the modes
 other=$(cd "$root" && find . -type f ! -path ./bin/tuner ! -path ./share/man/man1/tuner.1 \
 	! -path './share/tuner/templates/*.cu' ! -path './share/tuner/configs/*.yaml' \
-	! -path './share/doc/tuner/*.md' ! -path './share/doc/tuner/docs/*.json')
-modes=$(cd "$root" && find . -type f -printf '%m %p\n' | grep -v -e '^755 ./bin/tuner$' -e '^644 ./share/')
+	! -path './share/doc/tuner/*.md' ! -path './share/doc/tuner/docs/*.json' \
+	! -path ./lib/cmake/tuner/tunerConfig.cmake ! -path ./lib/cmake/tuner/tunerConfigVersion.cmake)
+modes=$(cd "$root" && find . -type f -printf '%m %p\n' | grep -v -e '^755 ./bin/tuner$' -e '^644 ./share/' -e '^644 ./lib/cmake/tuner/')
 [ -z "$other$modes" ] && ok install_nothing_else || bad install_nothing_else "$other $modes"
 
 # the installed binary runs, and is the same version
@@ -96,6 +103,61 @@ for cfg in "$root"/share/tuner/configs/*.yaml; do
 		bad "installed_dry_run_$k" "$(tail -n 5 "$tmp/dry")"
 	fi
 done
+
+# the CMake package: examples/CMakeLists.txt configured against the installed tree, built with
+# nvcc; its bundles made by the installed tuner, from synthetic results of UNTIMED's
+# compile-only runs (tests/bundle/fake_gpus.py), for the architectures they hold; a rebuild
+# does nothing, a results.json touched re-runs that kernel's tuner bundle alone, a GPU removed
+# from the results is no longer compiled for
+if [ -z "$U" ]; then
+	skip cmake_example "no compile-only results given (tests/install.sh BINDIR UNTIMED NVCC)"
+elif ! command -v cmake >/dev/null 2>&1; then
+	skip cmake_example "cmake not found: apt-get install cmake"
+elif ! command -v "$NVCC" >/dev/null 2>&1; then
+	skip cmake_example "$NVCC not found"
+else
+	c=$tmp/cmake o=$tmp/cmake/build/tuner/app
+	for k in filter21 reduction; do
+		python3 tests/bundle/fake_gpus.py "$U/$k/untimed-sm_90" "$c/results/$k" >/dev/null ||
+			bad "cmake_results_$k" "$U/$k/untimed-sm_90"
+	done
+	# cmake_build NAME: build the example (ninja -v), its output in $tmp/cm.log
+	cmake_build() {
+		if ninja -v -C "$c/build" >"$tmp/cm.log" 2>&1; then ok "$1"; else bad "$1" "$(tail -n 30 "$tmp/cm.log")"; fi
+	}
+	# ran KERNEL: the build ran the installed tuner's bundle of KERNEL's results
+	ran() { grep -qF "$root/bin/tuner bundle --out $o $c/results/$1" "$tmp/cm.log"; }
+	# compiled PATTERN: the build compiled filter21's bundle with nvcc flags matching PATTERN
+	compiled() { grep -F "/filter21_bundle.cu" "$tmp/cm.log" | grep -q -E -- "$1"; }
+	if cmake -S examples -B "$c/build" -G Ninja -DCMAKE_PREFIX_PATH="$root" \
+		-DCMAKE_CUDA_COMPILER="$(command -v "$NVCC")" -DTUNER_RESULTS="$c/results" \
+		>"$tmp/cm.log" 2>&1; then
+		ok cmake_configure
+	else
+		bad cmake_configure "$(tail -n 30 "$tmp/cm.log")"
+	fi
+	cmake_build cmake_build
+	[ -x "$c/build/app" ] && ok cmake_app || bad cmake_app "no $c/build/app"
+	for k in filter21 reduction; do
+		ran "$k" && ok "cmake_bundle_ran_$k" || bad "cmake_bundle_ran_$k" "$(grep bundle "$tmp/cm.log")"
+		has "cmake_bundle_$k" "nvcc flags: -gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=compute_90$" "$o/${k}_bundle.h"
+	done
+	p80='arch=compute_80,code=\[sm_80\]'
+	p90='arch=compute_90,code=\[compute_90,sm_90\]'
+	compiled "$p80" && compiled "$p90" && ok cmake_architectures ||
+		bad cmake_architectures "$(grep -F filter21_bundle.cu "$tmp/cm.log")"
+	cmake_build cmake_rebuild
+	grep -q "no work to do" "$tmp/cm.log" && ok cmake_rebuild_nothing || bad cmake_rebuild_nothing "$(cat "$tmp/cm.log")"
+	sleep 1 # a newer mtime than the bundle's on any file system
+	touch "$c/results/filter21/nvidia-h200-sm90/results.json"
+	cmake_build cmake_rebuild_touched
+	ran filter21 && ! ran reduction && ok cmake_rebundled || bad cmake_rebundled "$(cat "$tmp/cm.log")"
+	rm -r "$c/results/filter21/nvidia-a100-sxm4-80gb-sm80" "$c/results/reduction/nvidia-a100-sxm4-80gb-sm80"
+	cmake_build cmake_rebuild_removed
+	! compiled "$p80" && compiled "$p90" && ok cmake_architectures_follow ||
+		bad cmake_architectures_follow "$(grep -F filter21_bundle.cu "$tmp/cm.log")"
+	has cmake_bundle_removed "nvcc flags: -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90$" "$o/filter21_bundle.h"
+fi
 
 # the man page: renders without a warning, and says what --help says
 man=$root/share/man/man1/tuner.1
@@ -179,7 +241,8 @@ else
 fi
 rm -rf "$prefix"
 if DESTDIR="$tmp/dest" ninja -f "$ib/build.ninja" uninstall >"$tmp/install.log" 2>&1 &&
-	[ -z "$(find "$tmp/dest" -type f)" ] && [ ! -e "$root/share/tuner" ] && [ ! -e "$root/share/doc/tuner" ]; then
+	[ -z "$(find "$tmp/dest" -type f)" ] && [ ! -e "$root/share/tuner" ] && [ ! -e "$root/share/doc/tuner" ] &&
+	[ ! -e "$root/lib/cmake/tuner" ]; then
 	ok uninstall
 else
 	bad uninstall "$(tail -n 30 "$tmp/install.log"; find "$tmp/dest" -type f)"

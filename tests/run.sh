@@ -481,7 +481,8 @@ has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
 # with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
 # browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
 # without chromium or with TUNER_NO_BROWSER=1) and ninja install with the man page (this
-# build's configuration in its own build directory, $B/../install-test).
+# build's configuration in its own build directory, $B/../install-test) and the CMake package
+# (examples/CMakeLists.txt built against the installed tree; skipped without cmake or nvcc).
 # suite NAME SCRIPT ARGS...
 suite() {
 	name=$1
@@ -504,7 +505,7 @@ suite foreign tests/foreign.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"
 suite slurm tests/slurm.sh "$T"
-suite install tests/install.sh "$B"
+suite install tests/install.sh "$B" "$tmp/out" "$NVCC"
 
 schema_all results_schema /szb/ # szb: synthetic results (tests/bundle/fake_gpus.py), not the tuner's
 finish

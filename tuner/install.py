@@ -6,7 +6,7 @@ usage: tuner/install.py install|uninstall PREFIX [MODE SRC DEST]...
 DEST is relative to PREFIX; MODE is octal (755, 644). A file is installed through a temporary
 copy beside it and a rename, so a running binary can be replaced. Uninstalling removes the files,
 then the directories left empty that are the package's own (a path component named "tuner",
-as share/tuner and share/doc/tuner), never bin/ or share/man/.
+as share/tuner, share/doc/tuner and lib/cmake/tuner), never bin/ or share/man/.
 """
 import os
 import shutil
