@@ -308,6 +308,7 @@ void html_points(FILE *f, const struct html_points *p)
 		}
 		buf_puts(&b, "</ul>\n</body>\n</html>\n");
 		buf_spill(&b, f, 0, "report.html");
+		buf_free(&b);
 		return;
 	}
 	buf_printf(&b, ", tuned at %zu problem sizes</span></h1>\n<p class=\"sum\">Each point was "

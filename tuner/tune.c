@@ -289,7 +289,9 @@ static void say_plan(const struct run *t)
 		     "TUNER_ARCH\n  names yours)," : "");
 	char what[256];
 
-	if ((t->o.budget || t->o.search_dropped) && !t->o.shard_n) {
+	/* a later point: said again only where it keeps another count of variants */
+	if ((t->o.budget || t->o.search_dropped) && !t->o.shard_n &&
+	    (!t->first || t->first->s.nkept != t->s.nkept)) {
 		tune_search_text(t, what, sizeof what);
 		note(1, "tuner: %s\n", what);
 	}
