@@ -281,6 +281,16 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	buf_free(&b);
 }
 
+/* point i's label, linking its report.html */
+static void point_link(struct buf *b, const struct html_points *p, size_t i)
+{
+	buf_puts(b, "<a href=\"");
+	html_text(b, p->dir[i]);
+	buf_puts(b, "/report.html\">");
+	html_text(b, p->label[i]);
+	buf_puts(b, "</a>");
+}
+
 void html_points(FILE *f, const struct html_points *p)
 {
 	struct buf b = {0};
@@ -300,11 +310,9 @@ void html_points(FILE *f, const struct html_points *p)
 		               "nothing was verified or timed. Each point's page (the link) lists its "
 		               "variants and what each uses.</p>\n<ul>\n", p->np);
 		for (i = 0; i < p->np; i++) {
-			buf_puts(&b, "<li><a href=\"");
-			html_text(&b, p->dir[i]);
-			buf_puts(&b, "/report.html\">");
-			html_text(&b, p->label[i]);
-			buf_puts(&b, "</a></li>\n");
+			buf_puts(&b, "<li>");
+			point_link(&b, p, i);
+			buf_puts(&b, "</li>\n");
 		}
 		buf_puts(&b, "</ul>\n</body>\n</html>\n");
 		buf_spill(&b, f, 0, "report.html");
@@ -323,11 +331,8 @@ void html_points(FILE *f, const struct html_points *p)
 	}
 	buf_puts(&b, "</tr></thead>\n<tbody>\n");
 	for (i = 0; i < p->np; i++) {
-		buf_puts(&b, "<tr><th><a href=\"");
-		html_text(&b, p->dir[i]);
-		buf_puts(&b, "/report.html\">");
-		html_text(&b, p->label[i]);
-		buf_puts(&b, "</a>");
+		buf_puts(&b, "<tr><th>");
+		point_link(&b, p, i);
 		if (p->winner[i]) {
 			buf_puts(&b, " (");
 			html_text(&b, p->winner[i]);
