@@ -401,6 +401,46 @@ static void gpudir_commit(struct fileset *set, const char *gpudir)
 	close(lock);
 }
 
+/* a dry run's point: its variants, and the search it would make */
+static void dry_point(struct run *tp, const struct run_opts *o)
+{
+	printf("at %s:\n", tp->label);
+	report_variants(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
+	if (verbosity >= 1) {
+		char what[256];
+		tune_search_text(tp, what, sizeof what);
+		printf("%s\n", what);
+	}
+}
+
+/* the GPU directory's best.cu and best.h into set: the one variant that ties every point's
+   winner, or the points' winners chosen by size; what was emitted ("single", "by size"), or
+   NULL where a point has no winner */
+static const char *emit_best(const struct side *s, struct run *first, struct fileset *set,
+                             const char *gpudir, const char *config)
+{
+	char **dirs;
+	size_t i;
+
+	for (i = 0; i < s->np && s->p[i].win >= 0; i++)
+		;
+	if (i < s->np) { /* a point without a winner: nothing to choose from there */
+		warn("%s: no variant verified at %s: no best.cu chooses by size (each other "
+		     "point's best.cu is in its directory)", config, s->p[i].label);
+		return NULL;
+	}
+	if (s->single >= 0 && s->single_ties) {
+		emit_single(first, set, gpudir, s->p[0].id[s->single]);
+		return "single";
+	}
+	dirs = xcalloc(s->np, sizeof *dirs);
+	for (i = 0; i < s->np; i++)
+		dirs[i] = strrchr(s->p[i].dir, '/') + 1;
+	bundle_points(gpudir, first->c->name, dirs, s->np, set);
+	free(dirs);
+	return "by size";
+}
+
 int points_run(struct run *t)
 {
 	struct run_opts o = t->o;
@@ -434,13 +474,7 @@ int points_run(struct run *t)
 		tune_target(&tp);
 		tune_expand(&tp);
 		if (o.dry_run) {
-			printf("at %s:\n", tp.label);
-			report_variants(stdout, tp.c, &tp.s, o.list_dropped, tp.obs);
-			if (verbosity >= 1) {
-				char what[256];
-				tune_search_text(&tp, what, sizeof what);
-				printf("%s\n", what);
-			}
+			dry_point(&tp, &o);
 			tune_free(&tp);
 			continue;
 		}
@@ -474,22 +508,7 @@ int points_run(struct run *t)
 		side_make(&s);
 		if (verbosity >= 1)
 			table(stdout, &s, gpu);
-		for (i = 0; i < np && p[i].win >= 0; i++)
-			;
-		emitted = i < np ? NULL /* a point without a winner: nothing to choose from there */
-		          : s.single >= 0 && s.single_ties ? "single" : "by size";
-		if (!emitted)
-			warn("%s: no variant verified at %s: no best.cu chooses by size (each other "
-			     "point's best.cu is in its directory)", o.config, p[i].label);
-		else if (emitted[0] == 's')
-			emit_single(&first, &set, gpudir, p[0].id[s.single]);
-		else {
-			char **dirs = xcalloc(np, sizeof *dirs);
-			for (i = 0; i < np; i++)
-				dirs[i] = strrchr(p[i].dir, '/') + 1;
-			bundle_points(gpudir, first.c->name, dirs, np, &set);
-			free(dirs);
-		}
+		emitted = emit_best(&s, &first, &set, gpudir, o.config);
 	}
 	page(&set, &s, first.c->name, gpu, gpudir); /* untimed: the points' links */
 	json(&b, &s, &first, gpu, emitted);
