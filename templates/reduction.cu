@@ -26,7 +26,8 @@
  *               by up to one tile); 1 the same for the whole rounds of tiles only, then the
  *               rest of the input, cut in rows of BLOCK vectors, in gridDim.x equal contiguous
  *               shares of rows (the blocks differ by at most one row, so none runs on alone at
- *               the end). Unused with GRID 0.
+ *               the end). With SPLIT 1 the grid may exceed the tile count (up to one block a
+ *               row), so a size between whole tiles still fills the GPU. Unused with GRID 0.
  *   METHOD      block combine: 0 shared-memory tree, interleaved addressing (thread t adds
  *               s[2*d*t + d] into s[2*d*t]: the stride grows and so do the bank conflicts),
  *               1 shared-memory tree, sequential addressing (s[t] += s[t + d], conflict-free),
@@ -44,7 +45,8 @@
  * d = EPT / VEC + log2(VEC) + 3 * log2(BLOCK) + 3 <= 97 for EPT / VEC <= 64 and BLOCK <= 1024,
  * whatever n is (the double additions add n * 2^-53, below 2.4e-7 for n < 2^31).
  *
- * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0) or min(GRID * SMs, that), dynamic
+ * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0), min(GRID * SMs, that) (SPLIT 0)
+ * or min(GRID * SMs, ceil_div(n, BLOCK * VEC)) (SPLIT 1), dynamic
  * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
  * holds nb + ceil_div(nb, BLOCK) floats, counter ceil_div(nb, BLOCK) + 1 unsigned ints, all 0
  * before the first launch. Any n >= 1 works.
