@@ -647,9 +647,9 @@ for x in n=1024 n=4096 n=65536; do
 done
 has points_table "^n=1024 *100.0 *66.7 *66.7$" "$tmp/stdout"
 has points_single_said "the best single variant, v[0-9a-f]*, runs at 100.0 %, 75.0 %, 75.0 %; choosing by size gains 21.1 %" "$tmp/stdout"
-# the selection by size, compiled with the host's C compiler: the nearest point by bytes moved
-# on a log scale, the nearest end beyond the range; n = 2048, as near 1024 as 4096, by what was
-# measured at both (entry 0's ratios to the fastest there 1 and 1.33, entry 1's 1.5 and 1)
+# the selection by size, compiled with the host's C compiler: a point's entry at its size, the
+# nearest end's beyond the range, and strictly between two points their between entry (3: 1024
+# to 4096, BLOCK 32, ratios 1 and 1.33 against BLOCK 64's 1.5 and 1; 4: 4096 to 65536)
 cat >"$tmp/sel.c" <<'EOF'
 #include "best.h"
 int main(void)
@@ -663,18 +663,21 @@ int main(void)
 }
 EOF
 if cc -I"$g" -o "$tmp/sel" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel" >"$tmp/sel.out" &&
-	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 0 2048 0 2049 1 4096 1 16383 1 16385 2 65536 2 1099511627776 2 portable 3 " ]; then
+	[ "$(tr '\n' ' ' <"$tmp/sel.out")" = "1 0 1024 0 2047 3 2048 3 2049 3 4096 1 16383 4 16385 4 65536 2 1099511627776 2 portable 5 " ]; then
 	ok points_select_by_size; else bad points_select_by_size "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
-# the same with BLOCK 32 three times slower at 4096 (a ratio 2 there): at 2048 entry 1 (ratios
-# 1.5 and 1) though entry 0 comes first; either side of it the nearest
+# the same with BLOCK 32 three times slower at 4096 (a ratio 2 there): between the points the
+# between entry (2) runs BLOCK 64 (ratios 1.5 and 1, the better worse ratio), though BLOCK 32
+# wins at 1024
 FAKECUDA_SLOW="32/64:3,64:1.5" tune points_mid 0 "$tmp/mid.log" --out "$tmp/mid" --size n=1024,4096 tests/fakecuda/pairs.yaml
 if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel2" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel2" >"$tmp/sel.out" &&
-	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1 0 1024 0 2047 0 2048 1 2049 1 " ]; then
-	ok points_select_equidistant; else bad points_select_equidistant "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1 0 1024 0 2047 2 2048 2 2049 2 " ] &&
+	grep -q '^	{"Fake GPU", 9, 0, 4, 1, "v[0-9a-f]*", "BLOCK=64 TAIL=1", .*, 66.6667, 0, 8192, 32768},$' "$tmp/mid/fake_pairs/fake-gpu-sm90/best.h"; then
+	ok points_select_between_measured; else bad points_select_between_measured "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 for x in 1024 4096 65536; do has "points_page_names_n=$x" "<span class=\"sub\">on Fake GPU ([^<]*), at n=$x</span>" "$g/n=$x/report.html"; done
 has points_header_entries "^ \*     2  Fake GPU, 9.0, 4 at n=65536: " "$g/best.h"
+has points_header_between "^ \*     3  Fake GPU between n=1024 and n=4096: v[0-9a-f]* (BLOCK=32 TAIL=1), at least 75.0 % of the fastest at both$" "$g/best.h"
 # a config listing its points does the same; one variant the fastest everywhere: emitted alone
 python3 - tests/fakecuda/pairs.yaml "$tmp/pts.yaml" "$PWD/tests/fakecuda" <<'EOF'
 import sys

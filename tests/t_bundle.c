@@ -53,3 +53,43 @@ TEST(bundle_portable_worst_ratio)
 		CHECK_EQ(bundle_portable(m3, b3, 2, 2, &w), -1);
 	}
 }
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bundle_select.inc"
+
+TEST(bundle_at_size_points_between_equidistant)
+{
+	/* one GPU at 1000 and 100000 bytes (entries 0, 1), the between entry 2, the portable 3 */
+	struct tuner_entry e[4] = {
+		{"G", 9, 0, 4, 0, "va", "A=1", 1, 1, 1, 0, 1000, 0, 0},
+		{"G", 9, 0, 4, 1, "vb", "A=2", 1, 1, 1, 0, 100000, 0, 0},
+		{"G", 9, 0, 4, 2, "vc", "A=3", 1, 1, 1, 90, 0, 1000, 100000},
+		{NULL, 0, 0, 0, 0, "va", "A=1", 0, 0, 0, 75, 0, 0, 0},
+	};
+	/* rel[a * 4 + k]: at 1000 entry 1 is 1.5 times the fastest, at 100000 entry 0 1.2 */
+	double rel[16] = {1, 1.5, 1.1, 0, 1.2, 1, 1.1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+	double w[4];
+
+#define AT(bytes, r) (w[0] = w[1] = w[2] = w[3] = (bytes), tuner_at_size(e, 4, 0, w, r))
+	CHECK_EQ(AT(1000, rel), 0);       /* at a point: its entry */
+	CHECK_EQ(AT(100000, rel), 1);
+	CHECK_EQ(AT(1001, rel), 2);       /* strictly between: the between entry */
+	CHECK_EQ(AT(10000, rel), 2);
+	CHECK_EQ(AT(99999, NULL), 2);
+	CHECK_EQ(AT(10, rel), 0);         /* beyond: the nearest end */
+	CHECK_EQ(AT(1e9, rel), 1);
+	CHECK_EQ(tuner_at_size(e, 4, 3, w, rel), 3); /* the portable default stays */
+	/* without the between entry (no variant timed at both points): the nearest point; at
+	   10000, as near one as the other, the lower sum of measured ratios (entry 1: 1.5 + 1
+	   against entry 0's 1 + 1.2), by order without rel */
+	e[2].lo = e[2].hi = 0;
+	CHECK_EQ(AT(2000, rel), 0);
+	CHECK_EQ(AT(50000, rel), 1);
+	CHECK_EQ(AT(10000, rel), 0);
+	CHECK_EQ(AT(10000, NULL), 0);
+	rel[4] = 2; /* entry 0 at 100000: now 1 + 2, more than entry 1's 2.5 */
+	CHECK_EQ(AT(10000, rel), 1);
+#undef AT
+}

@@ -181,7 +181,7 @@ TEST(observe_shipped_kernels)
 {
 	size_t kept, programs;
 
-	shipped("configs/reduction.yaml", "METHOD GRID BANK_BYTES", &kept, &programs);
+	shipped("configs/reduction.yaml", "METHOD GRID SPLIT BANK_BYTES", &kept, &programs);
 	CHECK(kept > 400);
 	CHECK(programs < kept / 2);
 	shipped("configs/filter21.yaml", "BANK_BYTES ASYNC SMEM", &kept, &programs);

@@ -274,7 +274,7 @@ TEST(search_guided_prior_sample)
 	}
 	search_free(q);
 	/* a budget whose sample is the space: every candidate consulted */
-	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 1000, 9, 4);
+	q = search_new(SEARCH_GUIDED, f.c, &f.s, f.cand, f.n, 4000, 9, 4);
 	CHECK_EQ(search_prior_wanted(q, want), f.n);
 	search_free(q);
 	q = search_new(SEARCH_RANDOM, f.c, &f.s, f.cand, f.n, 40, 9, 4);

@@ -19,6 +19,17 @@
 #include "tuned.h"
 #include "version.h"
 
+/* the entry for the sizes strictly between two points of one GPU, next to each other by the
+   bytes moved: the variant timed at both whose worse ratio to the fastest there is best */
+struct between {
+	size_t lo_g, hi_g;        /* the two points' entries (indices in the bundle's g) */
+	size_t k;                 /* its kernel, in the bundle's k */
+	const struct results_variant *r; /* its row at the lower point */
+	double lo, hi;            /* the bytes it moves at the two points */
+	double worst;             /* its lower ratio of the two: fastest / its median */
+	long v;                   /* its row in the first GPU's rows (the med table's column) */
+};
+
 /* one distinct kernel of the bundle */
 struct kvar {
 	const char *id;
@@ -43,6 +54,11 @@ struct bundle {
 	double *rel;              /* per pair of entries a, k of one GPU (a * ng + k): k's winner's
 	                             median at a's sizes over the fastest there (0: not timed
 	                             there, or another GPU) */
+	struct between *bt;       /* the entries for sizes between two points */
+	size_t nbt;
+	double *relb;             /* per point entry a and between entry j (a * nbt + j): j's
+	                             kernel's median at a's sizes over the fastest there (0: not
+	                             timed there, or another GPU) */
 	int sized;                /* a GPU was tuned at several points */
 	const char *base;         /* the files' name: "<kernel>_bundle", or "best" */
 	double worst;             /* the portable default's worst ratio to a GPU's best (0: none
@@ -322,6 +338,81 @@ static void point_ratios(struct bundle *b, const double *best)
 	}
 }
 
+/* the row timed for id among g's rows (by: g's rows ordered by id), a twin's own; NULL if none */
+static const struct results_variant *timed_row(const struct tuned *g,
+                                               const struct results_variant **by, const char *id)
+{
+	const struct results_variant *r = find_row(by, g->nrows, id);
+
+	if (r && r->twin_of && (r->status == ST_TWIN || r->status == ST_COLLAPSED))
+		r = find_row(by, g->nrows, r->twin_of);
+	return r && r->status == ST_OK && r->geometry && r->bytes > 0 ? r : NULL;
+}
+
+/* the point of g[i]'s GPU tuned next above g[i] by the bytes moved, or SIZE_MAX */
+static size_t point_above(const struct bundle *b, size_t i)
+{
+	size_t j, y = SIZE_MAX;
+
+	for (j = 0; j < b->ng; j++)
+		if (!strcmp(b->g[j].name, b->g[i].name) && b->work[j] > b->work[i] &&
+		    (y == SIZE_MAX || b->work[j] < b->work[y]))
+			y = j;
+	return y;
+}
+
+/* b->bt: for every two points of one GPU next to each other by the bytes moved, the variant
+   timed at both whose worse ratio to the fastest there is best (bundle_portable's rule over
+   the two points); med and best as choose has them. Then b->relb. */
+static void betweens(struct bundle *b, const double *med, const double *best)
+{
+	const struct tuned *g0 = &b->g[0];
+	size_t nv = g0->nrows, i, j;
+	double *m2 = xcalloc(2 * nv + 1, sizeof *m2);
+
+	for (i = 0; i < b->ng; i++) {
+		size_t y = b->work[i] > 0 ? point_above(b, i) : SIZE_MAX;
+		const struct results_variant **bi, **by, *ri, *ry;
+		double b2[2], worst;
+		long p;
+
+		if (y == SIZE_MAX)
+			continue;
+		memcpy(m2, med + i * nv, nv * sizeof *m2);
+		memcpy(m2 + nv, med + y * nv, nv * sizeof *m2);
+		b2[0] = best[i];
+		b2[1] = best[y];
+		p = bundle_portable(m2, b2, 2, nv, &worst);
+		if (p < 0)
+			continue;
+		bi = rows_by_id(&b->g[i]);
+		by = rows_by_id(&b->g[y]);
+		ri = timed_row(&b->g[i], bi, g0->rows[p].id);
+		ry = timed_row(&b->g[y], by, g0->rows[p].id);
+		if (ri && ry) {
+			struct between *e;
+			b->bt = xreallocarray(b->bt, b->nbt + 1, sizeof *b->bt);
+			e = &b->bt[b->nbt++];
+			e->lo_g = i;
+			e->hi_g = y;
+			e->k = add_kvar(b, &b->g[i], ri);
+			e->r = ri;
+			e->lo = (double)ri->bytes;
+			e->hi = (double)ry->bytes;
+			e->worst = worst;
+			e->v = p;
+		}
+		free(bi);
+		free(by);
+	}
+	b->relb = xcalloc(b->ng * b->nbt + 1, sizeof *b->relb);
+	for (i = 0; i < b->ng; i++)
+		for (j = 0; j < b->nbt; j++)
+			if (!strcmp(b->g[i].name, b->g[b->bt[j].lo_g].name) && best[i] > 0)
+				b->relb[i * b->nbt + j] = med[i * nv + (size_t)b->bt[j].v] / best[i];
+	free(m2);
+}
+
 /* every GPU's winner, and the portable default */
 static void choose(struct bundle *b)
 {
@@ -363,6 +454,7 @@ static void choose(struct bundle *b)
 		free(by);
 	}
 	point_ratios(b, best);
+	betweens(b, med, best);
 	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
 	if (p >= 0) {
 		b->kportable = add_kvar(b, g0, &g0->rows[p]);
@@ -377,10 +469,11 @@ static void choose(struct bundle *b)
 	free(best);
 }
 
-/* the at-size function's table of b->rel (with the portable default's row and column, 0) */
+/* the at-size function's table of b->rel and b->relb (the between entries' and the portable
+   default's rows, and the portable default's column, 0) */
 static void rel_table(struct buf *o, const struct bundle *b, const char *uk)
 {
-	size_t a, k, n = b->ng + 1;
+	size_t a, k, n = b->ng + b->nbt + 1;
 
 	buf_printf(o, "\t/* rel[a * %s_BUNDLE_ENTRIES + k]: entry k's kernel's median at entry a's "
 	              "sizes over the\n\t   fastest there (0: not timed there) */\n"
@@ -389,7 +482,8 @@ static void rel_table(struct buf *o, const struct bundle *b, const char *uk)
 	for (a = 0; a < n; a++) {
 		buf_puts(o, "\t\t");
 		for (k = 0; k < n; k++)
-			buf_printf(o, "%.6g,%s", a < b->ng && k < b->ng ? b->rel[a * b->ng + k] : 0,
+			buf_printf(o, "%.6g,%s", a >= b->ng ? 0 : k < b->ng ? b->rel[a * b->ng + k]
+			                         : k < b->ng + b->nbt ? b->relb[a * b->nbt + k - b->ng] : 0,
 			           k + 1 < n ? " " : "\n");
 	}
 	buf_puts(o, "\t};\n");
@@ -527,9 +621,19 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 		nbound += launch_bound(r);
 		buf_puts(o, "\n");
 	}
+	for (i = 0; i < b->nbt; i++) {
+		const struct between *e = &b->bt[i];
+		char *lo = sizes_str(b, &b->g[e->lo_g]), *hi = sizes_str(b, &b->g[e->hi_g]);
+		buf_printf(o, " * %5zu  ", b->ng + i);
+		buf_safe(o, b->g[e->lo_g].name, 0);
+		buf_printf(o, " between %s and %s: %s (%s), at least %.1f %% of the fastest at both\n",
+		           lo, hi, e->r->id, b->k[e->k].params, 100 * e->worst);
+		free(lo);
+		free(hi);
+	}
 	if (nbound)
 		buf_printf(o, " * launch-bound entries: %s\n", report_launch_advice);
-	buf_printf(o, " * %5zu  portable default: %s (%s), ", b->ng, b->k[b->kportable].id,
+	buf_printf(o, " * %5zu  portable default: %s (%s), ", b->ng + b->nbt, b->k[b->kportable].id,
 	           b->k[b->kportable].params);
 	if (b->worst > 0)
 		buf_printf(o, "at least %.1f %% of each tuned GPU's best\n", 100 * b->worst);
@@ -546,9 +650,10 @@ static void provenance(struct buf *o, const struct bundle *b, const char *date)
 	              "launch(entry, ...).\n", b->kernel, b->kernel, b->kernel, b->kernel,
 	           b->kernel);
 	if (b->sized)
-		buf_printf(o, " * A GPU tuned at several sizes has an entry for each: %s_bundle_at_size(entry, "
-		              "...) picks the one\n * tuned nearest the problem size by the bytes moved "
-		              "(log scale; beyond the range, the nearest end).\n", b->kernel);
+		buf_printf(o, " * A GPU tuned at several sizes has an entry for each, and one for the "
+		              "sizes between two of\n * them: %s_bundle_at_size(entry, ...) picks a "
+		              "point's entry at its sizes, between two points\n * (by the bytes moved) "
+		              "their between entry, beyond the range the nearest end's.\n", b->kernel);
 	if (b->flags.len) {
 		buf_puts(o, " *\n");
 		buf_add(o, b->flags.s, b->flags.len);
@@ -598,7 +703,7 @@ static void params_only(const struct bundle *b, size_t k, struct vars *v)
 static void switch_variant(struct buf *o, const struct bundle *b)
 {
 	buf_printf(o, "\tswitch (entry >= 0 && entry < %zu ? %s_bundle_entries[entry].variant : "
-	              "-1) {\n", b->ng + 1, b->kernel);
+	              "-1) {\n", b->ng + b->nbt + 1, b->kernel);
 }
 
 static void header(struct buf *o, const struct bundle *b)
@@ -615,7 +720,7 @@ static void header(struct buf *o, const struct bundle *b)
 	buf_printf(o, "\n/* the tuned GPUs' entries, newest compute capability first, then the "
 	              "portable default */\n#define %s_BUNDLE_ENTRIES %zu\n#define %s_BUNDLE_PORTABLE "
 	              "%zu\n/* the distinct kernels they launch */\n#define %s_BUNDLE_VARIANTS %zu\n",
-	           uk, b->ng + 1, uk, b->ng, uk, b->nk);
+	           uk, b->ng + b->nbt + 1, uk, b->ng + b->nbt, uk, b->nk);
 	buf_printf(o, "static const struct tuner_entry %s_bundle_entries[%s_BUNDLE_ENTRIES] = {\n",
 	           b->kernel, uk);
 	for (i = 0; i < b->ng; i++) {
@@ -623,11 +728,21 @@ static void header(struct buf *o, const struct bundle *b)
 		const struct results_variant *r = &g->rows[b->win[i]];
 		buf_puts(o, "\t{");
 		emit_cstr(o, g->name);
-		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0, %.17g},\n",
+		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, 0, %.17g, 0, 0},\n",
 		           g->cc_major, g->cc_minor, g->sms, b->kof[i], r->id, b->k[b->kof[i]].params,
 		           r->median_ms, r->gbs, r->pct_copy, b->work[i]);
 	}
-	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g, 0},\n};\n", b->kportable,
+	for (i = 0; i < b->nbt; i++) {
+		const struct between *e = &b->bt[i];
+		const struct tuned *g = &b->g[e->lo_g];
+		buf_puts(o, "\t{");
+		emit_cstr(o, g->name);
+		buf_printf(o, ", %d, %d, %d, %zu, \"%s\", \"%s\", %.6g, %.6g, %.6g, %.6g, 0, %.17g, "
+		              "%.17g},\n", g->cc_major, g->cc_minor, g->sms, e->k, e->r->id,
+		           b->k[e->k].params, e->r->median_ms, e->r->gbs, e->r->pct_copy,
+		           100 * e->worst, e->lo, e->hi);
+	}
+	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g, 0, 0, 0},\n};\n", b->kportable,
 	           b->k[b->kportable].id, b->k[b->kportable].params, 100 * b->worst);
 	buf_printf(o, "\n/* the entry for GPU g (tuner_select), also in c */\n"
 	              "static inline int %s_bundle_select(const struct tuner_gpu *g, "
@@ -784,6 +899,16 @@ static void source(struct buf *o, const struct bundle *b)
 				buf_puts(o, j++ ? ", " : "the winner on ");
 				buf_safe(o, b->g[i].name, 0);
 			}
+		for (i = 0; i < b->nbt; i++)
+			if (b->bt[i].k == k) {
+				char *lo = sizes_str(b, &b->g[b->bt[i].lo_g]);
+				char *hi = sizes_str(b, &b->g[b->bt[i].hi_g]);
+				buf_puts(o, j++ ? "; " : "");
+				buf_printf(o, "between %s and %s on ", lo, hi);
+				buf_safe(o, b->g[b->bt[i].lo_g].name, 0);
+				free(lo);
+				free(hi);
+			}
 		if (k == b->kportable)
 			buf_puts(o, j ? "; the portable default" : "the portable default");
 		buf_printf(o, " */\nnamespace tuner_%s_%s {\n", b->kernel, b->k[k].id);
@@ -923,6 +1048,8 @@ static void bundle_free(struct bundle *b)
 	free(b->kof);
 	free(b->work);
 	free(b->rel);
+	free(b->relb);
+	free(b->bt);
 	free(b->kernel);
 	free((char *)b->base);
 	buf_free(&b->flags);
