@@ -627,6 +627,9 @@ unset FAKECUDA_DEVICES
 # blocks or more, BLOCK 64 always: 32 wins at n = 1024 (16 blocks), 64 at the larger points.
 p=$tmp/pts
 FAKECUDA_SLOW="32/64:2,64:1.5" tune points_run 0 "$tmp/pts.log" --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
+# no variant runs at 95 % of the fastest at both 1024 and 4096: said, with the remedy
+has points_between_said "^between n=1024 and n=4096: no variant runs at 95 % of the fastest at both (v[0-9a-f]* at 75.0 %);$" "$tmp/stderr"
+if grep -q "^between n=4096 and n=65536" "$tmp/stderr"; then bad points_between_quiet "$(cat "$tmp/stderr")"; else ok points_between_quiet; fi
 g=$p/fake_pairs/fake-gpu-sm90
 # one GPU worker serves every point: one context, and each point's rooflines
 if [ "$(grep -c '^context' "$tmp/pts.log")" -eq 1 ] && [ "$(grep -c '^launch tuner_copy' "$tmp/pts.log")" -ge 3 ]; then

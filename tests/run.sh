@@ -187,7 +187,7 @@ expect dropped_dry_run_listed 0 $T --dry-run --list-dropped tests/kernels/scale.
 has dropped_dry_run_listed_row "^v[0-9a-f]*  BLOCK=256 UNROLL=2 .* dropped: constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
 # how many programs the kept variants are (docs/how-it-works.md, "One compile per program")
 expect dry_run_programs 0 $T --dry-run configs/reduction.yaml
-has dry_run_programs_said "^the kept variants are 192 programs (each compiled once): METHOD, GRID, BANK_BYTES reach the code only through conditionals" "$tmp/stdout"
+has dry_run_programs_said "^the kept variants are 276 programs (each compiled once): METHOD, GRID, SPLIT, BANK_BYTES reach the code only through conditionals" "$tmp/stdout"
 expect dry_run_programs_none 0 $T --dry-run configs/stencil2d.yaml
 cp "$tmp/stdout" "$tmp/programs_none.out"
 expect dry_run_programs_none_said 1 grep -q "programs" "$tmp/programs_none.out"

@@ -1079,6 +1079,28 @@ void bundle_make(const char *dir, const char *out)
 	free(odir);
 }
 
+/* what the between entries cannot promise: where no variant ran at BETWEEN_OK of the fastest
+   at both of two points, the sizes between them are worth a point of their own */
+#define BETWEEN_OK 0.95
+static void between_said(const struct bundle *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nbt; i++) {
+		const struct between *e = &b->bt[i];
+		char *lo, *hi;
+		if (e->worst >= BETWEEN_OK)
+			continue;
+		lo = sizes_str(b, &b->g[e->lo_g]);
+		hi = sizes_str(b, &b->g[e->hi_g]);
+		note(1, "between %s and %s: no variant runs at %.0f %% of the fastest at both (%s at "
+		     "%.1f %%);\n  tune at the sizes the application uses there\n", lo, hi,
+		     100 * BETWEEN_OK, e->r->id, 100 * e->worst);
+		free(lo);
+		free(hi);
+	}
+}
+
 void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
                    struct fileset *set)
 {
@@ -1087,6 +1109,7 @@ void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, si
 
 	b.kernel = xstrdup(kernel);
 	make(&b, gpudir, dirs, n, "best", &h, &s);
+	between_said(&b);
 	put(&b, gpudir, &h, &s, set);
 	bundle_free(&b);
 	buf_free(&h);
