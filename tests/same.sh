@@ -1,8 +1,9 @@
 #!/bin/sh
 # Behaviour unchanged, without a GPU: run every shipped config compile-only (--arch sm_90) and
 # the fake-GPU kernels (tests/fakecuda) with the tuner of another tree (e.g. a worktree of the
-# commit before a restructuring) and with this one, then diff every file they wrote, dates and
-# wall times masked (tests/same_mask.sed). Usage: tests/same.sh OLDTREE [OUTDIR]
+# commit before a restructuring) and with this one, then diff every file they wrote, dates,
+# wall and launch times masked (tests/same_mask.sed), results.json's phases sorted.
+# Usage: tests/same.sh OLDTREE [OUTDIR]
 # Prints one line per config; exits 1 if any output differs.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -25,6 +26,21 @@ run() {
 		>"$dir/$who.stdout" 2>"$dir/$who.stderr"
 	echo "exit $?" >>"$dir/$who.stdout"
 }
+# phases F: a results.json's search.phases by name (their order is by start, which varies)
+phases() {
+	case $1 in *.json) ;; *) return 0 ;; esac
+	python3 - "$1" <<-'PY'
+	import json, sys
+	try:
+	    d = json.load(open(sys.argv[1]))
+	except ValueError:
+	    sys.exit(0)
+	s = d.get("search") if isinstance(d, dict) else None
+	if isinstance(s, dict) and isinstance(s.get("phases"), list):
+	    s["phases"].sort(key=lambda p: json.dumps(p, sort_keys=True))
+	    json.dump(d, open(sys.argv[1], "w"), indent=1, sort_keys=True)
+	PY
+}
 for cfg in configs/*.yaml tests/kernels/*.yaml tests/fakecuda/*.yaml; do
 	k=$(echo "${cfg%.yaml}" | tr / -)
 	case $cfg in
@@ -40,7 +56,7 @@ for cfg in configs/*.yaml tests/kernels/*.yaml tests/fakecuda/*.yaml; do
 		mkdir -p "$dir/$w-$k"
 		cp "$dir/$w.stdout" "$dir/$w.stderr" "$dir/$w-$k/"
 		[ -d "$dir/$w" ] && (cd "$dir/$w" && find . -type f ! -name journal ! -name .lock) |
-			while read -r f; do mkdir -p "$dir/$w-$k/$(dirname "$f")"; sed -f tests/same_mask.sed "$dir/$w/$f" >"$dir/$w-$k/$f"; done
+			while read -r f; do mkdir -p "$dir/$w-$k/$(dirname "$f")"; sed -f tests/same_mask.sed "$dir/$w/$f" >"$dir/$w-$k/$f"; phases "$dir/$w-$k/$f"; done
 		sed -i -f tests/same_mask.sed -e "s|$dir/$w/|DIR/|g" "$dir/$w-$k/$w.stdout" "$dir/$w-$k/$w.stderr"
 		mv "$dir/$w-$k/$w.stdout" "$dir/$w-$k/stdout"; mv "$dir/$w-$k/$w.stderr" "$dir/$w-$k/stderr"
 	done

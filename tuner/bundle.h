@@ -17,12 +17,6 @@ void bundle_make(const char *dir, const char *out);
 void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
                    struct fileset *set);
 
-/* tmpl as it goes into a namespace of the bundle, appended to body: extern "C" linkage becomes
-   extern "C++" (each copy's kernel is then its namespace's own), #include lines are commented
-   out and appended to includes (once, for above the namespaces), and one "#undef NAME" line per
-   macro the template defines is appended to undefs */
-void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
-                     struct buf *undefs);
 
 /* the portable default among nv variants timed on ngpu GPUs: med[g * nv + v] is variant v's
    median on GPU g (<= 0: not timed there), best[g] GPU g's best median. Returns the variant

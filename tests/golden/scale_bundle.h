@@ -70,7 +70,9 @@ struct tuner_gpu {
 	int cc_major, cc_minor;   /* compute capability */
 	int sms;                  /* multiprocessor count */
 };
-/* an entry of a bundle: a tuned GPU's winner, or (gpu NULL) the portable default */
+/* an entry of a bundle: a tuned GPU's winner (at a point, if it was tuned at several), the
+   variant for the sizes between two points of a GPU (lo, hi > 0), or (gpu NULL) the portable
+   default */
 struct tuner_entry {
 	const char *gpu;
 	int cc_major, cc_minor, sms;
@@ -78,8 +80,11 @@ struct tuner_entry {
 	const char *id, *params;  /* that kernel's variant and its parameters */
 	double median_ms, gbs, pct_copy; /* its timing on that GPU */
 	double worst;             /* the portable default: its lowest ratio to a tuned GPU's
-	                             best, in % (0: none was timed on every GPU) */
-	double work;              /* bytes it moves at the sizes it was tuned at (0: unknown) */
+	                             best, in % (0: none was timed on every GPU); a between
+	                             entry: its lower ratio to the fastest at its two points */
+	double work;              /* bytes it moves at the sizes it was tuned at (0: unknown, or
+	                             a between entry) */
+	double lo, hi;            /* a between entry: the bytes it moves at its two points */
 };
 /* why an entry was chosen, in the order the selection tries them */
 enum tuner_rule { TUNER_EXACT, TUNER_SAME_CC, TUNER_LOWER_CC, TUNER_PORTABLE };
@@ -145,15 +150,17 @@ static inline int tuner_select(const struct tuner_entry *e, int n, const struct 
 	c->entry = best;
 	return best;
 }
-/* among the entries of e[0 .. n) tuned on the GPU of entry i (the same name), the one tuned
-   at the sizes nearest the application's by the bytes moved, on a log scale (beyond the
-   points tuned at: the nearest end); w[j]: what entry j's kernel moves at the application's
-   sizes. Where two or more points are equally near (2^18 between 2^16 and 2^20), their
-   entries are compared by what was measured at those points: rel[a * n + k] is entry k's
-   kernel's median at entry a's sizes over the fastest there (0: not timed there), and the
-   entry whose ratios summed over those points are lowest is chosen (by order where one is
-   missing, or without rel). Entry i itself for the portable default or a GPU tuned at one
-   point. */
+/* among the entries of e[0 .. n) of the GPU of entry i (the same name), by the bytes the
+   kernel moves at the application's sizes (w[j] for entry j's kernel): a point's entry at
+   its sizes; strictly between two points next to each other, their between entry (the
+   variant timed at both whose worse ratio to the fastest there is best: a winner tuned to
+   fit one point's size exactly can be slow at sizes beside it); beyond the points tuned at,
+   the nearest end's. Without a between entry, the point nearest on a log scale; where two or
+   more are equally near (2^18 between 2^16 and 2^20), their entries are compared by what was
+   measured at those points: rel[a * n + k] is entry k's kernel's median at entry a's sizes
+   over the fastest there (0: not timed there), and the entry whose ratios summed over those
+   points are lowest is chosen (by order where one is missing, or without rel). Entry i
+   itself for the portable default or a GPU tuned at one point. */
 static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const double *w,
                                 const double *rel)
 {
@@ -172,7 +179,13 @@ static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const
 			bd = d;
 		}
 	}
-	if (!rel || bd < 0)
+	if (bd < 0)
+		return best;
+	for (j = 0; bd > 1 + 1e-9 && j < n; j++) /* not at a point: between two? */
+		if (e[j].gpu && !strcmp(e[j].gpu, e[i].gpu) && e[j].lo > 0 &&
+		    w[j] > e[j].lo * (1 + 1e-9) && w[j] < e[j].hi * (1 - 1e-9))
+			return j;
+	if (!rel)
 		return best;
 	/* the entries of the points as near as the nearest (within rounding) */
 #define TUNER_NEAREST(j) (e[j].gpu && !strcmp(e[j].gpu, e[i].gpu) && e[j].work > 0 && \
@@ -204,10 +217,10 @@ static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const
 /* the distinct kernels they launch */
 #define SCALE_BUNDLE_VARIANTS 4
 static const struct tuner_entry scale_bundle_entries[SCALE_BUNDLE_ENTRIES] = {
-	{"NVIDIA H100 80GB HBM3", 9, 0, 132, 0, "v1d0b1d02", "BLOCK=256 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792},
-	{"NVIDIA H200", 9, 0, 132, 1, "v21e58637", "BLOCK=64 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792},
-	{"NVIDIA A100-SXM4-80GB", 8, 0, 108, 2, "v21eefa88", "BLOCK=64 UNROLL=2", 0.8, 0.04099, 0.00585571, 0, 32792},
-	{NULL, 0, 0, 0, 3, "v4f76e4c1", "BLOCK=128 UNROLL=2", 0, 0, 0, 95.2381, 0},
+	{"NVIDIA H100 80GB HBM3", 9, 0, 132, 0, "v1d0b1d02", "BLOCK=256 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792, 0, 0},
+	{"NVIDIA H200", 9, 0, 132, 1, "v21e58637", "BLOCK=64 UNROLL=1", 0.8, 0.04099, 0.00585571, 0, 32792, 0, 0},
+	{"NVIDIA A100-SXM4-80GB", 8, 0, 108, 2, "v21eefa88", "BLOCK=64 UNROLL=2", 0.8, 0.04099, 0.00585571, 0, 32792, 0, 0},
+	{NULL, 0, 0, 0, 3, "v4f76e4c1", "BLOCK=128 UNROLL=2", 0, 0, 0, 95.2381, 0, 0, 0},
 };
 
 /* the entry for GPU g (tuner_select), also in c */
