@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "bundle.h"
+#include "util.h"
 
 TEST(bundle_template_linkage_includes_macros)
 {

@@ -12,6 +12,8 @@
 
 #include "config.h"
 #include "emit.h"
+#include "expr.h"
+#include "params.h"
 #include "report.h"
 #include "source.h"
 #include "space.h"
