@@ -7,6 +7,7 @@ Figures, for the headers tuner/*.h and the sources tuner/*.c:
              includes, transitively;
   users(h)   the tuner/*.c whose compilation reads h, directly or through other headers
              (a change of h recompiles them);
+  edges      the include lines from one of tuner/*.h to another;
   reads      the sum over tuner/*.c of the headers each one's compilation reads;
   floors     the longest chain of includes from a tuner/*.c through headers, counted in
              headers: x.c -> a.h -> b.h -> c.h is 3 floors;
@@ -16,18 +17,20 @@ Prints a line per header (reach, users, what it includes), the totals and both c
 adds each header's reach by name. --check exits 1 when the headers exceed the budget below
 (tests/run.sh: headers_budget), so that a header which starts including another for a
 pointer it could forward-declare, and makes the chain deeper or the reach wider, is caught.
-Lower the budget when the headers shrink."""
+Lower the budget when the headers shrink; raise it only for a type held by value."""
 import os
 import re
 import sys
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tuner")
 
-# the budget: the figures measured when this script came (docs/architecture.md, "Headers")
-MAX_FLOORS = 11           # the longest chain from a .c through headers
-MAX_REACH = 17            # headers one header reads besides itself
-MAX_READS = 607           # headers read over all of tuner/*.c
-MAX_INCLUDERS = 35        # headers that include another of tuner/'s headers
+# the budget (tests/run.sh: headers_budget), as measured once the headers forward-declared
+# what they only point to (docs/architecture.md, "Headers"): the include lines between
+# headers (each one for a type held by value), the longest chain and the widest reach. The
+# headers read are printed, not checked: a new module adds sources that read headers.
+MAX_EDGES = 21            # include lines from a header to another (was 91)
+MAX_FLOORS = 4            # the longest chain from a .c through headers (was 11)
+MAX_REACH = 8             # headers one header reads besides itself (was 17, journal.h)
 
 
 def includes(path):
@@ -67,6 +70,7 @@ def main():
             print("             reaches " + " ".join(sorted(reach[h])))
     reads = sum(len(r) for r in read.values())
     includers = sum(1 for h in hdrs if hdrs[h])
+    edges = sum(len(set(i)) for i in hdrs.values())
     top = max(srcs, key=lambda c: (max([depth[i] for i in srcs[c]], default=0), c))
     chain, h = [top], max(srcs[top], key=lambda i: (depth[i], i), default=None)
     while h:
@@ -99,25 +103,24 @@ def main():
     while below[m]:
         m = below[m]
         mchain.append(m)
-    print("%d headers, %d include another; largest reach %d (%s); headers read by %d sources: %d"
-          % (len(hdrs), includers, max(len(r) for r in reach.values()),
+    print("%d headers, %d include another (%d include lines); largest reach %d (%s); "
+          "headers read by %d sources: %d"
+          % (len(hdrs), includers, edges, max(len(r) for r in reach.values()),
              max(sorted(hdrs), key=lambda x: len(reach[x])), len(srcs), reads))
     print("floors %d: %s" % (floors, " -> ".join(chain)))
     print("layers %d: %s" % (len(mchain), " -> ".join(mchain)))
     if "--check" not in sys.argv:
         return 0
     over = []
+    if edges > MAX_EDGES:
+        over.append("include lines between headers %d > %d" % (edges, MAX_EDGES))
     if floors > MAX_FLOORS:
         over.append("floors %d > %d" % (floors, MAX_FLOORS))
     for h in sorted(hdrs):
         if len(reach[h]) > MAX_REACH:
             over.append("%s reaches %d headers > %d" % (h, len(reach[h]), MAX_REACH))
-    if reads > MAX_READS:
-        over.append("headers read %d > %d" % (reads, MAX_READS))
-    if includers > MAX_INCLUDERS:
-        over.append("headers that include another %d > %d" % (includers, MAX_INCLUDERS))
     for o in over:
-        print("over budget: " + o)
+        print("includes.py: over budget: " + o, file=sys.stderr)
     return 1 if over else 0
 
 
