@@ -452,8 +452,10 @@ assert n > 0
 ' "$tmp/out/transpose/untimed-sm_90/results.json" 2>"$tmp/py"; then ok "results_json_bank"; else bad "results_json_bank" "$(cat "$tmp/py")"; fi
 
 # the house's shape: no circle among tuner/'s modules (includes and the objects' symbols,
-# scripts/modules.py), no source file over 1000 lines
+# scripts/modules.py), headers within their budget (include lines between them, the longest
+# chain, the widest reach: scripts/includes.py), no source file over 1000 lines
 expect modules_no_circle 0 python3 scripts/modules.py "$(dirname "$B")/obj/tuner"
+expect headers_budget 0 python3 scripts/includes.py --check
 long=$(wc -l tuner/*.c | awk '$2 != "total" && $1 > 1000 {print $2 ": " $1 " lines"}')
 [ -z "$long" ] && ok sources_short || bad sources_short "$long"
 

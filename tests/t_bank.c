@@ -3,6 +3,8 @@
 #include "test.h"
 #include "bank.h"
 #include "config.h"
+#include "expr.h"
+#include "params.h"
 #include "space.h"
 #include "util.h"
 

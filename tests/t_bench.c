@@ -9,8 +9,13 @@
 
 #include "bench.h"
 #include "config.h"
-#include "nvrtc.h"
+#include "devbuf.h"
+#include "expr.h"
+#include "../tuner/nvrtc.h" /* the tuner's: -I puts the toolkit's nvrtc.h first */
+#include "stats.h"
+#include "timing.h"
 #include "util.h"
+#include "vars.h"
 
 /* splitmix64 as published: state += golden, then the mix */
 static uint64_t splitmix64(uint64_t *s)

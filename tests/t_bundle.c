@@ -5,6 +5,7 @@
 
 #include "bundle.h"
 #include "bundlegen.h"
+#include "util.h"
 
 TEST(bundle_template_linkage_includes_macros)
 {

@@ -9,6 +9,7 @@
 #include "cmp.h"
 #include "config.h"
 #include "report.h"
+#include "result.h"
 #include "util.h"
 
 /* got[0, n) against ref[0, n) as floats, element by element as tuner/helpers.cu does */

@@ -8,9 +8,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "cache.h" /* and through it the project's nvrtc.h, not NVRTC's */
+#include "cache.h"
 #include "compile.h"
 #include "config.h"
+#include "../tuner/nvrtc.h" /* the tuner's: -I puts the toolkit's nvrtc.h first */
 #include "source.h"
 #include "space.h"
 #include "test.h"

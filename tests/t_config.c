@@ -1,7 +1,12 @@
 /* Tests for config: tests/data/good.yaml field by field, defaults, and the error goldens in
  * tests/bad (NAME.yaml must fail with exit status 2 and exactly the stderr in NAME.err). */
 #include "test.h"
+#include "bank.h"
 #include "config.h"
+#include "expr.h"
+#include "params.h"
+#include "util.h"
+#include "vars.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "emit.h"
+#include "util.h"
 
 /* 1 if s holds a C comment's start or end */
 static int has_comment_mark(const char *s)

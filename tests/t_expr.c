@@ -1,6 +1,8 @@
 /* t_expr: parsing, evaluation, error columns and C output of expressions. */
 #include "test.h"
 #include "expr.h"
+#include "util.h"
+#include "vars.h"
 
 #include <signal.h>
 #include <stdarg.h>

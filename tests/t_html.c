@@ -9,8 +9,13 @@
      cap.html        25000 verified variants: the page holds the best HTML_MAX_POINTS
      timed.t4.json   timed.html's results in the T4 format */
 #include "test.h"
+#include "bank.h"
 #include "html.h"
 #include "report.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
+#include "util.h"
 #include "winner.h"
 #include "t4.h"
 

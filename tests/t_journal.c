@@ -1,7 +1,10 @@
 /* Tests for journal: records survive a round trip; torn and corrupt lines are skipped. */
 #include "test.h"
+#include "config.h"
 #include "journal.h"
+#include "params.h"
 #include "run.h"
+#include "spec.h"
 
 #include <fcntl.h>
 #include <math.h>

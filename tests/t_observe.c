@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "config.h"
-#include "cache.h" /* and through it the project's nvrtc.h */
+#include "../tuner/nvrtc.h" /* the tuner's: -I puts the toolkit's nvrtc.h first */
 #include "observe.h"
 #include "source.h"
 #include "space.h"

@@ -2,6 +2,7 @@
    over several workers, and stop at an interrupt. */
 #include "test.h"
 #include "pool.h"
+#include "util.h"
 
 #include <signal.h>
 #include <stdlib.h>

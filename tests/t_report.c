@@ -1,6 +1,7 @@
 /* Tests for report: the bank model's prediction beside the counters --counters reads. */
 #include "test.h"
 #include "report.h"
+#include "spec.h"
 #include "winner.h"
 #include "results.h"
 #include "csv.h"

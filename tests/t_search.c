@@ -2,6 +2,7 @@
    guided strategy against random on a space with a known cost. */
 #include "test.h"
 #include "config.h"
+#include "params.h"
 #include "search.h"
 #include "space.h"
 

@@ -2,8 +2,10 @@
 #include "test.h"
 #include "config.h"
 #include "drops.h"
+#include "params.h"
 #include "source.h"
 #include "space.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdlib.h>

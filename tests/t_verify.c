@@ -4,6 +4,7 @@
 #include "test.h"
 #include "config.h"
 #include "journal.h"
+#include "params.h"
 #include "space.h"
 
 #include <limits.h>

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "params.h"
 #include "space.h"
 
 static struct test *tests;

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "expr.h"
 #include "util.h"
+#include "vars.h"
 
 enum {
 	ITER_MAX = BANK_ITER_MAX, /* loop iterations per access and warp: a loop that never ends */

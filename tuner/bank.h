@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "expr.h"
+
+struct expr;
+struct vars;
 
 /*
  * One warp request (a shared-memory load or store instruction executed by a warp) costs

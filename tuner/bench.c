@@ -5,8 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "devbuf.h"
+#include "expr.h"
 #include "launch.h"
+#include "nvrtc.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
+#include "stats.h"
+#include "timing.h"
 #include "util.h"
+#include "vars.h"
 
 #define MIB ((size_t)1 << 20)
 #define DEAD_WHY "not run: GPU context lost after an earlier fault"

@@ -2,13 +2,16 @@
 #ifndef TUNER_BENCH_H
 #define TUNER_BENCH_H
 
-#include "config.h"
-#include "devbuf.h" /* bench_fill_host */
-#include "gpu.h"
-#include "nvrtc.h"
-#include "space.h"
-#include "result.h" /* struct run_result */
-#include "timing.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct compile_out;
+struct config;
+struct gpu_info;
+struct run_result;
+struct stats;
+struct variant;
+struct vars;
 
 /* one extra launch of each verified variant with a hook around it (e.g. to read hardware
    counters): before(), the launch, a synchronization, after() */

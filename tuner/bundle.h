@@ -4,7 +4,9 @@
 #define TUNER_BUNDLE_H
 
 #include <stddef.h>
-#include "util.h"
+
+struct buf;
+struct fileset;
 
 /* read every GPU directory under dir (results.json, and the config and template copied beside
    it at tuning time) and write OUT/<kernel>_bundle.cu and OUT/<kernel>_bundle.h (out NULL:

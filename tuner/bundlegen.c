@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "emit.h"
 #include "report.h"
-#include "config.h"
 #include "results.h"
 #include "source.h"
 #include "tuned.h"

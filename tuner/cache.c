@@ -10,6 +10,8 @@
    that does not match, or anything short, long or malformed after a good magic, is a corrupt
    entry. */
 #include "cache.h"
+#include "nvrtc.h"
+#include "util.h"
 #include "wire.h"
 
 #include <dirent.h>

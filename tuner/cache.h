@@ -2,8 +2,10 @@
 #ifndef TUNER_CACHE_H
 #define TUNER_CACHE_H
 
-#include "nvrtc.h"
-#include "util.h"
+#include <stddef.h>
+
+struct buf;
+struct compile_out;
 
 /* the exact key text for one compilation (compared byte for byte on lookup) */
 void cache_key(struct buf *key, const char *src, const char *entry, const char *arch,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "nvrtc.h"
 #include "pool.h"
 #include "util.h"
 #include "wire.h"

@@ -3,8 +3,11 @@
 #define TUNER_COMPILE_H
 
 #include <signal.h>
-#include "nvrtc.h"
-#include "util.h"
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+struct compile_out;
 
 struct job {
 	const char *src;      /* full source text, or NULL: make(arg, b) appends it to b */

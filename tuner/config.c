@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 
 #include "accesses.h"
+#include "expr.h"
 #include "options.h"
 #include "params.h"
 #include "read.h"
+#include "util.h"
 #include "yamltree.h"
 
 #define MAXBYTES (1 << 20) /* largest config file */

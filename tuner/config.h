@@ -3,7 +3,6 @@
 #define TUNER_CONFIG_H
 
 #include <stddef.h>
-#include "params.h"
 #include "spec.h"
 
 /* load path; on error print "tuner: path:line:col: msg" and exit 2 */

@@ -4,6 +4,10 @@
 #include <stdio.h>
 
 #include "report.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
+#include "util.h"
 
 static void csv_str(struct buf *b, const char *s)
 {

@@ -2,11 +2,14 @@
 #ifndef TUNER_CSV_H
 #define TUNER_CSV_H
 
+#include <stddef.h>
 #include <stdio.h>
-#include "config.h"
-#include "result.h"
-#include "space.h"
-#include "util.h"
+
+struct buf;
+struct config;
+struct result;
+struct runinfo;
+struct space;
 
 /* results.csv: one row per variant results.json lists (ri->list_dropped: the dropped ones
    too), in the order `order`; appended to b, or with out (may be NULL) written to out as it

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "expr.h"
 #include "util.h"
+#include "vars.h"
 
 #define MIB ((size_t)1 << 20)
 #define GOLDEN 0x9e3779b97f4a7c15ULL

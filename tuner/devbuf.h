@@ -3,8 +3,12 @@
 #ifndef TUNER_DEVBUF_H
 #define TUNER_DEVBUF_H
 
-#include "config.h"
+#include <stddef.h>
+
 #include "gpu.h"
+#include "spec.h" /* enum elem */
+
+struct vars;
 
 /* one config buffer on the device */
 struct dbuf {

@@ -6,8 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "devbuf.h"
+#include "expr.h"
+#include "report.h"
+#include "result.h"
 #include "source.h"
+#include "space.h"
+#include "util.h"
+#include "vars.h"
 #include "version.h"
 
 void emit_cstr(struct buf *b, const char *s)

@@ -3,9 +3,16 @@
 #ifndef TUNER_EMIT_H
 #define TUNER_EMIT_H
 
-#include "config.h"
-#include "report.h"
-#include "space.h"
+#include <stddef.h>
+
+struct buf;
+struct config;
+struct expr;
+struct fileset;
+struct result;
+struct runinfo;
+struct variant;
+struct vars;
 
 /* DIR/BASE.cu (provenance comment, #defines, template) and DIR/BASE.h (parameters, launch
    geometry as functions of the sizes and the multiprocessor count, every buffer's element

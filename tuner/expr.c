@@ -1,6 +1,8 @@
 /* expr: integer expressions for constraints, launch geometry, sizes; real arithmetic for
    floating-point kernel arguments. */
 #include "expr.h"
+#include "util.h"
+#include "vars.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,9 +3,11 @@
 #ifndef TUNER_EXPR_H
 #define TUNER_EXPR_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "util.h"
-#include "vars.h"
+
+struct buf;
+struct vars;
 
 /*
  * Grammar (C precedence, all values int64_t, booleans are 0/1):

@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "report.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
+#include "util.h"
 #include "winner.h"
 
 /* report.html's style sheet and script, tuner/html.css and tuner/html.js as they are (embedded

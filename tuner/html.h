@@ -8,11 +8,14 @@
 #ifndef TUNER_HTML_H
 #define TUNER_HTML_H
 
+#include <stddef.h>
 #include <stdio.h>
-#include "config.h"
-#include "space.h"
-#include "result.h"
-#include "util.h"
+
+struct buf;
+struct config;
+struct result;
+struct runinfo;
+struct space;
 
 /* the most variants the page holds (drawn and tabulated): the first in rank order, so the
    best timed; the page says when there were more (results.json and results.csv list all) */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "result.h" /* enum status */
+#include "spec.h"
 #include "util.h"
 
 /* the record format and what the keys hash; change it when either changes, a default of the

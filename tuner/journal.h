@@ -4,10 +4,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "bench.h"
-#include "config.h"
-#include "nvrtc.h"
-#include "space.h"
+#include "result.h" /* struct run_result */
+
+struct compile_out;
+struct config;
+struct space;
+struct variant;
+struct vars;
 
 struct jrec {
 	uint64_t key;             /* journal_key() of the variant */

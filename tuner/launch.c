@@ -7,7 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "devbuf.h"
+#include "expr.h"
+#include "spec.h"
 #include "util.h"
+#include "vars.h"
 
 /* argument i as the config names it: its buffer, or its expression */
 static const char *arg_name(const struct devbufs *bufs, const struct arg *a)

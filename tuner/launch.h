@@ -2,9 +2,15 @@
 #ifndef TUNER_LAUNCH_H
 #define TUNER_LAUNCH_H
 
-#include "config.h"
-#include "devbuf.h"
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gpu.h"
+
+struct arg;
+struct devbufs;
+struct gpu_info;
+struct vars;
 
 /* a launch ready to go: function, geometry, parameters */
 struct launchp {

@@ -5,11 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "counters.h"
 #include "journal.h"
 #include "models.h"
 #include "pool.h"
 #include "report.h"
+#include "run.h"
+#include "spec.h"
 #include "winner.h"
 #include "util.h"
 #include "wire.h"

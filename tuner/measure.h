@@ -4,7 +4,10 @@
 #ifndef TUNER_MEASURE_H
 #define TUNER_MEASURE_H
 
-#include "run.h"
+#include <stddef.h>
+
+struct gpu_info;
+struct run;
 
 /* start the GPU worker for t (forked now: it sees t as it is) and read what it found: the
    GPU, and the bank size it has after a request for 8 bytes (asked on Kepler, compute

@@ -17,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "nvrtc.h"
+#include "params.h"
 #include "predict.h"
 #include "report.h"
 #include "results.h"
+#include "run.h"
 #include "tune.h"
 #include "util.h"
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "space.h"
+#include "spec.h"
 #include "util.h"
 
 /* a conditional's expression: a parameter, another name (a macro or not: the same in every

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "space.h"
-#include "spec.h"
+struct config;
+struct space;
 
 struct observe;
 

@@ -15,7 +15,9 @@
 #include "nvrtc.h"
 #include "report.h"
 #include "results.h"
+#include "run.h"
 #include "space.h"
+#include "spec.h"
 #include "tune.h"
 #include "util.h"
 

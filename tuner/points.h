@@ -6,7 +6,10 @@
 #ifndef TUNER_POINTS_H
 #define TUNER_POINTS_H
 
-#include "run.h"
+#include <stddef.h>
+
+struct run;
+struct run_opts;
 
 /* t loaded (tune_load) at point i of o's points, with a copy of o's --size list */
 void points_load(struct run *t, const struct run_opts *o, size_t i);

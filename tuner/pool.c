@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "wire.h"
 
 /* the job number of a setup frame */

@@ -5,7 +5,8 @@
 
 #include <signal.h>
 #include <stddef.h>
-#include "util.h"
+
+struct buf;
 
 /* how a job ended, seen from the parent */
 enum outcome {

@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bank.h"
+#include "expr.h"
 #include "nvrtc.h"
 #include "pool.h"
 #include "report.h"
 #include "run.h" /* run_stop */
+#include "spec.h"
 #include "util.h"
 #include "wire.h"
 

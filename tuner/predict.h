@@ -2,9 +2,12 @@
 #ifndef TUNER_PREDICT_H
 #define TUNER_PREDICT_H
 
-#include "config.h"
-#include "space.h"
-#include "result.h"
+#include <stddef.h>
+
+struct config;
+struct result;
+struct runinfo;
+struct space;
 
 struct ahead;
 struct pool_task;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "util.h"
 
 const char *read_show(struct reader *x, const char *s)

@@ -5,9 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
-#include "expr.h"
 #include "spec.h"
+#include "vars.h"
 #include "yamltree.h"
+
+struct expr;
 
 /* Whether a config field can change a variant's GPU result (its output, the check against
    the reference, its timing), so that the journal must not reuse a result across a change of

@@ -1,5 +1,12 @@
 /* report: the variant list, the ranked table, the ties and the bank model's checks. */
 #include "report.h"
+#include "bank.h"
+#include "observe.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
+#include "stats.h"
+#include "util.h"
 #include "winner.h"
 
 #include "counters.h"

@@ -2,11 +2,18 @@
 #ifndef TUNER_REPORT_H
 #define TUNER_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
-#include "config.h"
-#include "space.h"
-#include "observe.h"
-#include "result.h"
+
+struct bank_stats;
+struct buf;
+struct config;
+struct observe;
+struct result;
+struct run_result;
+struct runinfo;
+struct space;
+struct variant;
 
 /* --dry-run: the kept variants (every one with list_dropped) with their parameters and launch
    geometry, the dropped ones counted by rule (drops.h); with -q only the counts */

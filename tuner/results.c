@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bank.h"
 #include "winner.h"
 #include "config.h"
 #include "counters.h"

@@ -2,9 +2,11 @@
 #ifndef TUNER_RETUNE_H
 #define TUNER_RETUNE_H
 
-#include "space.h"
-#include "result.h"
-#include "util.h"
+#include <stddef.h>
+
+struct buf;
+struct result;
+struct space;
 
 struct other;
 

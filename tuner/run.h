@@ -4,11 +4,14 @@
 #define TUNER_RUN_H
 
 #include <signal.h>
-#include "config.h"
+#include <stddef.h>
+#include <stdint.h>
 #include "nvrtc.h"
 #include "result.h"
 #include "retune.h"
 #include "space.h"
+
+struct config;
 
 /* what the command line asks of a run */
 struct run_opts {

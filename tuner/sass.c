@@ -15,10 +15,12 @@
 
 #include "bank.h"
 #include "compile.h"
+#include "config.h"
 #include "expr.h"
 #include "nvrtc.h"
 #include "run.h"
 #include "source.h"
+#include "spec.h"
 
 /* 1 if path names an executable regular file */
 static int runnable(const char *path)

@@ -5,9 +5,11 @@
 #define TUNER_SASS_H
 
 #include <stddef.h>
-#include "config.h"
-#include "space.h"
-#include "util.h"
+
+struct buf;
+struct config;
+struct space;
+struct vars;
 
 /* the shared-memory instructions of one kind in a listing: loads or stores of `bytes` a lane,
    n of them in the code (a count of instructions, not of executions) */

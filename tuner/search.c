@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "space.h"
+#include "spec.h"
 #include "util.h"
 
 #define K 3               /* neighbours of a prediction */

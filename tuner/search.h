@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "config.h"
-#include "space.h"
+
+struct config;
+struct space;
 
 enum strategy {
 	SEARCH_EXHAUSTIVE,        /* every candidate, in config order */

@@ -3,6 +3,11 @@
 
 #include <stdlib.h>
 
+#include "observe.h"
+#include "space.h"
+#include "spec.h"
+#include "util.h"
+
 void source_defines(struct buf *b, const struct config *c, const struct variant *v)
 {
 	size_t i;

@@ -2,10 +2,10 @@
 #ifndef TUNER_SOURCE_H
 #define TUNER_SOURCE_H
 
-#include "config.h"
-#include "observe.h"
-#include "space.h"
-#include "util.h"
+struct buf;
+struct config;
+struct observe;
+struct variant;
 
 /* append one '#define NAME VALUE' line per parameter of v */
 void source_defines(struct buf *b, const struct config *c, const struct variant *v);

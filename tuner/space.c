@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+#include "expr.h"
+#include "params.h"
+#include "spec.h"
+#include "util.h"
+
 /* exit 2 with "what 'e' for PARAMS: msg" (without " for PARAMS" when v is NULL: e uses sizes
    only) at the place in c's file of byte col of e; at an extra verification size (at not
    NULL), "verify size LABEL: what 'e' for PARAMS (LINE:COL): msg" at at's entry */

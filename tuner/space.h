@@ -2,8 +2,11 @@
 #ifndef TUNER_SPACE_H
 #define TUNER_SPACE_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "config.h"
+#include "vars.h" /* struct vars */
+
+struct config;
 
 /* what a device (or an architecture, without one) allows per block */
 struct limits {

@@ -3,6 +3,9 @@
 
 #include <stdlib.h>
 
+#include "bank.h"
+#include "expr.h"
+
 const char *const cfg_l2_words[] = {"auto", "flush", "resident"};
 
 int cfg_expr_loc(const struct config *c, const struct expr *e, int col, struct loc *out)

@@ -4,8 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "bank.h"
-#include "expr.h"
+
+struct bank_access;
+struct expr;
 
 /* a position in the config file, 1-based (0 = unknown) */
 struct loc {

@@ -6,7 +6,8 @@
 #define TUNER_STREAM_H
 
 #include <stddef.h>
-#include "run.h"
+
+struct run;
 
 /* what the stream did: variants built, failed to compile, over the shared-memory limit, not
    compiled (interrupted), and the first that failed in config order */

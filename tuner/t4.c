@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "report.h"
+#include "result.h"
+#include "space.h"
+#include "spec.h"
 #include "util.h"
 
 const char *t4_invalidity(const struct result *r, size_t i)

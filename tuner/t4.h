@@ -12,10 +12,13 @@
 #ifndef TUNER_T4_H
 #define TUNER_T4_H
 
+#include <stddef.h>
 #include <stdio.h>
-#include "config.h"
-#include "space.h"
-#include "result.h"
+
+struct config;
+struct result;
+struct runinfo;
+struct space;
 
 #define T4_SCHEMA_VERSION "1.0.0"
 

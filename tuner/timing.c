@@ -6,9 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "devbuf.h"
 #include "expr.h"
+#include "launch.h"
+#include "stats.h"
 #include "util.h"
+#include "vars.h"
 
 #define MIB ((size_t)1 << 20)
 

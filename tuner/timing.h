@@ -2,11 +2,16 @@
 #ifndef TUNER_TIMING_H
 #define TUNER_TIMING_H
 
-#include "config.h"
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gpu.h"
-#include "launch.h"
-#include "stats.h"
 #include "winner.h" /* struct race_plan */
+
+struct config;
+struct launchp;
+struct stats;
+struct vars;
 
 /* what timing needs: the config's counts, the events, the L2 flush */
 struct timer {

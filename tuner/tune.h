@@ -2,7 +2,9 @@
 #ifndef TUNER_TUNE_H
 #define TUNER_TUNE_H
 
-#include "run.h"
+#include <stddef.h>
+
+struct run;
 
 /* load the config and apply the options' sizes */
 void tune_load(struct run *t);

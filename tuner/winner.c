@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "result.h"
 #include "space.h"
 #include "stats.h"
 #include "util.h"

@@ -5,7 +5,8 @@
 #define TUNER_WINNER_H
 
 #include <stddef.h>
-#include "result.h"
+
+struct result;
 
 struct config;
 struct space;

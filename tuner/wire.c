@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "nvrtc.h"
+#include "util.h"
+
 /* append the n low bytes of v, least significant first */
 static void put_le(struct buf *b, uint64_t v, int n)
 {

@@ -5,8 +5,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "nvrtc.h"
-#include "util.h"
+
+struct buf;
+struct compile_out;
 
 /* append v as 4 or 8 little-endian bytes */
 void wire_u32(struct buf *b, uint32_t v);

@@ -3,6 +3,7 @@
  * templates get past the file checks. Checks: no crash, leak or hang (the sanitizers and
  * libFuzzer), and every error is one line "PATH:LINE:COL: msg" with LINE inside the input. */
 #include "config.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * Checks: no crash, leak or hang, every error has a message and a column inside the text, and
  * the bound expression gives what the original gives, the same errors at the same columns. */
 #include "expr.h"
+#include "util.h"
+#include "vars.h"
 
 #include <stdlib.h>
 #include <string.h>

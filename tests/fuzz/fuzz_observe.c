@@ -5,6 +5,7 @@
  * the variant's own; a parameter that is not hidden keeps its value. */
 #include "config.h"
 #include "observe.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
