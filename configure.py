@@ -14,7 +14,8 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 # the texts compiled into the binary, by their extension under tuner/: the helper kernels
 # (helpers.cu), report.html's style sheet and script (html.css, html.js)
 EMBEDDED = ("cu", "css", "js", "inc")
-WARN = "-Wall -Wextra -Wshadow -Wmissing-prototypes -Wpedantic -Wno-unused-parameter"
+WARN = ("-Wall -Wextra -Wshadow -Wmissing-prototypes -Wpedantic -Wno-unused-parameter "
+        "-Werror=implicit-function-declaration -Werror=int-conversion")
 
 
 def fail(msg):

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "params.h"
 #include "space.h"
 #include "results.h"
 #include "tuned.h"

@@ -9,6 +9,8 @@
 
 #include "config.h"
 #include "emit.h"
+#include "expr.h"
+#include "params.h"
 #include "report.h"
 #include "results.h"
 #include "source.h"
@@ -283,17 +285,11 @@ static void switch_variant(struct buf *o, const struct bundle *b)
 	              "-1) {\n", b->ng + b->nbt + 1, b->kernel);
 }
 
-void bundlegen_header(struct buf *o, const struct bundle *b)
+/* the entries' table and the selection by GPU */
+static void header_entries(struct buf *o, const struct bundle *b, const char *uk)
 {
-	const struct config *c = b->c;
-	char *uk = emit_upper(b->kernel), *pre = xasprintf("%s_bundle", b->kernel);
-	size_t i, k;
+	size_t i;
 
-	buf_printf(o, "#ifndef TUNER_%s_BUNDLE_H\n#define TUNER_%s_BUNDLE_H\n\n", uk, uk);
-	buf_puts(o, "#include <stdio.h>\n#include <string.h>\n\n");
-	emit_helpers(o);
-	buf_puts(o, "\n");
-	buf_puts(o, bundle_select_inc);
 	buf_printf(o, "\n/* the tuned GPUs' entries, newest compute capability first, then the "
 	              "portable default */\n#define %s_BUNDLE_ENTRIES %zu\n#define %s_BUNDLE_PORTABLE "
 	              "%zu\n/* the distinct kernels they launch */\n#define %s_BUNDLE_VARIANTS %zu\n",
@@ -319,12 +315,38 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 		           b->k[e->k].params, e->r->median_ms, e->r->gbs, e->r->pct_copy,
 		           100 * e->worst, e->lo, e->hi);
 	}
-	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g, 0, 0, 0},\n};\n", b->kportable,
-	           b->k[b->kportable].id, b->k[b->kportable].params, 100 * b->worst);
+	buf_printf(o, "\t{NULL, 0, 0, 0, %zu, \"%s\", \"%s\", 0, 0, 0, %.6g, 0, 0, 0},\n};\n",
+	           b->kportable, b->k[b->kportable].id, b->k[b->kportable].params, 100 * b->worst);
 	buf_printf(o, "\n/* the entry for GPU g (tuner_select), also in c */\n"
 	              "static inline int %s_bundle_select(const struct tuner_gpu *g, "
 	              "struct tuner_choice *c)\n{\n\treturn tuner_select(%s_bundle_entries, "
 	              "%s_BUNDLE_ENTRIES, g, c);\n}\n", b->kernel, b->kernel, uk);
+}
+
+/* the body of a function of entry: a case per kernel returning e under its parameters
+   (wrapped in cast "(T)(...)" when cast is not NULL), 0 for an entry out of range */
+static void case_returns(struct buf *o, const struct bundle *b, const struct expr *e,
+                         const char *cast)
+{
+	size_t k;
+
+	switch_variant(o, b);
+	for (k = 0; k < b->nk; k++) {
+		struct vars pv;
+		params_only(b, k, &pv);
+		buf_printf(o, "\tcase %zu:\n\t\treturn %s%s", k, cast ? cast : "", cast ? "(" : "");
+		expr_print_c(e, &pv, o);
+		buf_puts(o, cast ? ");\n" : ";\n");
+	}
+	buf_puts(o, "\t}\n\treturn 0;\n}\n");
+}
+
+/* <kernel>_bundle_geometry, _work and _at_size */
+static void header_geometry(struct buf *o, const struct bundle *b, const char *uk,
+                            const char *pre)
+{
+	const struct config *c = b->c;
+	size_t i, k;
 
 	buf_printf(o, "\n/* launch geometry of entry's kernel for the problem size on a GPU with sms "
 	              "multiprocessors\n   (all 0 for an entry out of range) */\n"
@@ -348,19 +370,11 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 	emit_size_params(o, c);
 	buf_puts(o, ")\n{\n");
 	emit_size_prelude(o, c, "\t");
-	switch_variant(o, b);
-	for (k = 0; k < b->nk; k++) {
-		struct vars pv;
-		params_only(b, k, &pv);
-		buf_printf(o, "\tcase %zu:\n\t\treturn (double)(", k);
-		expr_print_c(c->bytes, &pv, o);
-		buf_puts(o, ");\n");
-	}
-	buf_puts(o, "\t}\n\treturn 0;\n}\n");
+	case_returns(o, b, c->bytes, "(double)");
 	buf_printf(o, "\n/* the entry to launch at the problem size: of the entries of the GPU entry "
-	              "(a selection)\n   was tuned on, the one tuned at the sizes nearest these by "
-	              "the bytes moved (tuner_at_size) */\nstatic inline int %s_at_size(int entry, ",
-	           pre);
+	              "(a selection)\n   was tuned on, by the bytes moved, a point's at its sizes, a "
+	              "between entry between two\n   points, the nearest end's beyond them "
+	              "(tuner_at_size) */\nstatic inline int %s_at_size(int entry, ", pre);
 	emit_size_params(o, c);
 	buf_printf(o, ")\n{\n");
 	if (b->sized)
@@ -371,6 +385,14 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 		buf_printf(o, "%s, ", c->sizes[i].name);
 	buf_printf(o, "sms);\n\treturn tuner_at_size(%s_bundle_entries, %s_BUNDLE_ENTRIES, entry, "
 	              "w, %s);\n}\n", b->kernel, uk, b->sized ? "rel" : "NULL");
+}
+
+/* each buffer's count function, and the __constant__ values alike for every kernel */
+static void header_buffers(struct buf *o, const struct bundle *b, const char *uk,
+                           const char *pre)
+{
+	const struct config *c = b->c;
+	size_t i;
 
 	buf_printf(o, "\n/* the buffers, in the config's order: for each buffer BUF, %s_BUF_count() "
 	              "is its element count\n   for an entry, the problem size and the "
@@ -390,17 +412,8 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 			buf_puts(o, ";\n}\n");
 			continue;
 		}
-		switch_variant(o, b);
-		for (k = 0; k < b->nk; k++) {
-			struct vars pv;
-			params_only(b, k, &pv);
-			buf_printf(o, "\tcase %zu:\n\t\treturn ", k);
-			expr_print_c(c->buffers[i].count, &pv, o);
-			buf_puts(o, ";\n");
-		}
-		buf_puts(o, "\t}\n\treturn 0;\n}\n");
+		case_returns(o, b, c->buffers[i].count, NULL);
 	}
-
 	for (i = 0; i < c->nconstants; i++) {
 		const struct constant *kc = &c->constants[i];
 		struct vars kv;
@@ -417,6 +430,20 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 			      b->g[0].cfgfile, kc->name, expr_src(kc->count));
 		free(name);
 	}
+}
+
+void bundlegen_header(struct buf *o, const struct bundle *b)
+{
+	char *uk = emit_upper(b->kernel), *pre = xasprintf("%s_bundle", b->kernel);
+
+	buf_printf(o, "#ifndef TUNER_%s_BUNDLE_H\n#define TUNER_%s_BUNDLE_H\n\n", uk, uk);
+	buf_puts(o, "#include <stdio.h>\n#include <string.h>\n\n");
+	emit_helpers(o);
+	buf_puts(o, "\n");
+	buf_puts(o, bundle_select_inc);
+	header_entries(o, b, uk);
+	header_geometry(o, b, uk, pre);
+	header_buffers(o, b, uk, pre);
 	buf_printf(o, "\n#if defined(__CUDACC__) || defined(__CUDA_RUNTIME_API_H__)\n"
 	              "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
 	              "/* the entry for the current device (its name, compute capability and "
@@ -429,7 +456,7 @@ void bundlegen_header(struct buf *o, const struct bundle *b)
 	              "/* launch entry's kernel on stream, with %s_geometry for the current "
 	              "device */\n"
 	              "cudaError_t %s_launch(int entry, ", pre, pre, pre, pre);
-	launch_params(o, c);
+	launch_params(o, b->c);
 	buf_puts(o, "cudaStream_t stream);\n#ifdef __cplusplus\n}\n#endif\n#endif\n\n#endif\n");
 	free(uk);
 	free(pre);

@@ -302,7 +302,8 @@ static inline double scale_bundle_work(int entry, long long n, long long sms)
 }
 
 /* the entry to launch at the problem size: of the entries of the GPU entry (a selection)
-   was tuned on, the one tuned at the sizes nearest these by the bytes moved (tuner_at_size) */
+   was tuned on, by the bytes moved, a point's at its sizes, a between entry between two
+   points, the nearest end's beyond them (tuner_at_size) */
 static inline int scale_bundle_at_size(int entry, long long n, long long sms)
 {
 	double w[SCALE_BUNDLE_ENTRIES];
