@@ -226,10 +226,11 @@ static int load_lib(char *why, size_t whylen)
 	return 0;
 }
 
-struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *names, size_t n,
-                               char *why, size_t whylen)
+/* the host half: the chip's counter availability, k's metrics in a config image, its passes;
+   0, or -1 with why */
+static int host_config(struct counters *k, CUcontext ctx, int ordinal, char *why,
+                       size_t whylen)
 {
-	struct counters *k;
 	CUptiResult r;
 	CUpti_Profiler_Initialize_Params ini = {CUpti_Profiler_Initialize_Params_STRUCT_SIZE, NULL};
 	CUpti_Device_GetChipName_Params chip = {CUpti_Device_GetChipName_Params_STRUCT_SIZE, NULL,
@@ -242,25 +243,9 @@ struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *na
 	struct host_cfgsize hs = {SZ(host_cfgsize, configImageSize), NULL, NULL, 0};
 	struct host_cfg hc = {SZ(host_cfg, pConfigImage), NULL, NULL, 0, NULL};
 	struct host_passes hp = {SZ(host_passes, numOfPasses), NULL, 0, NULL, 0};
-	CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, NULL,
-	                                        ctx, NULL};
-	CUpti_RangeProfiler_GetCounterDataSize_Params ds;
-	CUpti_RangeProfiler_CounterDataImage_Initialize_Params di;
-	CUpti_RangeProfiler_SetConfig_Params sc;
 	uint8_t *avail = NULL;
-	size_t i;
+	size_t i, n = k->n;
 
-	if (n == 0) {
-		say(why, whylen, "no metrics asked for");
-		return NULL;
-	}
-	if (load_lib(why, whylen) < 0)
-		return NULL;
-	k = xcalloc(1, sizeof *k);
-	k->n = n;
-	k->names = xcalloc(n, sizeof *k->names);
-	for (i = 0; i < n; i++)
-		k->names[i] = names[i];
 	if ((r = cp.ProfilerInitialize(&ini)) != CUPTI_SUCCESS) {
 		fail(why, whylen, "cuptiProfilerInitialize", r);
 		goto bad;
@@ -326,21 +311,39 @@ struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *na
 		goto bad;
 	}
 	k->passes = (int)hp.numOfPasses;
+	free(avail);
+	return 0;
+bad:
+	free(avail);
+	return -1;
+}
+
+/* the range profiler on ctx: enabled, its counter data image made, k's config set; 0, or -1
+   with why */
+static int range_setup(struct counters *k, CUcontext ctx, char *why, size_t whylen)
+{
+	CUptiResult r;
+	CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, NULL,
+	                                        ctx, NULL};
+	CUpti_RangeProfiler_GetCounterDataSize_Params ds;
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params di;
+	CUpti_RangeProfiler_SetConfig_Params sc;
+
 	if ((r = cp.Enable(&en)) != CUPTI_SUCCESS) {
 		fail(why, whylen, "cuptiRangeProfilerEnable", r);
-		goto bad;
+		return -1;
 	}
 	k->obj = en.pRangeProfilerObject;
 	memset(&ds, 0, sizeof ds);
 	ds.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE;
 	ds.pRangeProfilerObject = k->obj;
 	ds.pMetricNames = k->names;
-	ds.numMetrics = n;
+	ds.numMetrics = k->n;
 	ds.maxNumOfRanges = MAX_RANGES;
 	ds.maxNumRangeTreeNodes = MAX_RANGES;
 	if ((r = cp.GetCounterDataSize(&ds)) != CUPTI_SUCCESS) {
 		fail(why, whylen, "cuptiRangeProfilerGetCounterDataSize", r);
-		goto bad;
+		return -1;
 	}
 	k->data_len = ds.counterDataSize;
 	k->data = xcalloc(1, k->data_len ? k->data_len : 1);
@@ -351,7 +354,7 @@ struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *na
 	di.pCounterData = k->data;
 	if ((r = cp.CounterDataImageInitialize(&di)) != CUPTI_SUCCESS) {
 		fail(why, whylen, "cuptiRangeProfilerCounterDataImageInitialize", r);
-		goto bad;
+		return -1;
 	}
 	memset(&sc, 0, sizeof sc);
 	sc.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE;
@@ -369,14 +372,33 @@ struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *na
 	sc.targetNestingLevel = 1;
 	if ((r = cp.SetConfig(&sc)) != CUPTI_SUCCESS) {
 		fail(why, whylen, "cuptiRangeProfilerSetConfig", r);
-		goto bad;
+		return -1;
 	}
-	free(avail);
+	return 0;
+}
+
+struct counters *counters_open(CUcontext ctx, int ordinal, const char *const *names, size_t n,
+                               char *why, size_t whylen)
+{
+	struct counters *k;
+	size_t i;
+
+	if (n == 0) {
+		say(why, whylen, "no metrics asked for");
+		return NULL;
+	}
+	if (load_lib(why, whylen) < 0)
+		return NULL;
+	k = xcalloc(1, sizeof *k);
+	k->n = n;
+	k->names = xcalloc(n, sizeof *k->names);
+	for (i = 0; i < n; i++)
+		k->names[i] = names[i];
+	if (host_config(k, ctx, ordinal, why, whylen) < 0 || range_setup(k, ctx, why, whylen) < 0) {
+		counters_close(k);
+		return NULL;
+	}
 	return k;
-bad:
-	free(avail);
-	counters_close(k);
-	return NULL;
 }
 
 int counters_count(const struct counters *k)

@@ -205,30 +205,24 @@ static struct results *load(const struct shard *sh, int n)
 	return r;
 }
 
-int merge_run(const char *dir)
+/* every shard read into sh[k].res and checked against the first (config, template, run);
+   t's config and template text from the first; the longest shard's wall time and the
+   earliest first timing into *wall, *first */
+static void read_shards(struct run *t, struct shard *sh, int n, size_t *tlen, double *wall,
+                        double *first)
 {
-	static struct run t;
-	static char arch[32], nvrtc[32];
-	const struct results *r0;
-	struct shard *sh;
-	char why[512], *cfgpath;
-	size_t i, cap = 16, *slot, tlen, nsel = 0;
-	double wall = 0, first = 0;
-	int n, k, rc;
+	int k;
 
-	sh = find_shards(dir, &n);
-	memset(&t, 0, sizeof t);
-	t.t0 = now_s();
-	t.cfgtext = shard_file(sh[0].dir, RESULTS_CONFIG_COPY, &t.cfglen);
-	t.tmpl = shard_file(sh[0].dir, RESULTS_TEMPLATE_COPY, &tlen);
+	t->cfgtext = shard_file(sh[0].dir, RESULTS_CONFIG_COPY, &t->cfglen);
+	t->tmpl = shard_file(sh[0].dir, RESULTS_TEMPLATE_COPY, tlen);
 	for (k = 0; k < n; k++) {
 		const struct results *r = sh[k].res = load(&sh[k], n);
 		if (k) {
 			size_t l1, l2;
 			char *c1 = shard_file(sh[k].dir, RESULTS_CONFIG_COPY, &l1);
 			char *t1 = shard_file(sh[k].dir, RESULTS_TEMPLATE_COPY, &l2);
-			int other_cfg = l1 != t.cfglen || memcmp(c1, t.cfgtext, l1);
-			int other_tmpl = l2 != tlen || memcmp(t1, t.tmpl, l2);
+			int other_cfg = l1 != t->cfglen || memcmp(c1, t->cfgtext, l1);
+			int other_tmpl = l2 != *tlen || memcmp(t1, t->tmpl, l2);
 			free(c1); /* before any fatal(): what is left is reachable */
 			free(t1);
 			if (other_cfg)
@@ -239,99 +233,143 @@ int merge_run(const char *dir)
 				      sh[k].dir, sh[0].dir);
 			same_run(&sh[0], &sh[k]);
 		}
-		t.ri.ntimed += (size_t)r->ntimed;
-		wall = r->wall_s > wall ? r->wall_s : wall;
-		if (r->first_timed_s > 0 && (!first || r->first_timed_s < first))
-			first = r->first_timed_s;
+		t->ri.ntimed += (size_t)r->ntimed;
+		*wall = r->wall_s > *wall ? r->wall_s : *wall;
+		if (r->first_timed_s > 0 && (!*first || r->first_timed_s < *first))
+			*first = r->first_timed_s;
 	}
-	r0 = sh[0].res;
-	cfgpath = xasprintf("%s/%s", sh[0].dir, RESULTS_CONFIG_COPY);
-	if (!(t.c = cfg_parse_detached(cfgpath, t.cfgtext, t.cfglen, why, sizeof why)))
+}
+
+/* t's config from the first shard's copy, under the paths, sizes and limits the shards ran
+   with, and its space expanded again */
+static void shards_config(struct run *t, const struct shard *sh0)
+{
+	const struct results *r0 = sh0->res;
+	char why[512], *cfgpath = xasprintf("%s/%s", sh0->dir, RESULTS_CONFIG_COPY);
+	size_t i;
+
+	if (!(t->c = cfg_parse_detached(cfgpath, t->cfgtext, t->cfglen, why, sizeof why)))
 		fatal("%s", why);
 	free(cfgpath);
 	/* the paths the shards ran with, as an unsharded run would name them */
 	if (r0->config) {
-		free(t.c->path);
-		t.c->path = xstrdup(r0->config);
+		free(t->c->path);
+		t->c->path = xstrdup(r0->config);
 	}
 	if (r0->tmpl.path) {
-		free(t.c->kernel.source);
-		t.c->kernel.source = xstrdup(r0->tmpl.path);
+		free(t->c->kernel.source);
+		t->c->kernel.source = xstrdup(r0->tmpl.path);
 	}
 	for (i = 0; i < r0->nsizes; i++) {
 		char *a = xasprintf("%s=%lld", r0->sizes[i].name, (long long)r0->sizes[i].val);
-		cfg_set_size(t.c, a);
+		cfg_set_size(t->c, a);
 		free(a);
 	}
-	cfg_eval_params(t.c); /* the values of the sizes the shards ran with */
+	cfg_eval_params(t->c); /* the values of the sizes the shards ran with */
 	if (!r0->limits)
-		fatal("%s/results.json: no 'limits' (written by an older tuner?)", sh[0].dir);
-	t.lim.max_threads = r0->max_threads;
-	t.lim.smem_default = r0->smem_block;
-	t.lim.smem_optin = r0->smem_optin;
-	cfg_size_vars(t.c, r0->lim_sms > 0 ? r0->lim_sms : 1, &t.sizes);
-	space_expand(t.c, &t.sizes, &t.lim, &t.s);
-	t.r = xcalloc(t.s.n + 1, sizeof *t.r);
-	while (cap < 2 * t.s.n)
+		fatal("%s/results.json: no 'limits' (written by an older tuner?)", sh0->dir);
+	t->lim.max_threads = r0->max_threads;
+	t->lim.smem_default = r0->smem_block;
+	t->lim.smem_optin = r0->smem_optin;
+	cfg_size_vars(t->c, r0->lim_sms > 0 ? r0->lim_sms : 1, &t->sizes);
+	space_expand(t->c, &t->sizes, &t->lim, &t->s);
+}
+
+/* every shard's variants into t->r (each variant of the space dropped or skipped until a
+   shard has it); returns how many the shards had */
+static size_t place_variants(struct run *t, const struct shard *sh, int n)
+{
+	size_t i, cap = 16, *slot, nsel = 0;
+	int k;
+
+	t->r = xcalloc(t->s.n + 1, sizeof *t->r);
+	while (cap < 2 * t->s.n)
 		cap *= 2;
 	slot = xcalloc(cap, sizeof *slot);
-	for (i = 0; i < t.s.n; i++) {
-		size_t h = (size_t)hash_bytes(HASH_INIT, t.s.v[i].id, strlen(t.s.v[i].id)) & (cap - 1);
+	for (i = 0; i < t->s.n; i++) {
+		size_t h = (size_t)hash_bytes(HASH_INIT, t->s.v[i].id, strlen(t->s.v[i].id)) &
+		           (cap - 1);
 		while (slot[h])
 			h = (h + 1) & (cap - 1);
 		slot[h] = i + 1;
-		t.r[i].twin = -1;
-		t.r[i].status = t.s.v[i].drop ? ST_DROPPED : ST_SKIPPED;
+		t->r[i].twin = -1;
+		t->r[i].status = t->s.v[i].drop ? ST_DROPPED : ST_SKIPPED;
 	}
 	for (k = 0; k < n; k++) {
 		for (i = 0; i < sh[k].res->n; i++) {
 			const struct results_variant *v = &sh[k].res->v[i];
-			size_t j = find_id(&t.s, slot, cap, v->id);
+			size_t j = find_id(&t->s, slot, cap, v->id);
 			if (j == SIZE_MAX)
 				fatal("%s/results.json: variant '%s' is not in the space of its config",
 				      sh[k].dir, v->id);
 			if (v->status == ST_DROPPED) {
-				if (!t.s.v[j].drop)
+				if (!t->s.v[j].drop)
 					fatal("%s/results.json: variant %s is dropped there, kept here",
 					      sh[k].dir, v->id);
 				continue;
 			}
-			take(&t, j, v, &sh[k], slot, cap);
+			take(t, j, v, &sh[k], slot, cap);
 			nsel++;
 		}
 	}
-	/* the run's facts, from the first shard */
+	free(slot);
+	return nsel;
+}
+
+/* the run's facts, from the first shard (arch and nvrtc kept in static storage) */
+static void run_facts(struct run *t, const struct shard *sh0)
+{
+	static char arch[32], nvrtc[32];
+	const struct results *r0 = sh0->res;
+
 	snprintf(arch, sizeof arch, "%s", r0->arch ? r0->arch : "");
 	snprintf(nvrtc, sizeof nvrtc, "%s", r0->nvrtc ? r0->nvrtc : "");
-	t.ri.arch = arch;
-	t.ri.nvrtc = nvrtc;
-	snprintf(t.ri.date, sizeof t.ri.date, "%s", r0->date ? r0->date : "");
-	t.ri.timed = r0->timed;
-	snprintf(t.why, sizeof t.why, "%s", r0->why_untimed ? r0->why_untimed : "");
-	t.ri.why_untimed = t.why;
-	if (t.ri.timed) {
-		snprintf(t.ri.gpu.name, sizeof t.ri.gpu.name, "%s", r0->gpu ? r0->gpu : "");
+	t->ri.arch = arch;
+	t->ri.nvrtc = nvrtc;
+	snprintf(t->ri.date, sizeof t->ri.date, "%s", r0->date ? r0->date : "");
+	t->ri.timed = r0->timed;
+	snprintf(t->why, sizeof t->why, "%s", r0->why_untimed ? r0->why_untimed : "");
+	t->ri.why_untimed = t->why;
+	if (t->ri.timed) {
+		snprintf(t->ri.gpu.name, sizeof t->ri.gpu.name, "%s", r0->gpu ? r0->gpu : "");
 		if (!r0->cc_major)
-			fatal("%s/results.json: no compute capability", sh[0].dir);
-		t.ri.gpu.cc_major = r0->cc_major;
-		t.ri.gpu.cc_minor = r0->cc_minor;
-		t.ri.gpu.sms = r0->sms;
-		t.ri.gpu.driver_version = r0->driver;
-		t.ri.copy_gbs = num(r0->copy_gbs);
-		t.ri.read_gbs = num(r0->read_gbs);
-		t.ri.bank_ignored = r0->bank_ignored;
-		t.ri.l2_flush = r0->l2_flush;
-		snprintf(t.ri.l2_why, sizeof t.ri.l2_why, "%s", r0->l2_why ? r0->l2_why : "");
+			fatal("%s/results.json: no compute capability", sh0->dir);
+		t->ri.gpu.cc_major = r0->cc_major;
+		t->ri.gpu.cc_minor = r0->cc_minor;
+		t->ri.gpu.sms = r0->sms;
+		t->ri.gpu.driver_version = r0->driver;
+		t->ri.copy_gbs = num(r0->copy_gbs);
+		t->ri.read_gbs = num(r0->read_gbs);
+		t->ri.bank_ignored = r0->bank_ignored;
+		t->ri.l2_flush = r0->l2_flush;
+		snprintf(t->ri.l2_why, sizeof t->ri.l2_why, "%s", r0->l2_why ? r0->l2_why : "");
 	}
-	t.ri.strategy = same_str(r0->strategy, "random") ? "random"
-	                : same_str(r0->strategy, "guided") ? "guided" : "exhaustive";
-	t.ri.budget = (size_t)r0->budget;
-	t.ri.seed = (uint64_t)r0->seed;
-	t.ri.list_dropped = r0->dropped_listed;
+	t->ri.strategy = same_str(r0->strategy, "random") ? "random"
+	                 : same_str(r0->strategy, "guided") ? "guided" : "exhaustive";
+	t->ri.budget = (size_t)r0->budget;
+	t->ri.seed = (uint64_t)r0->seed;
+	t->ri.list_dropped = r0->dropped_listed;
+	t->ri.lim = t->lim;
+	t->ri.sms = r0->lim_sms;
+}
+
+int merge_run(const char *dir)
+{
+	static struct run t;
+	struct shard *sh;
+	size_t i, tlen, nsel;
+	double wall = 0, first = 0;
+	int n, k, rc;
+
+	sh = find_shards(dir, &n);
+	memset(&t, 0, sizeof t);
+	t.t0 = now_s();
+	read_shards(&t, sh, n, &tlen, &wall, &first);
+	shards_config(&t, &sh[0]);
+	nsel = place_variants(&t, sh, n);
+	run_facts(&t, &sh[0]);
 	t.ri.compile_s = wall;
 	t.ri.first_timed_s = first;
-	t.ri.lim = t.lim;
-	t.ri.sms = r0->lim_sms;
 	for (i = 0; i < t.s.n; i++)
 		t.ri.nskipped += t.r[i].status == ST_SKIPPED;
 	snprintf(t.ri.slug, sizeof t.ri.slug, "%s", strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir);
@@ -356,7 +394,6 @@ int merge_run(const char *dir)
 		free(sh[k].dir);
 	}
 	free(sh);
-	free(slot);
 	tune_free(&t);
 	return rc;
 }
