@@ -669,6 +669,55 @@ static int resident(const struct bench *b, const struct launchp *lp)
 	return share < (uint64_t)fit ? (int)share : fit;
 }
 
+/* --profile's account of one variant: at[] = its start, set up, verified, timed, and the
+   samples' start and end (0: not timed); a line on stderr */
+static void profile_variant(struct bench *b, const struct variant *v,
+                            const struct run_result *r, const double at[6])
+{
+	double t0 = at[0], t1 = at[1], t2 = at[2], t3 = at[3], ts = at[4], tc = at[5];
+	double t4 = now_s(), gap = b->prof.last > 0 ? t0 - b->prof.last : 0;
+
+	if (t1 < t0)
+		t1 = t0;
+	if (t2 < t1)
+		t2 = t1;
+	b->prof.n++;
+	b->prof.idle += gap;
+	b->prof.last = t4;
+	b->prof.setup += t1 - t0;
+	b->prof.verify += t2 - t1;
+	b->prof.timing += t3 - t2;
+	b->prof.unload += t4 - t3;
+	if (tc) {
+		b->prof.samples += tc - ts;
+		b->prof.compare += t3 - tc;
+	}
+	fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f (samples %.3f, then "
+	        "%.3f) unload %.3f ms, %.3f ms after the variant before%s%s\n", v->id,
+	        1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), tc ? 1e3 * (tc - ts) : 0,
+	        tc ? 1e3 * (t3 - tc) : 0, 1e3 * (t4 - t3), 1e3 * gap,
+	        r->status == RUN_OK ? "" : " -- ", r->status == RUN_OK ? "" : r->reason);
+}
+
+/* the bank-size mode of bank_bytes on f and the context, r->bank_applied what the context
+   then reports; returns 1 with the context's mode before in *orig when it could be read */
+static int bank_mode(int bank_bytes, CUfunction f, CUsharedconfig *orig, struct run_result *r)
+{
+	CUsharedconfig want = bank_bytes == 8 ? CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
+	                                      : CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+	CUsharedconfig now;
+	int have = 0;
+
+	if (cu.CtxGetSharedMemConfig && cu.CtxGetSharedMemConfig(orig) == CUDA_SUCCESS)
+		have = 1;
+	if (cu.FuncSetSharedMemConfig)
+		cu.FuncSetSharedMemConfig(f, want);
+	if (cu.CtxSetSharedMemConfig && have && cu.CtxSetSharedMemConfig(want) == CUDA_SUCCESS &&
+	    cu.CtxGetSharedMemConfig(&now) == CUDA_SUCCESS)
+		r->bank_applied = bank_of(now);
+	return have;
+}
+
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r)
 {
@@ -704,19 +753,8 @@ void bench_variant(struct bench *b, const struct variant *v, const struct vars *
 		goto fail;
 	if (set_constants(b, m, vars, 0, &rc, msg, sizeof msg) < 0)
 		goto fail;
-	if (v->bank_bytes) {
-		CUsharedconfig want = v->bank_bytes == 8 ? CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE
-		                                         : CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
-		CUsharedconfig now;
-		if (cu.CtxGetSharedMemConfig && cu.CtxGetSharedMemConfig(&orig) == CUDA_SUCCESS)
-			have_orig = 1;
-		if (cu.FuncSetSharedMemConfig)
-			cu.FuncSetSharedMemConfig(f, want);
-		if (cu.CtxSetSharedMemConfig && have_orig &&
-		    cu.CtxSetSharedMemConfig(want) == CUDA_SUCCESS &&
-		    cu.CtxGetSharedMemConfig(&now) == CUDA_SUCCESS)
-			r->bank_applied = bank_of(now);
-	}
+	if (v->bank_bytes)
+		have_orig = bank_mode(v->bank_bytes, f, &orig, r);
 	if (devbuf_scratch(&z0->bufs, c->kernel.args, c->kernel.nargs, vars, &rc, msg,
 	                   sizeof msg) < 0)
 		goto fail;
@@ -784,27 +822,8 @@ done:
 	}
 	unload(&m);
 	if (b->prof.on) {
-		double t4 = now_s(), gap = b->prof.last > 0 ? t0 - b->prof.last : 0;
-		if (t1 < t0)
-			t1 = t0;
-		if (t2 < t1)
-			t2 = t1;
-		b->prof.n++;
-		b->prof.idle += gap;
-		b->prof.last = t4;
-		b->prof.setup += t1 - t0;
-		b->prof.verify += t2 - t1;
-		b->prof.timing += t3 - t2;
-		b->prof.unload += t4 - t3;
-		if (tc) {
-			b->prof.samples += tc - ts;
-			b->prof.compare += t3 - tc;
-		}
-		fprintf(stderr, "bench: %s setup %.3f verify %.3f timing %.3f (samples %.3f, then "
-		        "%.3f) unload %.3f ms, %.3f ms after the variant before%s%s\n", v->id,
-		        1e3 * (t1 - t0), 1e3 * (t2 - t1), 1e3 * (t3 - t2), tc ? 1e3 * (tc - ts) : 0,
-		        tc ? 1e3 * (t3 - tc) : 0, 1e3 * (t4 - t3), 1e3 * gap,
-		        r->status == RUN_OK ? "" : " -- ", r->status == RUN_OK ? "" : r->reason);
+		const double at[6] = {t0, t1, t2, t3, ts, tc};
+		profile_variant(b, v, r, at);
 	}
 }
 
