@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""modules.py [OBJDIR]: the module graph of tuner/ and its circles.
+"""modules.py [-v] [--doc ARCH.md] [OBJDIR]: the module graph of tuner/ and its circles.
 
 A module is tuner/x.c with tuner/x.h. Module a depends on module b when one of a's files
 includes "b.h", or (with OBJDIR, the build's object directory, e.g. out/obj/tuner) when a.o
 uses a symbol that b.o defines. Prints each group of modules that depend on each other in a
 circle (a strongly connected group of two or more) and exits 1 if there is one; with -v, the
-whole graph too."""
+whole graph too.
+
+With --doc (docs/architecture.md) it also checks what that file states: its module table
+("| `x` | ..." rows under "## The modules") names every module of tuner/ and no other, and
+its layers table ("| n | name | `a`, `b` ... |" rows under "## Layers", the lowest first)
+places every module in one layer, with no module depending on one of a higher layer. Each
+breach is printed; any exits 1."""
 import os
 import re
 import subprocess
@@ -79,8 +85,58 @@ def sccs(edges):
     return [g for g in out if len(g) > 1]
 
 
+def section(text, title):
+    """the lines of the section '## title' of a markdown text"""
+    m = re.search(r"^## %s\n(.*?)(?=^## |\Z)" % re.escape(title), text, re.M | re.S)
+    return m.group(1).splitlines() if m else []
+
+
+def check_doc(path, edges):
+    """the breaches of what the architecture document states about the modules"""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    bad = []
+    files = {os.path.splitext(f)[0] for f in os.listdir(TOP) if f.endswith(".c")}
+    table = set()
+    for line in section(text, "The modules"):
+        m = re.match(r"\| `([a-z0-9_]+)` \|", line)
+        if m:
+            table.add(m.group(1))
+    for m in sorted(files - table):
+        bad.append("module %s (tuner/%s.c) is not in %s's module table" % (m, m, path))
+    for m in sorted(table - files):
+        bad.append("%s's module table names %s, which has no tuner/%s.c" % (path, m, m))
+    layer, names = {}, []
+    for line in section(text, "Layers"):
+        m = re.match(r"\| (\d+) \| ([^|]+) \| (.*) \|\s*$", line)
+        if not m:
+            continue
+        names.append(m.group(2).strip())
+        for x in re.findall(r"`([a-z0-9_]+)`", m.group(3)):
+            if x in layer:
+                bad.append("%s is in layers %d and %s" % (x, layer[x], m.group(1)))
+            layer[x] = int(m.group(1))
+    for m in sorted(set(edges) - set(layer)):
+        bad.append("module %s is in no layer of %s" % (m, path))
+    for m in sorted(edges):
+        for d in sorted(edges[m]):
+            if m in layer and d in layer and layer[d] > layer[m]:
+                bad.append("%s (layer %d, %s) depends on %s (layer %d, %s), a higher layer" %
+                           (m, layer[m], names[layer[m] - 1] if layer[m] <= len(names) else "?",
+                            d, layer[d], names[layer[d] - 1] if layer[d] <= len(names) else "?"))
+    if not layer:
+        bad.append("%s states no layers (## Layers)" % path)
+    return bad
+
+
 def main():
-    args = [a for a in sys.argv[1:] if a != "-v"]
+    argv = sys.argv[1:]
+    doc = None
+    if "--doc" in argv:
+        i = argv.index("--doc")
+        doc = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if a != "-v"]
     edges = {k: set(v) - {k} for k, v in includes().items()}
     if args:
         symbols(args[0], edges)
@@ -91,8 +147,12 @@ def main():
     groups = sccs(edges)
     for g in groups:
         print("circle: " + " ".join(g))
-    print("%d modules, %d circles" % (len(edges), len(groups)))
-    return 1 if groups else 0
+    bad = check_doc(doc, edges) if doc else []
+    for b in bad:
+        print(b)
+    print("%d modules, %d circles%s" % (len(edges), len(groups),
+                                        ", %d breaches of %s" % (len(bad), doc) if doc else ""))
+    return 1 if groups or bad else 0
 
 
 if __name__ == "__main__":

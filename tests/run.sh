@@ -455,6 +455,7 @@ assert n > 0
 # scripts/modules.py), headers within their budget (include lines between them, the longest
 # chain, the widest reach: scripts/includes.py), no source file over 1000 lines
 expect modules_no_circle 0 python3 scripts/modules.py "$(dirname "$B")/obj/tuner"
+expect architecture_holds 0 python3 scripts/modules.py --doc docs/architecture.md "$(dirname "$B")/obj/tuner"
 expect headers_budget 0 python3 scripts/includes.py --check
 long=$(wc -l tuner/*.c | awk '$2 != "total" && $1 > 1000 {print $2 ": " $1 " lines"}')
 [ -z "$long" ] && ok sources_short || bad sources_short "$long"
