@@ -1,5 +1,5 @@
-/* winner: who wins a run. The ranking, the race that stops timing a variant that cannot win,
-   the play-off's candidates, the ties and the rule that picks the winner among them (the
+/* winner: who wins a run. The ranking, the race's limit (the race itself, its plan and its
+   stopping rule, is race.h's) and who is raced, the play-off's candidates and leavers, the ties and the rule that picks the winner among them (the
    earlier run's winner kept while it ties). A change of the rule touches this module only. */
 #ifndef TUNER_WINNER_H
 #define TUNER_WINNER_H
@@ -9,39 +9,12 @@
 
 struct config;
 struct space;
-
-/* The race (unless --no-race): a variant's samples are looked at after every
-   WINNER_RACE_SAMPLES of them, and its timing stops once at most plan.accept of them lie at
-   or below the limit (winner_race_limit: twice the play-off's net above the fastest median
-   so far). The plan's acceptance numbers keep the chance of stopping a variant whose
-   full series would have had its median at or below the limit under WINNER_RACE_RISK,
-   whatever the distribution of its (independent) samples: the sign test of its median,
-   applied sequentially (docs/search.md). */
-#define WINNER_RACE_SAMPLES 5
-#define WINNER_RACE_LOOKS 16      /* looks at most: after 5, 10, ... 80 samples */
-#define WINNER_RACE_RISK 0.005
 struct stats;
-struct race_plan {
-	int n;                    /* the samples of a whole series */
-	int nlooks;               /* looks that can stop a variant */
-	int look[WINNER_RACE_LOOKS];   /* the samples in at each look, rising, below n */
-	int accept[WINNER_RACE_LOOKS]; /* stop there when at most this many are within the limit */
-	double risk;              /* the worst chance over every sample distribution (below) */
-};
-/* the race's plan for series of n samples: each look's acceptance number, the largest that
-   keeps risk at most WINNER_RACE_RISK (none for n <= WINNER_RACE_SAMPLES) */
-void winner_race_plan(int n, struct race_plan *p);
-/* the chance that plan p stops a variant whose full series would have had at least half its
-   samples (as its median needs) at or below the limit, for samples each at or below it with
-   probability q, independently */
-double winner_race_risk_at(const struct race_plan *p, double q);
+
 /* the race's limit for the variants timed after a leader whose samples gave *leader: its
    median plus WINNER_KEEP_BANDS times the play-off's net of it; 0 (no race) without a
    play-off, whose ties are decided on each variant's first median, of its whole series */
 double winner_race_limit(const struct config *c, const struct stats *leader);
-/* 1 if a variant whose first k samples are ms[0 .. k) stops at this look of plan p against
-   limit (k not one of p's looks, or limit <= 0: 0) */
-int winner_race_stop(const struct race_plan *p, const double *ms, int k, double limit);
 
 /* The play-off: once every variant is timed, the fastest (at most WINNER_PLAYOFF_MAX, with
    medians within winner_playoff_net() of the fastest's; the earlier winner within
