@@ -299,6 +299,23 @@ TEST(race_limit)
 	CHECK(winner_race_limit(timing_config(1), &l) == 0);
 }
 
+/* who is raced: every variant's first timing, against the leader's limit, but a play-off
+   round, a run with --no-race, one before any leader and the earlier winner (i + 1 ==
+   earlier) */
+TEST(race_exemptions)
+{
+	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1, 0, 0};
+	const struct config *c = timing_config(1);
+
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 0) - 1.02) < 1e-12);
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 3) - 1.02) < 1e-12); /* the earlier is 2 */
+	CHECK(winner_race_cut(c, &l, 0, 0, 3, 4) == 0);
+	CHECK(winner_race_cut(c, &l, 1, 0, 3, 0) == 0);
+	CHECK(winner_race_cut(c, &l, 0, 1, 3, 0) == 0);
+	CHECK(winner_race_cut(c, NULL, 0, 0, 3, 0) == 0);
+	CHECK(winner_race_cut(timing_config(0), &l, 0, 0, 3, 0) == 0);
+}
+
 /* the stop: counts of samples within the limit, at the plan's looks only */
 TEST(race_stop)
 {

@@ -232,3 +232,9 @@ double winner_race_limit(const struct config *c, const struct stats *leader)
 		return 0;
 	return m * (1 + WINNER_KEEP_BANDS * winner_playoff_net(c));
 }
+
+double winner_race_cut(const struct config *c, const struct stats *leader, int again,
+                       int no_race, size_t i, size_t earlier)
+{
+	return again || no_race || !leader || i + 1 == earlier ? 0 : winner_race_limit(c, leader);
+}

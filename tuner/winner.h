@@ -15,6 +15,11 @@ struct stats;
    median plus WINNER_KEEP_BANDS times the play-off's net of it; 0 (no race) without a
    play-off, whose ties are decided on each variant's first median, of its whole series */
 double winner_race_limit(const struct config *c, const struct stats *leader);
+/* the limit variant i's timing races against: winner_race_limit of leader, the fastest so far
+   (NULL: none yet), or 0 (not raced) for a play-off round (again), with --no-race (no_race) and
+   for the earlier winner (i + 1 == earlier; 0: none), which may stay within a wider band */
+double winner_race_cut(const struct config *c, const struct stats *leader, int again,
+                       int no_race, size_t i, size_t earlier);
 
 /* The play-off: once every variant is timed, the fastest (at most WINNER_PLAYOFF_MAX, with
    medians within winner_playoff_net() of the fastest's; the earlier winner within
