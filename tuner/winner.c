@@ -70,6 +70,79 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
 	return cx < n && lo - hi > tie * hi;
 }
 
+int winner_playoff_takes(const struct config *c, const struct result *x)
+{
+	return c->playoff && x->status == ST_OK && result_run(x)->t.median_ms > 0;
+}
+
+/* variant j's first median */
+static double first_ms(const struct result *r, size_t j)
+{
+	return result_run(&r[j])->t.median_ms;
+}
+
+size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
+                           size_t n, double *best, size_t earlier)
+{
+	double ms = first_ms(r, keep[n - 1]), net = winner_playoff_net(c), lim;
+	size_t out[WINNER_PLAYOFF_MAX + 1], k, m = 0, nout = 0, w;
+
+	if (n > WINNER_PLAYOFF_MAX + 1)
+		die("winner_playoff_keep: %zu candidates", n);
+	if (*best <= 0 || ms < *best)
+		*best = ms;
+	for (k = 0; k < n; k++) {
+		/* the earlier winner stays a winner within a wider band (winner_ties): it takes
+		   part within WINNER_KEEP_BANDS times the net */
+		lim = *best * (1 + (keep[k] + 1 == earlier ? WINNER_KEEP_BANDS : 1) * net);
+		if (first_ms(r, keep[k]) > lim)
+			out[nout++] = keep[k];
+		else
+			keep[m++] = keep[k];
+	}
+	if (m > WINNER_PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
+		w = keep[0] + 1 == earlier;
+		for (k = w + 1; k < m; k++)
+			if (keep[k] + 1 != earlier && first_ms(r, keep[k]) > first_ms(r, keep[w]))
+				w = k;
+		out[nout++] = keep[w];
+		keep[w] = keep[--m];
+	}
+	memcpy(keep + m, out, nout * sizeof *keep);
+	return m;
+}
+
+/* the bound above on the median of a candidate's rounds x[0 .. c) of n, whatever its rounds
+   still to come */
+static double playoff_hi(const double *x, int c, int n)
+{
+	double y[CFG_PLAYOFF_MAX], lo, hi;
+	struct stats q;
+
+	memcpy(y, x, (size_t)c * sizeof *y);
+	stats_compute(y, c, &q); /* sorts */
+	winner_median_bounds(y, c, n, &lo, &hi);
+	return hi;
+}
+
+void winner_playoff_race(const size_t *keep, size_t n, const double *ms, const int *cnt,
+                         int rounds, double tie, size_t earlier, unsigned char *out)
+{
+	size_t k, lead = 0;
+	double best = INFINITY, h;
+
+	for (k = 0; k < n; k++)
+		if (!out[k] && (h = playoff_hi(ms + k * (size_t)rounds, cnt[k], rounds)) < best)
+			best = h, lead = k;
+	if (isinf(best))
+		return;
+	for (k = 0; k < n; k++)
+		if (k != lead && !out[k] && keep[k] + 1 != earlier &&
+		    winner_playoff_out(ms + k * (size_t)rounds, cnt[k], ms + lead * (size_t)rounds,
+		                       cnt[lead], rounds, tie))
+			out[k] = 1;
+}
+
 static const struct result *rank_base;
 
 static int timed(const struct result *r)

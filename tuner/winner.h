@@ -33,6 +33,24 @@ double winner_playoff_net(const struct config *c);
    and its standard error */
 void winner_playoff_stats(double *m, int n, double *ms, double *se);
 
+/* 1 if x, just timed, may take part in the play-off: c has one, x is verified, with a median */
+int winner_playoff_takes(const struct config *c, const struct result *x);
+/* the play-off's candidates while the first timings come in: keep[0 .. n) (variants of r that
+   winner_playoff_takes, the last just in), *best the fastest median so far (updated with the
+   last one's). A candidate leaves when its median exceeds *best by more than the play-off's
+   net (the earlier winner, variant earlier - 1 (earlier 0: none), WINNER_KEEP_BANDS times
+   that), then, of more than WINNER_PLAYOFF_MAX, the slowest but the earlier winner. Those
+   that stay move to keep[0 .. returned), in their order; those that leave follow. */
+size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
+                           size_t n, double *best, size_t earlier);
+/* the race inside the play-off, after a round: of the n candidates keep[0 .. n), whose rounds
+   so far are ms[k * rounds .. + cnt[k]), the leader is the one with the lowest bound above on
+   its rounds' median (winner_median_bounds), and every other that winner_playoff_out puts
+   beyond it by more than tie (timing.tie) leaves: out[k] = 1. Never the earlier winner
+   (variant earlier - 1), and those out stay out. */
+void winner_playoff_race(const size_t *keep, size_t n, const double *ms, const int *cnt,
+                         int rounds, double tie, size_t earlier, unsigned char *out);
+
 /* bounds lo <= m <= hi on the median (stats_compute's) that n values will have, of which the
    c sorted x[0 .. c) are known, whatever the others are (-inf / inf where they could make it
    anything) */
