@@ -137,3 +137,29 @@ TEST(winner_playoff_rounds)
 	winner_playoff_race(keep, 4, ms, cnt, 5, 0.005, 0, out);
 	CHECK(out[0] && out[1] && out[2] && !out[3]);
 }
+
+/* the twin that stands for its group: a bank mode the GPU applies (4 bytes, none asked, or
+   one the config could not say) before the 8-byte one, then the config's order */
+TEST(winner_twin_preference)
+{
+	struct variant v[4];
+	struct space s = {0};
+
+	memset(v, 0, sizeof v);
+	s.v = v;
+	s.n = LEN(v);
+	v[0].bank_bytes = 8;
+	v[1].bank_bytes = 4;
+	v[2].bank_bytes = 0;
+	v[3].bank_bytes = 4;
+	CHECK(winner_twin_prefer(&s, 1, 0));
+	CHECK(!winner_twin_prefer(&s, 0, 1));
+	CHECK(winner_twin_prefer(&s, 2, 0));
+	CHECK(winner_twin_prefer(&s, 1, 3));
+	CHECK(!winner_twin_prefer(&s, 3, 1));
+	CHECK(winner_twin_prefer(&s, 1, 2)); /* 4 bytes and none: the order */
+	v[2].bank_bytes = -1;
+	CHECK(winner_twin_prefer(&s, 2, 0));
+	v[1].bank_bytes = v[0].bank_bytes = 8;
+	CHECK(winner_twin_prefer(&s, 0, 1));
+}

@@ -143,6 +143,13 @@ void winner_playoff_race(const size_t *keep, size_t n, const double *ms, const i
 			out[k] = 1;
 }
 
+int winner_twin_prefer(const struct space *s, size_t a, size_t b)
+{
+	int ka = s->v[a].bank_bytes == 8, kb = s->v[b].bank_bytes == 8;
+
+	return ka != kb ? ka < kb : a < b;
+}
+
 static const struct result *rank_base;
 
 static int timed(const struct result *r)

@@ -64,6 +64,11 @@ void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
 int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n,
                        double tie);
 
+/* 1 if twin a (of a group of identical builds) stands for the group rather than b: a bank
+   mode the GPU applies (4 bytes, or none asked) before the 8-byte one, then the config's
+   order (twins_settle) */
+int winner_twin_prefer(const struct space *s, size_t a, size_t b);
+
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
