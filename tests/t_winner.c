@@ -163,3 +163,49 @@ TEST(winner_twin_preference)
 	v[1].bank_bytes = v[0].bank_bytes = 8;
 	CHECK(winner_twin_prefer(&s, 0, 1));
 }
+
+/* a GPU's winner in the bundles: the first verified of results.json's ranked list (the tie
+   rule's choice), not the fastest, which is given apart */
+TEST(winner_listed_first_verified)
+{
+	static const double ms[] = {NAN, 1.004, 1.0, NAN, 0.999};
+	size_t f;
+
+	CHECK_EQ(winner_listed(ms, LEN(ms), &f), 1);
+	CHECK_EQ(f, 4);
+	CHECK_EQ(winner_listed(ms, 1, &f), SIZE_MAX);
+	CHECK_EQ(f, SIZE_MAX);
+	CHECK_EQ(winner_listed(ms + 2, 1, &f), 0);
+	CHECK_EQ(f, 0);
+}
+
+/* the bundles' portable default: the best worst ratio to each GPU's fastest */
+TEST(winner_portable_worst_ratio)
+{
+	/* 3 GPUs x 4 variants; best medians 1, 2, 4 */
+	static const double best[3] = {1, 2, 4};
+	static const double med[12] = {
+		1.0, 1.05, 2.0, 1.1,   /* GPU 0 */
+		4.0, 2.10, 2.0, 2.1,   /* GPU 1 */
+		4.0, 4.20, 8.0, 0,     /* GPU 2: variant 3 not timed */
+	};
+	double w;
+
+	/* variant 1: worst 1 / 1.05; variant 0: 1/2; variant 2: 1/2; variant 3: not everywhere */
+	CHECK_EQ(winner_portable(med, best, 3, 4, &w), 1);
+	CHECK(w > 0.952 && w < 0.953);
+	/* one GPU: its winner */
+	CHECK_EQ(winner_portable(med, best, 1, 4, &w), 0);
+	CHECK(w == 1);
+	/* a tie on the worst ratio: the higher mean ratio */
+	{
+		static const double b2[2] = {1, 1}, m2[4] = {2, 2, 2, 1};
+		CHECK_EQ(winner_portable(m2, b2, 2, 2, &w), 1);
+		CHECK(w == 0.5);
+	}
+	/* nothing timed on every GPU */
+	{
+		static const double b3[2] = {1, 1}, m3[4] = {1, 0, 0, 1};
+		CHECK_EQ(winner_portable(m3, b3, 2, 2, &w), -1);
+	}
+}

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "results.h"
 #include "tuned.h"
 #include "version.h"
+#include "winner.h"
 
 /* one distinct kernel of the bundle */
 struct kvar {
@@ -183,30 +185,6 @@ static double median_of(const struct results_variant **by, size_t n, const char 
 	return r && r->status == ST_OK ? r->median_ms : 0;
 }
 
-long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
-                     double *worst)
-{
-	long pick = -1;
-	double pw = 0, pmean = 0;
-	size_t v, g;
-
-	for (v = 0; v < nv; v++) {
-		double w = 1, mean = 0;
-		for (g = 0; g < ngpu; g++) {
-			double r = med[g * nv + v] > 0 ? best[g] / med[g * nv + v] : 0;
-			w = r < w ? r : w;
-			mean += r / (double)ngpu;
-		}
-		if (w > 0 && (pick < 0 || w > pw || (w == pw && mean > pmean))) {
-			pick = (long)v;
-			pw = w;
-			pmean = mean;
-		}
-	}
-	*worst = pw;
-	return pick;
-}
-
 /* "n=4099 m=7" (malloc'd): the sizes g was tuned with */
 static char *sizes_str(const struct bundle *b, const struct tuned *g)
 {
@@ -336,17 +314,13 @@ static void choose(struct bundle *b)
 	b->work = xcalloc(b->ng, sizeof *b->work);
 	for (i = 0; i < b->ng; i++) {
 		struct tuned *g = &b->g[i];
-		size_t w = SIZE_MAX, f = SIZE_MAX;
-		/* results.json lists the variants ranked: the first verified one is the tuner's
-		   winner (a tie rule may prefer it to a marginally faster one); best[] is the fastest */
-		for (v = 0; v < g->nrows; v++) {
-			if (g->rows[v].status != ST_OK)
-				continue;
-			if (w == SIZE_MAX)
-				w = v;
-			if (f == SIZE_MAX || g->rows[v].median_ms < g->rows[f].median_ms)
-				f = v;
-		}
+		double *ms = xcalloc(g->nrows + 1, sizeof *ms);
+		size_t w, f;
+		/* the tuner's winner and the fastest (best[]) among the verified (winner_listed) */
+		for (v = 0; v < g->nrows; v++)
+			ms[v] = g->rows[v].status == ST_OK ? g->rows[v].median_ms : NAN;
+		w = winner_listed(ms, g->nrows, &f);
+		free(ms);
 		if (w == SIZE_MAX)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
 			      "directory aside to bundle the others)", g->json, util_show(g->name));
@@ -363,7 +337,7 @@ static void choose(struct bundle *b)
 		free(by);
 	}
 	point_ratios(b, best);
-	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
+	p = winner_portable(med, best, b->ng, g0->nrows, &b->worst);
 	if (p >= 0) {
 		b->kportable = add_kvar(b, g0, &g0->rows[p]);
 	} else {

@@ -318,3 +318,43 @@ double winner_race_cut(const struct config *c, const struct stats *leader, int a
 {
 	return again || no_race || !leader || i + 1 == earlier ? 0 : winner_race_limit(c, leader);
 }
+
+size_t winner_listed(const double *ms, size_t n, size_t *fastest)
+{
+	size_t v, w = SIZE_MAX, f = SIZE_MAX;
+
+	for (v = 0; v < n; v++) {
+		if (ms[v] != ms[v]) /* not verified */
+			continue;
+		if (w == SIZE_MAX)
+			w = v;
+		if (f == SIZE_MAX || ms[v] < ms[f])
+			f = v;
+	}
+	*fastest = f;
+	return w;
+}
+
+long winner_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst)
+{
+	long pick = -1;
+	double pw = 0, pmean = 0;
+	size_t v, g;
+
+	for (v = 0; v < nv; v++) {
+		double w = 1, mean = 0;
+		for (g = 0; g < ngpu; g++) {
+			double r = med[g * nv + v] > 0 ? best[g] / med[g * nv + v] : 0;
+			w = r < w ? r : w;
+			mean += r / (double)ngpu;
+		}
+		if (w > 0 && (pick < 0 || w > pw || (w == pw && mean > pmean))) {
+			pick = (long)v;
+			pw = w;
+			pmean = mean;
+		}
+	}
+	*worst = pw;
+	return pick;
+}

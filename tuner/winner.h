@@ -69,6 +69,18 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
    order (twins_settle) */
 int winner_twin_prefer(const struct space *s, size_t a, size_t b);
 
+/* A GPU's winner in the bundles, from its results.json's n variants in their ranked order,
+   ms[v] each one's median (NAN: not verified): the first verified, which the tie rule may
+   have preferred to a marginally faster one; the fastest into *fastest. SIZE_MAX (both): none
+   verified. */
+size_t winner_listed(const double *ms, size_t n, size_t *fastest);
+/* the portable default among nv variants timed on ngpu GPUs: med[g * nv + v] is variant v's
+   median on GPU g (<= 0: not timed there), best[g] GPU g's best median. Returns the variant
+   whose worst ratio best[g] / med over the GPUs is highest (ties: the higher mean ratio, then
+   the lower index), with that ratio in *worst; -1 when no variant was timed on every GPU */
+long winner_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst);
+
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
