@@ -209,3 +209,22 @@ TEST(winner_portable_worst_ratio)
 		CHECK_EQ(winner_portable(m3, b3, 2, 2, &w), -1);
 	}
 }
+
+/* the best single variant over points: timed at every point, the highest lowest % of each
+   point's winner; ties to the lower index */
+TEST(winner_single_best_worst)
+{
+	/* 3 points x 4 variants */
+	static const double pct[12] = {
+		100, 98, 97, NAN,   /* point 0: variant 3 not timed */
+		90, 97, 100, 100,
+		100, 96, 96, 100,
+	};
+	static const double tie[4] = {95, 95, 95, 100}, two[4] = {90, 95, 100, 100};
+
+	CHECK_EQ(winner_single(pct, 3, 4), 1);   /* 96 beats 90 and 96 (later) */
+	CHECK_EQ(winner_single(pct, 1, 4), 0);   /* one point: its winner */
+	CHECK_EQ(winner_single(pct + 3, 1, 1), -1);
+	CHECK_EQ(winner_single(tie, 2, 2), 0);  /* lowest 95 both: the lower index */
+	CHECK_EQ(winner_single(two, 2, 2), 1);  /* lowest 90 against 95 */
+}

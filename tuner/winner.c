@@ -358,3 +358,23 @@ long winner_portable(const double *med, const double *best, size_t ngpu, size_t 
 	*worst = pw;
 	return pick;
 }
+
+long winner_single(const double *pct, size_t np, size_t nv)
+{
+	double best_worst = -1;
+	long single = -1;
+	size_t i, v;
+
+	for (v = 0; v < nv; v++) {
+		double worst = INFINITY;
+		for (i = 0; i < np && worst > best_worst; i++) { /* -1 where not timed */
+			double x = pct[i * nv + v];
+			worst = x == x && x < worst ? x : x == x ? worst : -1;
+		}
+		if (worst > best_worst && worst != INFINITY) {
+			best_worst = worst;
+			single = (long)v;
+		}
+	}
+	return single;
+}

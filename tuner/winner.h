@@ -81,6 +81,11 @@ size_t winner_listed(const double *ms, size_t n, size_t *fastest);
 long winner_portable(const double *med, const double *best, size_t ngpu, size_t nv,
                      double *worst);
 
+/* the best single variant over np points, of nv variants: pct[i * nv + v] is variant v's
+   speed at point i, % of that of point i's winner (NAN: not timed there). Returns the one,
+   timed at every point, whose lowest % is highest (ties: the lower index); -1: none */
+long winner_single(const double *pct, size_t np, size_t nv);
+
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
    returns a malloc'd array of n indices */
