@@ -1,4 +1,6 @@
-/* winner: the ranking, the play-off's band, the ties and the tie rule. */
+/* winner: the ranking, the race's limit, the play-off's band and leavers, the ties and the tie
+   rule, the twins' member, the bundles' winners and portable default, the points' single
+   variant. */
 #include "winner.h"
 
 #include <math.h>

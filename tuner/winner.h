@@ -1,6 +1,9 @@
-/* winner: who wins a run. The ranking, the race's limit (the race itself, its plan and its
-   stopping rule, is race.h's) and who is raced, the play-off's candidates and leavers, the ties and the rule that picks the winner among them (the
-   earlier run's winner kept while it ties). A change of the rule touches this module only. */
+/* winner: who wins, and every rule that decides or orders winners. The ranking, the race's
+   limit and who is raced (the race's plan and stop are race.h's), the play-off's candidates
+   and who leaves it, the ties and the rule that picks the winner among them (the earlier
+   run's winner kept while it ties), the twin that stands for its group, each GPU's winner and
+   the portable default in bundles, the best single variant over points. A change of a rule
+   touches this module only. */
 #ifndef TUNER_WINNER_H
 #define TUNER_WINNER_H
 
