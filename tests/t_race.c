@@ -1,10 +1,11 @@
-/* Tests for the race (winner.c): its plan's risk, computed and simulated, and the rule on
-   synthetic sample streams from seeded generators (noise, slow outliers, drift, two modes):
-   it never stops a variant whose full series would have won, tied or entered the play-off,
-   and it stops the clear losers early. */
+/* Tests for the race (race.c; its limit, winner.c's): its plan's risk, computed and
+   simulated, and the rule on synthetic sample streams from seeded generators (noise, slow
+   outliers, drift, two modes): it never stops a variant whose full series would have won,
+   tied or entered the play-off, and it stops the clear losers early. */
 #include "test.h"
 #include "config.h"
 #include "stats.h"
+#include "race.h"
 #include "winner.h"
 
 #include <math.h>
@@ -134,7 +135,7 @@ static int raced(const struct race_plan *p, const double *x, double limit)
 	int i;
 
 	for (i = 0; i < p->nlooks; i++)
-		if (winner_race_stop(p, x, p->look[i], limit))
+		if (race_stop(p, x, p->look[i], limit))
 			return p->look[i];
 	return N;
 }
@@ -167,7 +168,7 @@ static void race_shape(const struct config *c, const struct shape *sh, int seeds
 	int k, j;
 
 	memset(t, 0, sizeof *t);
-	winner_race_plan(N, &p);
+	race_plan_make(N, &p);
 	for (k = 0; k < seeds; k++) {
 		double lx[N], x[N], limit;
 		struct stats l;
@@ -203,15 +204,15 @@ TEST(race_plan_20)
 {
 	struct race_plan p;
 
-	winner_race_plan(N, &p);
+	race_plan_make(N, &p);
 	CHECK_EQ(p.nlooks, 3);
 	CHECK(p.look[0] == 5 && p.look[1] == 10 && p.look[2] == 15);
 	CHECK(p.accept[0] == 0 && p.accept[1] == 1 && p.accept[2] == 4);
-	CHECK(p.risk > 0.004 && p.risk <= WINNER_RACE_RISK);
+	CHECK(p.risk > 0.004 && p.risk <= RACE_RISK);
 }
 
 /* for every series length, the worst risk over q (a finer grid than the plan's) is within
-   WINNER_RACE_RISK; series of 5 or fewer samples are never raced; looks rise below n */
+   RACE_RISK; series of 5 or fewer samples are never raced; looks rise below n */
 TEST(race_plan_risk)
 {
 	int n, j, i;
@@ -219,20 +220,20 @@ TEST(race_plan_risk)
 	for (n = 1; n <= 120; n += n < 30 ? 1 : 7) {
 		struct race_plan p;
 		double worst = 0;
-		winner_race_plan(n, &p);
-		if (n <= WINNER_RACE_SAMPLES)
+		race_plan_make(n, &p);
+		if (n <= RACE_SAMPLES)
 			CHECK_EQ(p.nlooks, 0);
 		for (i = 0; i < p.nlooks; i++) {
-			CHECK(p.look[i] < n && p.look[i] % WINNER_RACE_SAMPLES == 0);
+			CHECK(p.look[i] < n && p.look[i] % RACE_SAMPLES == 0);
 			CHECK(i == 0 || p.look[i] > p.look[i - 1]);
 			CHECK(p.accept[i] >= 0 && p.accept[i] < p.look[i]);
 		}
 		for (j = 1; j < 8000; j++) {
-			double r = winner_race_risk_at(&p, j / 8000.0);
+			double r = race_risk_at(&p, j / 8000.0);
 			if (r > worst)
 				worst = r;
 		}
-		if (worst > WINNER_RACE_RISK * 1.001 || fabs(worst - p.risk) > 1e-4) {
+		if (worst > RACE_RISK * 1.001 || fabs(worst - p.risk) > 1e-4) {
 			char m[128];
 			snprintf(m, sizeof m, "n %d: worst risk %.6f, plan says %.6f", n, worst, p.risk);
 			test_fail(__FILE__, __LINE__, m);
@@ -246,7 +247,7 @@ TEST(race_plan_certain)
 {
 	struct race_plan p;
 
-	winner_race_plan(6, &p);
+	race_plan_make(6, &p);
 	CHECK_EQ(p.nlooks, 1);
 	CHECK(p.look[0] == 5 && p.accept[0] == 1);
 	CHECK(p.risk == 0);
@@ -261,10 +262,10 @@ TEST(race_risk_simulated)
 	struct race_plan p;
 	size_t k;
 
-	winner_race_plan(N, &p);
+	race_plan_make(N, &p);
 	for (k = 0; k < sizeof qs / sizeof *qs; k++) {
 		uint64_t s = 42 + k;
-		double x[N], want = winner_race_risk_at(&p, qs[k]), got, sd;
+		double x[N], want = race_risk_at(&p, qs[k]), got, sd;
 		int trials = 400000, harmed = 0, t, i;
 		for (t = 0; t < trials; t++) {
 			int within = 0;
@@ -298,6 +299,23 @@ TEST(race_limit)
 	CHECK(winner_race_limit(timing_config(1), &l) == 0);
 }
 
+/* who is raced: every variant's first timing, against the leader's limit, but a play-off
+   round, a run with --no-race, one before any leader and the earlier winner (i + 1 ==
+   earlier) */
+TEST(race_exemptions)
+{
+	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1, 0, 0};
+	const struct config *c = timing_config(1);
+
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 0) - 1.02) < 1e-12);
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 3) - 1.02) < 1e-12); /* the earlier is 2 */
+	CHECK(winner_race_cut(c, &l, 0, 0, 3, 4) == 0);
+	CHECK(winner_race_cut(c, &l, 1, 0, 3, 0) == 0);
+	CHECK(winner_race_cut(c, &l, 0, 1, 3, 0) == 0);
+	CHECK(winner_race_cut(c, NULL, 0, 0, 3, 0) == 0);
+	CHECK(winner_race_cut(timing_config(0), &l, 0, 0, 3, 0) == 0);
+}
+
 /* the stop: counts of samples within the limit, at the plan's looks only */
 TEST(race_stop)
 {
@@ -305,22 +323,22 @@ TEST(race_stop)
 	double x[N];
 	int i;
 
-	winner_race_plan(N, &p);
+	race_plan_make(N, &p);
 	for (i = 0; i < N; i++)
 		x[i] = 2.0;
-	CHECK(winner_race_stop(&p, x, 5, 1.5));
-	CHECK(!winner_race_stop(&p, x, 4, 1.5));  /* not a look */
-	CHECK(!winner_race_stop(&p, x, 6, 1.5));
-	CHECK(!winner_race_stop(&p, x, 5, 0));    /* no limit */
+	CHECK(race_stop(&p, x, 5, 1.5));
+	CHECK(!race_stop(&p, x, 4, 1.5));  /* not a look */
+	CHECK(!race_stop(&p, x, 6, 1.5));
+	CHECK(!race_stop(&p, x, 5, 0));    /* no limit */
 	x[3] = 1.5;                               /* within: at the limit counts */
-	CHECK(!winner_race_stop(&p, x, 5, 1.5));
-	CHECK(winner_race_stop(&p, x, 10, 1.5));  /* 1 of 10 */
+	CHECK(!race_stop(&p, x, 5, 1.5));
+	CHECK(race_stop(&p, x, 10, 1.5));  /* 1 of 10 */
 	x[7] = 1.0;
-	CHECK(!winner_race_stop(&p, x, 10, 1.5)); /* 2 of 10 */
+	CHECK(!race_stop(&p, x, 10, 1.5)); /* 2 of 10 */
 	x[12] = x[13] = 1.0;
-	CHECK(winner_race_stop(&p, x, 15, 1.5));  /* 4 of 15 */
+	CHECK(race_stop(&p, x, 15, 1.5));  /* 4 of 15 */
 	x[14] = 1.0;
-	CHECK(!winner_race_stop(&p, x, 15, 1.5)); /* 5 of 15 */
+	CHECK(!race_stop(&p, x, 15, 1.5)); /* 5 of 15 */
 }
 
 /* the gentle shapes: not one variant that its full series would have made a winner, a tie or
@@ -354,8 +372,8 @@ TEST(race_rough_within_bound)
 		struct tally t;
 		double bound;
 		race_shape(timing_config(1), &rough[k], 1000, &t);
-		bound = WINNER_RACE_RISK * t.contenders +
-		        4 * sqrt(WINNER_RACE_RISK * t.contenders) + 1;
+		bound = RACE_RISK * t.contenders +
+		        4 * sqrt(RACE_RISK * t.contenders) + 1;
 		if (t.stopped > bound) {
 			char m[200];
 			snprintf(m, sizeof m, "%s: %d of %d contenders stopped, more than %.1f",

@@ -63,7 +63,7 @@ double bench_read(struct bench *b, int64_t bytes, struct stats *t, char *why, si
 void bench_variant(struct bench *b, const struct variant *v, const struct vars *vars,
                    const struct compile_out *co, struct run_result *r);
 /* the race's limit for the next variants (winner_race_limit; 0: every sample): their timing
-   stops at a look of the race's plan where winner_race_stop says that they cannot win; a
+   stops at a look of the race's plan where race_stop says that they cannot win; a
    variant stopped keeps the median of its samples so far */
 void bench_set_cut(struct bench *b, double ms);
 /* run p (copied; NULL: none) around an extra launch of every verified variant */

@@ -6,6 +6,7 @@
 #include "bundlegen.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "space.h"
 #include "results.h"
 #include "tuned.h"
+#include "winner.h"
 
 /* the kernel a directory's results should be of: its own name when that is a kernel name */
 static char *dir_kernel(const char *dir)
@@ -134,30 +136,6 @@ static double median_of(const struct results_variant **by, size_t n, const char 
 	if (r && r->twin_of && (r->status == ST_TWIN || r->status == ST_COLLAPSED))
 		r = find_row(by, n, r->twin_of);
 	return r && r->status == ST_OK ? r->median_ms : 0;
-}
-
-long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
-                     double *worst)
-{
-	long pick = -1;
-	double pw = 0, pmean = 0;
-	size_t v, g;
-
-	for (v = 0; v < nv; v++) {
-		double w = 1, mean = 0;
-		for (g = 0; g < ngpu; g++) {
-			double r = med[g * nv + v] > 0 ? best[g] / med[g * nv + v] : 0;
-			w = r < w ? r : w;
-			mean += r / (double)ngpu;
-		}
-		if (w > 0 && (pick < 0 || w > pw || (w == pw && mean > pmean))) {
-			pick = (long)v;
-			pw = w;
-			pmean = mean;
-		}
-	}
-	*worst = pw;
-	return pick;
 }
 
 
@@ -284,7 +262,7 @@ static size_t point_above(const struct bundle *b, size_t i)
 }
 
 /* b->bt: for every two points of one GPU next to each other by the bytes moved, the variant
-   timed at both whose worse ratio to the fastest there is best (bundle_portable's rule over
+   timed at both whose worse ratio to the fastest there is best (winner_portable's rule over
    the two points); med and best as choose has them. Then b->relb. */
 static void betweens(struct bundle *b, const double *med, const double *best)
 {
@@ -304,7 +282,7 @@ static void betweens(struct bundle *b, const double *med, const double *best)
 		memcpy(m2 + nv, med + y * nv, nv * sizeof *m2);
 		b2[0] = best[i];
 		b2[1] = best[y];
-		p = bundle_portable(m2, b2, 2, nv, &worst);
+		p = winner_portable(m2, b2, 2, nv, &worst);
 		if (p < 0)
 			continue;
 		bi = rows_by_id(&b->g[i]);
@@ -349,17 +327,13 @@ static void choose(struct bundle *b)
 	b->work = xcalloc(b->ng, sizeof *b->work);
 	for (i = 0; i < b->ng; i++) {
 		struct tuned *g = &b->g[i];
-		size_t w = SIZE_MAX, f = SIZE_MAX;
-		/* results.json lists the variants ranked: the first verified one is the tuner's
-		   winner (a tie rule may prefer it to a marginally faster one); best[] is the fastest */
-		for (v = 0; v < g->nrows; v++) {
-			if (g->rows[v].status != ST_OK)
-				continue;
-			if (w == SIZE_MAX)
-				w = v;
-			if (f == SIZE_MAX || g->rows[v].median_ms < g->rows[f].median_ms)
-				f = v;
-		}
+		double *ms = xcalloc(g->nrows + 1, sizeof *ms);
+		size_t w, f;
+		/* the tuner's winner and the fastest (best[]) among the verified (winner_listed) */
+		for (v = 0; v < g->nrows; v++)
+			ms[v] = g->rows[v].status == ST_OK ? g->rows[v].median_ms : NAN;
+		w = winner_listed(ms, g->nrows, &f);
+		free(ms);
 		if (w == SIZE_MAX)
 			fatal("%s: no variant verified on %s: nothing to bundle for it (move the "
 			      "directory aside to bundle the others)", g->json, util_show(g->name));
@@ -377,7 +351,7 @@ static void choose(struct bundle *b)
 	}
 	point_ratios(b, best);
 	betweens(b, med, best);
-	p = bundle_portable(med, best, b->ng, g0->nrows, &b->worst);
+	p = winner_portable(med, best, b->ng, g0->nrows, &b->worst);
 	if (p >= 0) {
 		b->kportable = add_kvar(b, g0, &g0->rows[p]);
 	} else {

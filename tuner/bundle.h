@@ -20,11 +20,4 @@ void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, si
                    struct fileset *set);
 
 
-/* the portable default among nv variants timed on ngpu GPUs: med[g * nv + v] is variant v's
-   median on GPU g (<= 0: not timed there), best[g] GPU g's best median. Returns the variant
-   whose worst ratio best[g] / med over the GPUs is highest (ties: the higher mean ratio, then
-   the lower index), with that ratio in *worst; -1 when no variant was timed on every GPU */
-long bundle_portable(const double *med, const double *best, size_t ngpu, size_t nv,
-                     double *worst);
-
 #endif

@@ -615,9 +615,8 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	i %= t->s.n;
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
-	/* the race's limit; none for the earlier winner, which may stay within a wider band */
-	wire_f64(b, again || t->o.no_race || m->best_ms <= 0 || i + 1 == t->earlier
-	            ? 0 : winner_race_limit(t->c, &m->best));
+	wire_f64(b, winner_race_cut(t->c, m->best_ms > 0 ? &m->best : NULL, again, t->o.no_race, i,
+	                            t->earlier));
 	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }

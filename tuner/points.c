@@ -20,6 +20,7 @@
 #include "spec.h"
 #include "tune.h"
 #include "util.h"
+#include "winner.h"
 
 /* what one point's run leaves for the others */
 struct point {
@@ -142,29 +143,20 @@ struct side {
 static void side_make(struct side *s)
 {
 	const struct point *p0 = &s->p[0];
+	double *pct = xcalloc(s->np * p0->n + 1, sizeof *pct);
 	size_t i, j, v;
-	double best_worst = -1;
 
 	s->m = xcalloc(s->np * s->np, sizeof *s->m);
 	for (i = 0; i < s->np; i++)
 		for (j = 0; j < s->np; j++)
 			s->m[i * s->np + j] = s->p[j].win >= 0 ? pct_at(&s->p[i], s->p[j].id[s->p[j].win],
 			                                                (size_t)s->p[j].win) : NAN;
-	s->single = -1;
+	for (i = 0; i < s->np; i++) /* how each of the first point's variants runs at each */
+		for (v = 0; v < p0->n; v++)
+			pct[i * p0->n + v] = pct_at(&s->p[i], p0->id[v], v);
+	s->single = winner_single(pct, s->np, p0->n);
+	free(pct);
 	s->single_pct = xcalloc(s->np, sizeof *s->single_pct);
-	for (v = 0; v < p0->n; v++) {
-		double worst = INFINITY;
-		if (!(p0->ms[v] > 0)) /* not timed at the first point */
-			continue;
-		for (i = 0; i < s->np && worst > best_worst; i++) {
-			double x = pct_at(&s->p[i], p0->id[v], v);
-			worst = x == x && x < worst ? x : x == x ? worst : -1;
-		}
-		if (worst > best_worst && worst != INFINITY) {
-			best_worst = worst;
-			s->single = (long)v;
-		}
-	}
 	s->single_ties = s->single >= 0;
 	for (i = 0; s->single >= 0 && i < s->np; i++) {
 		long k = find(&s->p[i], p0->id[s->single], (size_t)s->single);

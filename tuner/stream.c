@@ -2,7 +2,6 @@
    then the play-off. */
 #include "stream.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +18,6 @@
 #include "source.h"
 #include "space.h"
 #include "spec.h"
-#include "stats.h"
 #include "util.h"
 #include "winner.h"
 
@@ -79,7 +77,7 @@ struct stream {
 	size_t po_done;           /* its jobs answered */
 	double *po_ms;            /* nkeep x rounds medians */
 	int *po_cnt;              /* per candidate: rounds in */
-	unsigned char *po_out;    /* per candidate: left the play-off (playoff_race) */
+	unsigned char *po_out;    /* per candidate: left the play-off (winner_playoff_race) */
 	size_t nok, nbad, nres, nint, first_bad;
 	size_t settled;           /* variants whose result is in, for the status line */
 	double t0;
@@ -272,72 +270,17 @@ static void drop_cubin(struct compile_out *co)
 static void keep_or_drop(struct stream *st, size_t i)
 {
 	struct run *t = st->t;
-	double ms = result_run(&t->r[i])->t.median_ms, lim;
-	size_t k, n = 0;
+	size_t k, n;
 
-	if (!t->c->playoff || t->r[i].status != ST_OK || !(ms > 0)) {
+	if (!winner_playoff_takes(t->c, &t->r[i])) {
 		drop_cubin(&t->r[i].co);
 		return;
 	}
-	if (st->best <= 0 || ms < st->best)
-		st->best = ms;
 	st->keep[st->nkeep++] = i;
-	lim = st->best * (1 + winner_playoff_net(t->c));
-	for (k = 0; k < st->nkeep; k++) {
-		size_t j = st->keep[k];
-		/* the earlier winner stays a winner within a wider band (winner_ties): it takes
-		   part within twice the net */
-		if (result_run(&t->r[j])->t.median_ms >
-		    (j + 1 == t->earlier ? st->best * (1 + WINNER_KEEP_BANDS * winner_playoff_net(t->c)) : lim))
-			drop_cubin(&t->r[j].co);
-		else
-			st->keep[n++] = j;
-	}
+	n = winner_playoff_keep(t->c, t->r, st->keep, st->nkeep, &st->best, t->earlier);
+	for (k = n; k < st->nkeep; k++)
+		drop_cubin(&t->r[st->keep[k]].co);
 	st->nkeep = n;
-	if (n > WINNER_PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
-		size_t w = st->keep[0] + 1 == t->earlier;
-		for (k = w + 1; k < n; k++)
-			if (st->keep[k] + 1 != t->earlier && result_run(&t->r[st->keep[k]])->t.median_ms >
-			                                     result_run(&t->r[st->keep[w]])->t.median_ms)
-				w = k;
-		drop_cubin(&t->r[st->keep[w]].co);
-		st->keep[w] = st->keep[--st->nkeep];
-	}
-}
-
-/* the upper bound on candidate k's rounds' median, whatever its rounds still to come */
-static double playoff_hi(const struct stream *st, size_t k)
-{
-	int n = st->t->c->playoff, c = st->po_cnt[k];
-	double x[CFG_PLAYOFF_MAX], lo, hi;
-	struct stats q;
-
-	memcpy(x, st->po_ms + k * (size_t)n, (size_t)c * sizeof *x);
-	stats_compute(x, c, &q); /* sorts */
-	winner_median_bounds(x, c, n, &lo, &hi);
-	return hi;
-}
-
-/* the race inside the play-off: a candidate whose rounds so far put its median beyond the
-   leader's (the lowest bound) by more than the tie rule's band, whatever the rounds to come
-   of either, leaves it; never the earlier winner */
-static void playoff_race(struct stream *st)
-{
-	struct run *t = st->t;
-	int n = t->c->playoff;
-	size_t k, lead = 0;
-	double best = INFINITY, h;
-
-	for (k = 0; k < st->nkeep; k++)
-		if (!st->po_out[k] && (h = playoff_hi(st, k)) < best)
-			best = h, lead = k;
-	if (isinf(best))
-		return;
-	for (k = 0; k < st->nkeep; k++)
-		if (k != lead && !st->po_out[k] && st->keep[k] + 1 != t->earlier &&
-		    winner_playoff_out(st->po_ms + k * (size_t)n, st->po_cnt[k],
-		                       st->po_ms + lead * (size_t)n, st->po_cnt[lead], n, t->c->tie))
-			st->po_out[k] = 1;
 }
 
 /* a play-off round of variant i is in */
@@ -350,7 +293,8 @@ static void timed_again(void *arg, size_t i, const struct run_result *run)
 		if (st->keep[k] == i && st->po_cnt[k] < st->t->c->playoff) {
 			st->po_ms[k * (size_t)st->t->c->playoff + (size_t)st->po_cnt[k]++] =
 				run->t.median_ms;
-			playoff_race(st);
+			winner_playoff_race(st->keep, st->nkeep, st->po_ms, st->po_cnt,
+			                    st->t->c->playoff, st->t->c->tie, st->t->earlier, st->po_out);
 			return;
 		}
 }

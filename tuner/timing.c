@@ -82,7 +82,7 @@ int timing_open(struct timer *tm, const struct config *c, const struct gpu_info 
 	tm->c = c;
 	tm->flushes = flush;
 	tm->sms = gpu->sms;
-	winner_race_plan(c->samples > 0 ? c->samples : 1, &tm->race);
+	race_plan_make(c->samples > 0 ? c->samples : 1, &tm->race);
 	if (devbuf_alloc(&tm->sink, 16, "the flush kernel's sink", why, whylen) < 0)
 		goto fail;
 	if (!flush)
@@ -330,7 +330,7 @@ int timing_run(struct timer *tm, const struct launchp *lp, struct stats *t, CUre
 		for (k = got; k < i; k++)
 			ms[k] /= reps;
 		got = i;
-		if (race && winner_race_stop(&tm->race, ms, got, tm->cut_ms))
+		if (race && race_stop(&tm->race, ms, got, tm->cut_ms))
 			break;
 	}
 	stats_compute(host, got, &hs);

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "gpu.h"
-#include "winner.h" /* struct race_plan */
+#include "race.h" /* struct race_plan */
 
 struct config;
 struct launchp;
@@ -58,7 +58,7 @@ int timing_open(struct timer *tm, const struct config *c, const struct gpu_info 
    each bracketed by events (after an L2 flush if c asks), each launch after lp's refills
    (launch_refill: before the flush, the hold and the events, so not timed), one
    synchronization per part (with cut_ms, the race's: up to each look of the race's plan,
-   after which the variant may stop, winner_race_stop; else all the samples). Without a flush
+   after which the variant may stop, race_stop; else all the samples). Without a flush
    and with a hold (tm->hold and hold_fn), the warm-ups and each sample are queued behind a
    hold on an idle GPU and released at once: the events then time the GPU alone, however
    short the kernel. The host's time to enqueue each sample's launches gives t->launch_us.

@@ -3,18 +3,10 @@
 #include "twins.h"
 #include "run.h"
 #include "util.h"
+#include "winner.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-
-/* 1 if variant a is preferred to b: a bank mode the GPU applies (4 bytes, or none asked)
-   before the 8-byte one, then the config's order */
-static int prefer(const struct space *s, size_t a, size_t b)
-{
-	int ka = s->v[a].bank_bytes == 8, kb = s->v[b].bank_bytes == 8;
-
-	return ka != kb ? ka < kb : a < b;
-}
 
 /* exchange what the run found of a and b, leaving what belongs to the variant itself (its
    bank model's prediction, whether its compile came from the cache, its twin link) */
@@ -59,7 +51,7 @@ void twins_settle(struct run *t)
 			group[i] = group[w] = w;
 			if (best[w] == SIZE_MAX)
 				best[w] = w;
-			if (prefer(s, i, best[w]))
+			if (winner_twin_prefer(s, i, best[w]))
 				best[w] = i;
 		}
 	for (i = 0; i < n; i++)

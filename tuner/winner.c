@@ -1,4 +1,6 @@
-/* winner: the ranking, the play-off's band, the ties and the tie rule. */
+/* winner: the ranking, the race's limit, the play-off's band and leavers, the ties and the tie
+   rule, the twins' member, the bundles' winners and portable default, the points' single
+   variant. */
 #include "winner.h"
 
 #include <math.h>
@@ -69,6 +71,86 @@ int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int 
 	free(b);
 	/* the fastest's median will be at most hi, and a tie is within `tie` of it (winner_ties) */
 	return cx < n && lo - hi > tie * hi;
+}
+
+int winner_playoff_takes(const struct config *c, const struct result *x)
+{
+	return c->playoff && x->status == ST_OK && result_run(x)->t.median_ms > 0;
+}
+
+/* variant j's first median */
+static double first_ms(const struct result *r, size_t j)
+{
+	return result_run(&r[j])->t.median_ms;
+}
+
+size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
+                           size_t n, double *best, size_t earlier)
+{
+	double ms = first_ms(r, keep[n - 1]), net = winner_playoff_net(c), lim;
+	size_t out[WINNER_PLAYOFF_MAX + 1], k, m = 0, nout = 0, w;
+
+	if (n > WINNER_PLAYOFF_MAX + 1)
+		die("winner_playoff_keep: %zu candidates", n);
+	if (*best <= 0 || ms < *best)
+		*best = ms;
+	for (k = 0; k < n; k++) {
+		/* the earlier winner stays a winner within a wider band (winner_ties): it takes
+		   part within WINNER_KEEP_BANDS times the net */
+		lim = *best * (1 + (keep[k] + 1 == earlier ? WINNER_KEEP_BANDS : 1) * net);
+		if (first_ms(r, keep[k]) > lim)
+			out[nout++] = keep[k];
+		else
+			keep[m++] = keep[k];
+	}
+	if (m > WINNER_PLAYOFF_MAX) { /* one too many: the slowest goes, never the earlier winner */
+		w = keep[0] + 1 == earlier;
+		for (k = w + 1; k < m; k++)
+			if (keep[k] + 1 != earlier && first_ms(r, keep[k]) > first_ms(r, keep[w]))
+				w = k;
+		out[nout++] = keep[w];
+		keep[w] = keep[--m];
+	}
+	memcpy(keep + m, out, nout * sizeof *keep);
+	return m;
+}
+
+/* the bound above on the median of a candidate's rounds x[0 .. c) of n, whatever its rounds
+   still to come */
+static double playoff_hi(const double *x, int c, int n)
+{
+	double y[CFG_PLAYOFF_MAX], lo, hi;
+	struct stats q;
+
+	memcpy(y, x, (size_t)c * sizeof *y);
+	stats_compute(y, c, &q); /* sorts */
+	winner_median_bounds(y, c, n, &lo, &hi);
+	return hi;
+}
+
+void winner_playoff_race(const size_t *keep, size_t n, const double *ms, const int *cnt,
+                         int rounds, double tie, size_t earlier, unsigned char *out)
+{
+	size_t k, lead = 0;
+	double best = INFINITY, h;
+
+	for (k = 0; k < n; k++)
+		if (!out[k] && (h = playoff_hi(ms + k * (size_t)rounds, cnt[k], rounds)) < best)
+			best = h, lead = k;
+	if (isinf(best))
+		return;
+	for (k = 0; k < n; k++)
+		if (k != lead && !out[k] && keep[k] + 1 != earlier &&
+		    winner_playoff_out(ms + k * (size_t)rounds, cnt[k], ms + lead * (size_t)rounds,
+		                       cnt[lead], rounds, tie))
+			out[k] = 1;
+}
+
+int winner_twin_prefer(const struct space *s, size_t a, size_t b)
+{
+	int ka = s->v[a].bank_bytes == 8, kb = s->v[b].bank_bytes == 8;
+
+	return ka != kb ? ka < kb : a < b;
 }
 
 static const struct result *rank_base;
@@ -225,162 +307,6 @@ size_t winner_ties(struct result *r, size_t n, const struct config *c, const str
 	return nt;
 }
 
-/* ---- the race ---- */
-
-/* the grid of probabilities over which the race's risk is maximised: q = (j + 0.5) / RACE_GRID */
-#define RACE_GRID 1000
-
-/* into pmf[0 .. m]: the binomial distribution of m trials of probability q (0 < q < 1),
-   from its mode outwards (no underflow spoils the terms that matter) */
-static void binomial(int m, double q, double *pmf)
-{
-	int mode = (int)((m + 1) * q), k;
-	double r = q / (1 - q);
-
-	if (mode > m)
-		mode = m;
-	pmf[mode] = exp(lgamma(m + 1.0) - lgamma(mode + 1.0) - lgamma(m - mode + 1.0) +
-	                mode * log(q) + (m - mode) * log1p(-q));
-	for (k = mode; k < m; k++)
-		pmf[k + 1] = pmf[k] * (m - k) / (k + 1) * r;
-	for (k = mode; k > 0; k--)
-		pmf[k - 1] = pmf[k] * k / (m - k + 1) / r;
-}
-
-/* the most samples a look sees */
-#define RACE_LAST (WINNER_RACE_LOOKS * WINNER_RACE_SAMPLES)
-
-/* the race's chances for one probability q that a sample is within the limit: alive[c], the
-   chance of reaching the current look with c of its samples within and not stopped before;
-   scratch for binomial() and its tails (n + 2 values each, shared) */
-struct race_walk {
-	double alive[RACE_LAST + 1];
-};
-struct race_scratch {
-	double *pmf, *tail, next[RACE_LAST + 1];
-};
-
-/* advance w from a look of `from` samples (those stopped there removed) to one of `to` */
-static void race_step(struct race_walk *w, struct race_scratch *x, int from, int to, double q)
-{
-	int c, d;
-
-	binomial(to - from, q, x->pmf);
-	for (c = 0; c <= to; c++)
-		x->next[c] = 0;
-	for (c = 0; c <= from; c++)
-		for (d = 0; d <= to - from; d++)
-			x->next[c + d] += w->alive[c] * x->pmf[d];
-	memcpy(w->alive, x->next, (size_t)(to + 1) * sizeof *w->alive);
-}
-
-/* into h[0 .. k], at a look of k samples: h[a], the chance of being alive there with at most a
-   within the limit and of at least need within among all n samples */
-static void race_harm(const struct race_walk *w, struct race_scratch *x, int n, int k, int need,
-                      double q, double *h)
-{
-	int c, m = n - k;
-	double sum = 0;
-
-	binomial(m, q, x->pmf); /* the rest of the series */
-	x->tail[m + 1] = 0;
-	for (c = m; c >= 0; c--)
-		x->tail[c] = x->tail[c + 1] + x->pmf[c];
-	for (c = 0; c <= k; c++) {
-		int rest = need - c;
-		sum += w->alive[c] * (rest <= 0 ? 1 : rest > m ? 0 : x->tail[rest]);
-		h[c] = sum;
-	}
-}
-
-static void race_scratch_new(struct race_scratch *x, int n)
-{
-	x->pmf = xcalloc((size_t)n + 2, sizeof *x->pmf);
-	x->tail = xcalloc((size_t)n + 2, sizeof *x->tail);
-}
-
-static void race_scratch_free(struct race_scratch *x)
-{
-	free(x->pmf);
-	free(x->tail);
-}
-
-double winner_race_risk_at(const struct race_plan *p, double q)
-{
-	struct race_walk w;
-	struct race_scratch x;
-	double risk = 0, h[RACE_LAST + 1];
-	int i, c, k = 0;
-
-	if (!p->nlooks || q <= 0 || q >= 1) /* q 0: no series is harmed; 1: none stops */
-		return 0;
-	race_scratch_new(&x, p->n);
-	memset(&w, 0, sizeof w);
-	w.alive[0] = 1;
-	for (i = 0; i < p->nlooks; i++) {
-		race_step(&w, &x, k, p->look[i], q);
-		k = p->look[i];
-		race_harm(&w, &x, p->n, k, (p->n + 1) / 2, q, h);
-		risk += h[p->accept[i]];
-		for (c = 0; c <= p->accept[i]; c++)
-			w.alive[c] = 0;
-	}
-	race_scratch_free(&x);
-	return risk;
-}
-
-void winner_race_plan(int n, struct race_plan *p)
-{
-	int need = (n + 1) / 2, j, c, a, k = 0, look;
-	double *risk, *h, worst;
-	struct race_walk *w;
-	struct race_scratch x;
-
-	memset(p, 0, sizeof *p);
-	p->n = n;
-	if (n <= WINNER_RACE_SAMPLES)
-		return;
-	/* one walk per q of the grid, from look to look; at each look, the largest acceptance
-	   number whose worst risk over the grid, with the looks before it, stays within bounds */
-	risk = xcalloc(RACE_GRID, sizeof *risk);
-	w = xcalloc(RACE_GRID, sizeof *w);
-	h = xcalloc((size_t)RACE_GRID * (RACE_LAST + 1), sizeof *h);
-	race_scratch_new(&x, n);
-	for (j = 0; j < RACE_GRID; j++)
-		w[j].alive[0] = 1;
-	for (look = WINNER_RACE_SAMPLES; look < n && look <= RACE_LAST; look += WINNER_RACE_SAMPLES) {
-		for (j = 0; j < RACE_GRID; j++) {
-			double q = (j + 0.5) / RACE_GRID;
-			race_step(&w[j], &x, k, look, q);
-			race_harm(&w[j], &x, n, look, need, q, h + (size_t)j * (RACE_LAST + 1));
-		}
-		k = look;
-		for (a = -1; a < look; a++) { /* can a + 1 be accepted? */
-			for (j = 0, worst = 0; j < RACE_GRID; j++)
-				if (risk[j] + h[(size_t)j * (RACE_LAST + 1) + a + 1] > worst)
-					worst = risk[j] + h[(size_t)j * (RACE_LAST + 1) + a + 1];
-			if (worst > WINNER_RACE_RISK)
-				break;
-		}
-		if (a < 0) /* this look can stop nothing */
-			continue;
-		p->look[p->nlooks] = look;
-		p->accept[p->nlooks++] = a;
-		for (j = 0; j < RACE_GRID; j++) {
-			risk[j] += h[(size_t)j * (RACE_LAST + 1) + a];
-			for (c = 0; c <= a; c++)
-				w[j].alive[c] = 0;
-		}
-	}
-	for (j = 0; j < RACE_GRID; j++)
-		if (risk[j] > p->risk)
-			p->risk = risk[j];
-	race_scratch_free(&x);
-	free(w);
-	free(h);
-	free(risk);
-}
-
 double winner_race_limit(const struct config *c, const struct stats *leader)
 {
 	double m = leader->median_ms;
@@ -390,17 +316,68 @@ double winner_race_limit(const struct config *c, const struct stats *leader)
 	return m * (1 + WINNER_KEEP_BANDS * winner_playoff_net(c));
 }
 
-int winner_race_stop(const struct race_plan *p, const double *ms, int k, double limit)
+double winner_race_cut(const struct config *c, const struct stats *leader, int again,
+                       int no_race, size_t i, size_t earlier)
 {
-	int i, j, within = 0;
+	return again || no_race || !leader || i + 1 == earlier ? 0 : winner_race_limit(c, leader);
+}
 
-	if (!(limit > 0))
-		return 0;
-	for (i = 0; i < p->nlooks && p->look[i] != k; i++)
-		;
-	if (i == p->nlooks)
-		return 0;
-	for (j = 0; j < k; j++)
-		within += ms[j] <= limit;
-	return within <= p->accept[i];
+size_t winner_listed(const double *ms, size_t n, size_t *fastest)
+{
+	size_t v, w = SIZE_MAX, f = SIZE_MAX;
+
+	for (v = 0; v < n; v++) {
+		if (ms[v] != ms[v]) /* not verified */
+			continue;
+		if (w == SIZE_MAX)
+			w = v;
+		if (f == SIZE_MAX || ms[v] < ms[f])
+			f = v;
+	}
+	*fastest = f;
+	return w;
+}
+
+long winner_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst)
+{
+	long pick = -1;
+	double pw = 0, pmean = 0;
+	size_t v, g;
+
+	for (v = 0; v < nv; v++) {
+		double w = 1, mean = 0;
+		for (g = 0; g < ngpu; g++) {
+			double r = med[g * nv + v] > 0 ? best[g] / med[g * nv + v] : 0;
+			w = r < w ? r : w;
+			mean += r / (double)ngpu;
+		}
+		if (w > 0 && (pick < 0 || w > pw || (w == pw && mean > pmean))) {
+			pick = (long)v;
+			pw = w;
+			pmean = mean;
+		}
+	}
+	*worst = pw;
+	return pick;
+}
+
+long winner_single(const double *pct, size_t np, size_t nv)
+{
+	double best_worst = -1;
+	long single = -1;
+	size_t i, v;
+
+	for (v = 0; v < nv; v++) {
+		double worst = INFINITY;
+		for (i = 0; i < np && worst > best_worst; i++) { /* -1 where not timed */
+			double x = pct[i * nv + v];
+			worst = x == x && x < worst ? x : x == x ? worst : -1;
+		}
+		if (worst > best_worst && worst != INFINITY) {
+			best_worst = worst;
+			single = (long)v;
+		}
+	}
+	return single;
 }

@@ -1,6 +1,9 @@
-/* winner: who wins a run. The ranking, the race that stops timing a variant that cannot win,
-   the play-off's candidates, the ties and the rule that picks the winner among them (the
-   earlier run's winner kept while it ties). A change of the rule touches this module only. */
+/* winner: who wins, and every rule that decides or orders winners. The ranking, the race's
+   limit and who is raced (the race's plan and stop are race.h's), the play-off's candidates
+   and who leaves it, the ties and the rule that picks the winner among them (the earlier
+   run's winner kept while it ties), the twin that stands for its group, each GPU's winner and
+   the portable default in bundles, the best single variant over points. A change of a rule
+   touches this module only. */
 #ifndef TUNER_WINNER_H
 #define TUNER_WINNER_H
 
@@ -10,39 +13,17 @@ struct result;
 
 struct config;
 struct space;
-
-/* The race (unless --no-race): a variant's samples are looked at after every
-   WINNER_RACE_SAMPLES of them, and its timing stops once at most plan.accept of them lie at
-   or below the limit (winner_race_limit: twice the play-off's net above the fastest median
-   so far). The plan's acceptance numbers keep the chance of stopping a variant whose
-   full series would have had its median at or below the limit under WINNER_RACE_RISK,
-   whatever the distribution of its (independent) samples: the sign test of its median,
-   applied sequentially (docs/search.md). */
-#define WINNER_RACE_SAMPLES 5
-#define WINNER_RACE_LOOKS 16      /* looks at most: after 5, 10, ... 80 samples */
-#define WINNER_RACE_RISK 0.005
 struct stats;
-struct race_plan {
-	int n;                    /* the samples of a whole series */
-	int nlooks;               /* looks that can stop a variant */
-	int look[WINNER_RACE_LOOKS];   /* the samples in at each look, rising, below n */
-	int accept[WINNER_RACE_LOOKS]; /* stop there when at most this many are within the limit */
-	double risk;              /* the worst chance over every sample distribution (below) */
-};
-/* the race's plan for series of n samples: each look's acceptance number, the largest that
-   keeps risk at most WINNER_RACE_RISK (none for n <= WINNER_RACE_SAMPLES) */
-void winner_race_plan(int n, struct race_plan *p);
-/* the chance that plan p stops a variant whose full series would have had at least half its
-   samples (as its median needs) at or below the limit, for samples each at or below it with
-   probability q, independently */
-double winner_race_risk_at(const struct race_plan *p, double q);
+
 /* the race's limit for the variants timed after a leader whose samples gave *leader: its
    median plus WINNER_KEEP_BANDS times the play-off's net of it; 0 (no race) without a
    play-off, whose ties are decided on each variant's first median, of its whole series */
 double winner_race_limit(const struct config *c, const struct stats *leader);
-/* 1 if a variant whose first k samples are ms[0 .. k) stops at this look of plan p against
-   limit (k not one of p's looks, or limit <= 0: 0) */
-int winner_race_stop(const struct race_plan *p, const double *ms, int k, double limit);
+/* the limit variant i's timing races against: winner_race_limit of leader, the fastest so far
+   (NULL: none yet), or 0 (not raced) for a play-off round (again), with --no-race (no_race) and
+   for the earlier winner (i + 1 == earlier; 0: none), which may stay within a wider band */
+double winner_race_cut(const struct config *c, const struct stats *leader, int again,
+                       int no_race, size_t i, size_t earlier);
 
 /* The play-off: once every variant is timed, the fastest (at most WINNER_PLAYOFF_MAX, with
    medians within winner_playoff_net() of the fastest's; the earlier winner within
@@ -56,6 +37,24 @@ double winner_playoff_net(const struct config *c);
    and its standard error */
 void winner_playoff_stats(double *m, int n, double *ms, double *se);
 
+/* 1 if x, just timed, may take part in the play-off: c has one, x is verified, with a median */
+int winner_playoff_takes(const struct config *c, const struct result *x);
+/* the play-off's candidates while the first timings come in: keep[0 .. n) (variants of r that
+   winner_playoff_takes, the last just in), *best the fastest median so far (updated with the
+   last one's). A candidate leaves when its median exceeds *best by more than the play-off's
+   net (the earlier winner, variant earlier - 1 (earlier 0: none), WINNER_KEEP_BANDS times
+   that), then, of more than WINNER_PLAYOFF_MAX, the slowest but the earlier winner. Those
+   that stay move to keep[0 .. returned), in their order; those that leave follow. */
+size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
+                           size_t n, double *best, size_t earlier);
+/* the race inside the play-off, after a round: of the n candidates keep[0 .. n), whose rounds
+   so far are ms[k * rounds .. + cnt[k]), the leader is the one with the lowest bound above on
+   its rounds' median (winner_median_bounds), and every other that winner_playoff_out puts
+   beyond it by more than tie (timing.tie) leaves: out[k] = 1. Never the earlier winner
+   (variant earlier - 1), and those out stay out. */
+void winner_playoff_race(const size_t *keep, size_t n, const double *ms, const int *cnt,
+                         int rounds, double tie, size_t earlier, unsigned char *out);
+
 /* bounds lo <= m <= hi on the median (stats_compute's) that n values will have, of which the
    c sorted x[0 .. c) are known, whatever the others are (-inf / inf where they could make it
    anything) */
@@ -68,6 +67,28 @@ void winner_median_bounds(const double *x, int c, int n, double *lo, double *hi)
    estimate: whatever the rounds to come. */
 int winner_playoff_out(const double *x, int cx, const double *lead, int cl, int n,
                        double tie);
+
+/* 1 if twin a (of a group of identical builds) stands for the group rather than b: a bank
+   mode the GPU applies (4 bytes, or none asked) before the 8-byte one, then the config's
+   order (twins_settle) */
+int winner_twin_prefer(const struct space *s, size_t a, size_t b);
+
+/* A GPU's winner in the bundles, from its results.json's n variants in their ranked order,
+   ms[v] each one's median (NAN: not verified): the first verified, which the tie rule may
+   have preferred to a marginally faster one; the fastest into *fastest. SIZE_MAX (both): none
+   verified. */
+size_t winner_listed(const double *ms, size_t n, size_t *fastest);
+/* the portable default among nv variants timed on ngpu GPUs: med[g * nv + v] is variant v's
+   median on GPU g (<= 0: not timed there), best[g] GPU g's best median. Returns the variant
+   whose worst ratio best[g] / med over the GPUs is highest (ties: the higher mean ratio, then
+   the lower index), with that ratio in *worst; -1 when no variant was timed on every GPU */
+long winner_portable(const double *med, const double *best, size_t ngpu, size_t nv,
+                     double *worst);
+
+/* the best single variant over np points, of nv variants: pct[i * nv + v] is variant v's
+   speed at point i, % of that of point i's winner (NAN: not timed there). Returns the one,
+   timed at every point, whose lowest % is highest (ties: the lower index); -1: none */
+long winner_single(const double *pct, size_t np, size_t nv);
 
 /* order of results, best first: verified by median time, then the rest by status and index,
    untimed variants with a bank prediction by the predicted ratio and then their spills;
