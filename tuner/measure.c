@@ -10,6 +10,7 @@
 #include "models.h"
 #include "pool.h"
 #include "report.h"
+#include "timing.h"
 #include "winner.h"
 #include "util.h"
 #include "wire.h"
@@ -734,7 +735,7 @@ void measure_ready(struct measure *m)
 		m->recs = NULL;
 		m->nrec = 0;
 	}
-	method = xasprintf("%s%s", bench_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
+	method = xasprintf("%s%s", timing_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(t->s.n, sizeof *m->keys);
