@@ -164,16 +164,16 @@ TEST(bench_stats_quantiles)
 }
 
 /* the flush is timing_l2_flush's answer (and nothing else: TUNER_FLUSH is not read) */
-TEST(bench_method_flush)
+TEST(timing_method_flush)
 {
 	setenv("TUNER_FLUSH", "write", 1);
-	CHECK_STR(bench_method(1), "helpers 4, L2 flush read");
-	CHECK_STR(bench_method(0), "helpers 5, L2 flush none, batched, held");
+	CHECK_STR(timing_method(1), "helpers 4, L2 flush read");
+	CHECK_STR(timing_method(0), "helpers 5, L2 flush none, batched, held");
 	unsetenv("TUNER_FLUSH");
 	/* samples not held are another method: their journal entries are not these */
 	setenv("TUNER_TIMING_HOLD", "0", 1);
-	CHECK_STR(bench_method(0), "helpers 4, L2 flush none, batched");
-	CHECK_STR(bench_method(1), "helpers 4, L2 flush read");
+	CHECK_STR(timing_method(0), "helpers 4, L2 flush none, batched");
+	CHECK_STR(timing_method(1), "helpers 4, L2 flush read");
 	unsetenv("TUNER_TIMING_HOLD");
 }
 

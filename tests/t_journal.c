@@ -5,6 +5,7 @@
 #include "params.h"
 #include "run.h"
 #include "spec.h"
+#include "wire.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -76,6 +77,66 @@ TEST(journal_roundtrip)
 	free(got);
 	unlink(path);
 	free(path);
+}
+
+/* the worker's message of a result walks the journal's table: every field comes back, those
+   a journal record does not keep too; a failed probe (-1) stays -1 */
+TEST(journal_wire_run_roundtrip)
+{
+	struct run_result a, b;
+	struct buf m = {0};
+	struct rd r;
+	int i;
+
+	memset(&a, 0, sizeof a);
+	a.status = RUN_LAUNCH_ERROR;
+	snprintf(a.reason, sizeof a.reason, "launch failed: too many resources");
+	a.max_abs_err = 0.5;
+	a.max_rel_err = 1.0 / 7;
+	a.bad = 123456789012ULL;
+	a.t = (struct stats){20, 0.25, 0.2, 0.3, 0.26, 0.01, 8, 1, 3.75};
+	a.bank_applied = 8;
+	a.nprobe = BENCH_PROBE_MAX;
+	for (i = 0; i < BENCH_PROBE_MAX; i++)
+		a.probe[i] = i * 1.5 + 1e-300;
+	snprintf(a.probe_why, sizeof a.probe_why, "no counters");
+	a.device = 3;
+	a.resident = 16;
+	a.verify_s = 0.125;
+	a.extra_s = 0.0625;
+	a.timing_s = 1.5;
+	journal_wire_run(&m, &a);
+	r = rd_of(m.s, m.len);
+	CHECK_EQ(journal_rd_run(&r, &b), 0);
+	CHECK_EQ(b.status, RUN_LAUNCH_ERROR);
+	CHECK_STR(b.reason, a.reason);
+	CHECK(b.max_abs_err == a.max_abs_err && b.max_rel_err == a.max_rel_err);
+	CHECK(b.bad == a.bad);
+	CHECK(b.t.n == 20 && b.t.median_ms == 0.25 && b.t.min_ms == 0.2 && b.t.max_ms == 0.3 &&
+	      b.t.mean_ms == 0.26 && b.t.spread == 0.01 && b.t.reps == 8 && b.t.held == 1 &&
+	      b.t.launch_us == 3.75);
+	CHECK_EQ(b.bank_applied, 8);
+	CHECK_EQ(b.nprobe, BENCH_PROBE_MAX);
+	for (i = 0; i < BENCH_PROBE_MAX; i++)
+		CHECK(b.probe[i] == a.probe[i]);
+	CHECK_STR(b.probe_why, "no counters");
+	CHECK_EQ(b.device, 3);
+	CHECK_EQ(b.resident, 16);
+	CHECK(b.verify_s == 0.125 && b.extra_s == 0.0625 && b.timing_s == 1.5);
+	a.nprobe = -1;
+	m.len = 0;
+	journal_wire_run(&m, &a);
+	r = rd_of(m.s, m.len);
+	CHECK_EQ(journal_rd_run(&r, &b), 0);
+	CHECK_EQ(b.nprobe, -1);
+	r = rd_of(m.s, m.len - 1); /* cut short */
+	CHECK_EQ(journal_rd_run(&r, &b), -1);
+	a.status = (enum run_status)9; /* no status a worker sends */
+	m.len = 0;
+	journal_wire_run(&m, &a);
+	r = rd_of(m.s, m.len);
+	CHECK_EQ(journal_rd_run(&r, &b), -1);
+	buf_free(&m);
 }
 
 TEST(journal_torn_and_corrupt)

@@ -37,6 +37,7 @@ static void setup(struct config *c, struct bank_access *acc, struct variant *v,
 	bs[0] = (struct bank_stats){8, 16, 8, 2, 2, 1};
 	bs[1] = (struct bank_stats){4, 4, 4, 1, 1, 1};
 	x->bank = bs;
+	x->bank_ratio = report_bank_ratio(bs, 2); /* as predict_bank stores it */
 	x->status = ST_OK;
 	x->run->nprobe = 8;
 	x->run->probe[0] = 32;  /* 4 blocks x 8 */

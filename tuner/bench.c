@@ -210,18 +210,6 @@ static int set_constants(struct bench *b, CUmodule m, const struct vars *v, int 
 
 /* ---- open / close ---- */
 
-const char *bench_method(int flush)
-{
-	/* 3: the outputs are compared again after the timed launches */
-	const char *e = getenv("TUNER_TIMING_HOLD");
-
-	/* held: samples in the L2 queued behind tuner_hold (timing.c) */
-	if (flush)
-		return "helpers 4, L2 flush read";
-	return e && !strcmp(e, "0") ? "helpers 4, L2 flush none, batched"
-	                            : "helpers 5, L2 flush none, batched, held";
-}
-
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
                          const struct gpu_info *gpu, char *why, size_t whylen)
 {

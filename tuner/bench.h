@@ -71,9 +71,6 @@ void bench_set_probe(struct bench *b, const struct bench_probe *p);
 /* the bank mode the device reports after asking for `bytes` (4 or 8); 0 if unsupported.
    b may be NULL (a context must be current) */
 int bench_bank_probe(struct bench *b, int bytes);
-/* how variants are verified and timed, for a results cache key: "helpers 4, L2 flush read"
-   (flush: timing_l2_flush's answer) or "helpers 4, L2 flush none"; static */
-const char *bench_method(int flush);
 /* free everything */
 void bench_close(struct bench *b);
 

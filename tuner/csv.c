@@ -57,8 +57,8 @@ void csv_write(struct buf *b, FILE *out, const struct config *c, const struct sp
 			           (long long)(x->co.smem_static + v->shared));
 		else
 			buf_puts(b, ",,,");
-		if (x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
-			buf_printf(b, ",%.4g", report_bank_ratio(x->bank, c->naccesses));
+		if (x->bank && x->bank_ratio > 0)
+			buf_printf(b, ",%.4g", x->bank_ratio);
 		else
 			buf_puts(b, ",");
 		if (report_meas_ratio(x) > 0)

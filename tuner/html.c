@@ -102,8 +102,8 @@ static void row(struct buf *b, const struct config *c, const struct space *s,
 		           x->co.spill_stores + x->co.spill_loads,
 		           (long long)(x->co.smem_static + v->shared));
 	}
-	if (x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
-		kv(b, "bank", report_bank_ratio(x->bank, c->naccesses));
+	if (x->bank && x->bank_ratio > 0)
+		kv(b, "bank", x->bank_ratio);
 	for (op = 0; op < 2; op++) {
 		struct bank_check k;
 		if (report_bank_check(c, v, x, op, &k) > 0)

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "result.h" /* enum status */
 #include "spec.h"
 #include "util.h"
+#include "wire.h"
 
 /* the record format and what the keys hash; change it when either changes, a default of the
    config loader included (read.h: enum dig) */
@@ -80,6 +82,70 @@ uint64_t journal_key(uint64_t ctx, const struct config *c, const struct space *s
 	return hash_bytes(h, co->cubin, co->cubin_len);
 }
 
+/* ---- struct run_result's one codec: the journal's line and the worker's message ---- */
+
+/* what a field is: an int (or an enum), a size_t, a double, a string (char[]), or the probe
+   (nprobe, then its values) */
+enum kind { K_INT, K_SIZE, K_DBL, K_TEXT, K_PROBE };
+enum {
+	IN_LINE = 1,              /* in the journal's line */
+	IN_PIPE = 2,              /* in the worker's message */
+	OF_REC = 4,               /* a field of struct jrec (the parent's: the line's only), not of
+	                             its run */
+};
+struct field {
+	enum kind kind;
+	int where;
+	size_t off, size;         /* in struct run_result, or in struct jrec with OF_REC */
+};
+#define RUN(k, w, f) {k, w, offsetof(struct run_result, f), sizeof ((struct run_result *)0)->f}
+#define REC(k, f) {k, IN_LINE | OF_REC, offsetof(struct jrec, f), sizeof ((struct jrec *)0)->f}
+#define BOTH (IN_LINE | IN_PIPE)
+/* in the journal line's order (after its magic and key; its checksum last); a new field of
+   struct run_result is a row here, IN_LINE where a resumed result keeps it (the line's format
+   then changes: MAGIC too) */
+static const struct field fields[] = {
+	REC(K_INT, status),
+	RUN(K_INT, BOTH, status),
+	RUN(K_SIZE, BOTH, bad),
+	RUN(K_DBL, BOTH, max_abs_err),
+	RUN(K_DBL, BOTH, max_rel_err),
+	RUN(K_INT, BOTH, t.n),
+	RUN(K_DBL, BOTH, t.median_ms),
+	RUN(K_DBL, BOTH, t.min_ms),
+	RUN(K_DBL, BOTH, t.max_ms),
+	RUN(K_DBL, BOTH, t.mean_ms),
+	RUN(K_DBL, BOTH, t.spread),
+	RUN(K_INT, BOTH, bank_applied),
+	RUN(K_INT, BOTH, resident),
+	REC(K_DBL, gbs),
+	REC(K_DBL, pct_copy),
+	REC(K_DBL, pct_read),
+	RUN(K_INT, BOTH, t.reps),
+	RUN(K_INT, BOTH, t.held),
+	RUN(K_DBL, BOTH, t.launch_us),
+	RUN(K_TEXT, BOTH, reason),
+	RUN(K_PROBE, BOTH, nprobe),
+	RUN(K_TEXT, IN_PIPE, probe_why),
+	RUN(K_INT, IN_PIPE, device),
+	RUN(K_DBL, IN_PIPE, verify_s),
+	RUN(K_DBL, IN_PIPE, extra_s),
+	RUN(K_DBL, IN_PIPE, timing_s),
+};
+#define NFIELDS (sizeof fields / sizeof *fields)
+
+/* f's place in r (or in its run) */
+static void *place(const struct field *f, const struct jrec *r)
+{
+	const char *base = f->where & OF_REC ? (const char *)r : (const char *)&r->run;
+	size_t want = f->kind == K_SIZE ? sizeof(size_t) : f->kind == K_DBL ? sizeof(double)
+	            : f->kind == K_TEXT ? f->size : sizeof(int);
+
+	if (f->size != want)
+		die("journal: the field at %zu is not of its kind", f->off);
+	return (void *)(base + f->off);
+}
+
 static void hex(struct buf *b, const char *s)
 {
 	for (; *s; s++)
@@ -89,40 +155,179 @@ static void hex(struct buf *b, const char *s)
 static void format(struct buf *b, const struct jrec *r)
 {
 	const struct run_result *x = &r->run;
-	size_t start = b->len;
+	size_t start = b->len, k;
 	uint64_t sum;
 	int i;
 
-	buf_printf(b, "%s %016" PRIx64 " %d %d %zu %.17g %.17g %d %.17g %.17g %.17g %.17g %.17g %d "
-	              "%d %.17g %.17g %.17g %d %d %.17g ", MAGIC, r->key, r->status, (int)x->status,
-	           x->bad, x->max_abs_err, x->max_rel_err, x->t.n, x->t.median_ms, x->t.min_ms,
-	           x->t.max_ms, x->t.mean_ms, x->t.spread, x->bank_applied, x->resident, r->gbs,
-	           r->pct_copy, r->pct_read, x->t.reps, x->t.held, x->t.launch_us);
-	buf_puts(b, "r"); /* never empty, so the fields stay apart */
-	hex(b, x->reason);
-	buf_printf(b, " %d", x->nprobe > 0 ? x->nprobe : 0);
-	for (i = 0; i < x->nprobe && i < BENCH_PROBE_MAX; i++)
-		buf_printf(b, " %.17g", x->probe[i]);
+	buf_printf(b, "%s %016" PRIx64, MAGIC, r->key);
+	for (k = 0; k < NFIELDS; k++) {
+		const struct field *f = &fields[k];
+		const void *p = place(f, r);
+		if (!(f->where & IN_LINE))
+			continue;
+		switch (f->kind) {
+		case K_INT: buf_printf(b, " %d", *(const int *)p); break;
+		case K_SIZE: buf_printf(b, " %zu", *(const size_t *)p); break;
+		case K_DBL: buf_printf(b, " %.17g", *(const double *)p); break;
+		case K_TEXT:
+			buf_puts(b, " r"); /* never empty, so the fields stay apart */
+			hex(b, p);
+			break;
+		case K_PROBE:
+			buf_printf(b, " %d", x->nprobe > 0 ? x->nprobe : 0);
+			for (i = 0; i < x->nprobe && i < BENCH_PROBE_MAX; i++)
+				buf_printf(b, " %.17g", x->probe[i]);
+			break;
+		}
+	}
 	buf_puts(b, " ");
 	sum = hash_bytes(HASH_INIT, b->s + start, b->len - start);
 	buf_printf(b, "%016" PRIx64 "\n", sum);
 }
 
-/* " N v1 .. vN " between p and the checksum at tail; 0 if well formed */
-static int parse_probe(const char *p, const char *tail, struct run_result *x)
+/* " N v1 .. vN" at p into x; the characters read, or -1 if malformed */
+static int parse_probe(const char *p, struct run_result *x)
 {
 	int n, k, i;
 
 	if (sscanf(p, " %d%n", &x->nprobe, &k) != 1 || x->nprobe < -1 ||
 	    x->nprobe > BENCH_PROBE_MAX)
 		return -1;
-	p += k;
 	for (i = 0; i < x->nprobe; i++) {
-		if (sscanf(p, " %lg%n", &x->probe[i], &n) != 1 || !isfinite(x->probe[i]))
+		if (sscanf(p + k, " %lg%n", &x->probe[i], &n) != 1 || !isfinite(x->probe[i]))
+			return -1;
+		k += n;
+	}
+	return k;
+}
+
+/* " rHEX" at p (HEX: the string's bytes, none 0) into s[cap]; the characters read, or -1 */
+static int parse_text(const char *p, char *s, size_t cap)
+{
+	int n = 0, len;
+	size_t i;
+
+	while (isspace((unsigned char)p[n]))
+		n++;
+	if (p[n++] != 'r')
+		return -1;
+	for (len = 0; p[n + len] && p[n + len] != ' '; len++)
+		;
+	if (len % 2 || (size_t)len / 2 >= cap)
+		return -1;
+	for (i = 0; i < (size_t)len / 2; i++) {
+		const char *h = p + n + 2 * i;
+		unsigned v;
+		if (!isxdigit((unsigned char)h[0]) || !isxdigit((unsigned char)h[1]) ||
+		    sscanf(h, "%2x", &v) != 1 || v == 0)
+			return -1;
+		s[i] = (char)v;
+	}
+	s[i] = '\0';
+	return n + len;
+}
+
+/* a field of the line at p into at; the characters read, or -1 if malformed */
+static int parse_field(const char *p, const struct field *f, void *at, struct jrec *r)
+{
+	long long z;
+	int n = -1;
+
+	switch (f->kind) {
+	case K_INT:
+		if (sscanf(p, " %d%n", (int *)at, &n) != 1)
+			return -1;
+		break;
+	case K_SIZE:
+		if (sscanf(p, " %lld%n", &z, &n) != 1 || z < 0)
+			return -1;
+		*(size_t *)at = (size_t)z;
+		break;
+	case K_DBL:
+		if (sscanf(p, " %lg%n", (double *)at, &n) != 1)
+			return -1;
+		break;
+	case K_TEXT: return parse_text(p, at, f->size);
+	case K_PROBE: return parse_probe(p, &r->run);
+	}
+	return n;
+}
+
+/* the line's fields after its key, from p up to the checksum at tail, into r; 0 if well
+   formed */
+static int parse_fields(const char *p, const char *tail, struct jrec *r)
+{
+	size_t k;
+	int n;
+
+	for (k = 0; k < NFIELDS; k++) {
+		if (!(fields[k].where & IN_LINE))
+			continue;
+		if ((n = parse_field(p, &fields[k], place(&fields[k], r), r)) < 0)
 			return -1;
 		p += n;
 	}
 	return p == tail ? 0 : -1;
+}
+
+void journal_wire_run(struct buf *b, const struct run_result *x)
+{
+	struct jrec r;
+	size_t k;
+	int i;
+
+	memset(&r, 0, sizeof r);
+	r.run = *x;
+	for (k = 0; k < NFIELDS; k++) {
+		const struct field *f = &fields[k];
+		const void *p = place(f, &r);
+		if (!(f->where & IN_PIPE))
+			continue;
+		switch (f->kind) {
+		case K_INT: wire_u32(b, (uint32_t)*(const int *)p); break;
+		case K_SIZE: wire_u64(b, *(const size_t *)p); break;
+		case K_DBL: wire_f64(b, *(const double *)p); break;
+		case K_TEXT: wire_str(b, p); break;
+		case K_PROBE:
+			wire_u32(b, (uint32_t)x->nprobe);
+			for (i = 0; i < BENCH_PROBE_MAX; i++)
+				wire_f64(b, x->probe[i]);
+			break;
+		}
+	}
+}
+
+int journal_rd_run(struct rd *rd, struct run_result *x)
+{
+	struct jrec r;
+	size_t k;
+	int i;
+
+	memset(&r, 0, sizeof r);
+	for (k = 0; k < NFIELDS; k++) {
+		const struct field *f = &fields[k];
+		void *p = place(f, &r);
+		if (!(f->where & IN_PIPE))
+			continue;
+		switch (f->kind) {
+		case K_INT: *(int *)p = rd_i32(rd); break;
+		case K_SIZE: *(size_t *)p = (size_t)rd_u64(rd); break;
+		case K_DBL: *(double *)p = rd_f64(rd); break;
+		case K_TEXT: rd_str(rd, p, f->size); break;
+		case K_PROBE:
+			r.run.nprobe = rd_i32(rd);
+			for (i = 0; i < BENCH_PROBE_MAX; i++)
+				r.run.probe[i] = rd_f64(rd);
+			break;
+		}
+	}
+	*x = r.run;
+	if ((unsigned)x->status > RUN_LAUNCH_ERROR || x->nprobe > BENCH_PROBE_MAX ||
+	    x->resident < 0) {
+		x->status = RUN_FAULT;
+		rd->bad = 1;
+	}
+	return rd_done(rd) ? 0 : -1;
 }
 
 /* 1 if x is a finite number >= 0 */
@@ -173,12 +378,10 @@ static int valid(const struct jrec *r)
 /* parse one line (without its newline); 0 if intact */
 static int parse(char *line, struct jrec *r)
 {
-	char magic[32], rs[2 * sizeof r->run.reason + 2];
+	char magic[32];
 	unsigned long long key, sum;
-	long long bad;
-	int st, rst, n = 0, len;
+	int n = 0;
 	char *tail = strrchr(line, ' ');
-	size_t i;
 
 	memset(r, 0, sizeof *r);
 	if (!tail || strlen(tail + 1) != 16)
@@ -186,36 +389,10 @@ static int parse(char *line, struct jrec *r)
 	sum = strtoull(tail + 1, NULL, 16);
 	if (hash_bytes(HASH_INIT, line, (size_t)(tail + 1 - line)) != sum)
 		return -1;
-	if (sscanf(line, "%31s %llx %d %d %lld %lg %lg %d %lg %lg %lg %lg %lg %d %d %lg %lg %lg "
-	           "%d %d %lg %n", magic, &key, &st, &rst, &bad, &r->run.max_abs_err,
-	           &r->run.max_rel_err, &r->run.t.n, &r->run.t.median_ms, &r->run.t.min_ms,
-	           &r->run.t.max_ms, &r->run.t.mean_ms, &r->run.t.spread, &r->run.bank_applied,
-	           &r->run.resident, &r->gbs, &r->pct_copy, &r->pct_read, &r->run.t.reps,
-	           &r->run.t.held, &r->run.t.launch_us, &n) != 21 || strcmp(magic, MAGIC) ||
-	    bad < 0)
+	if (sscanf(line, "%31s %llx%n", magic, &key, &n) != 2 || strcmp(magic, MAGIC) ||
+	    parse_fields(line + n, tail, r) < 0)
 		return -1;
-	r->run.bad = (size_t)bad;
-	if (line[n] != 'r')
-		return -1;
-	n++;
-	for (len = 0; line[n + len] && line[n + len] != ' '; len++)
-		;
-	if (parse_probe(line + n + len, tail, &r->run) < 0)
-		return -1;
-	if (len < 0 || len % 2 || (size_t)len >= sizeof rs || (size_t)len / 2 >= sizeof r->run.reason)
-		return -1;
-	memcpy(rs, line + n, (size_t)len);
-	rs[len] = '\0';
-	for (i = 0; i < (size_t)len / 2; i++) {
-		unsigned v;
-		if (!isxdigit((unsigned char)rs[2 * i]) || !isxdigit((unsigned char)rs[2 * i + 1]) ||
-		    sscanf(rs + 2 * i, "%2x", &v) != 1 || v == 0)
-			return -1;
-		r->run.reason[i] = (char)v;
-	}
 	r->key = key;
-	r->status = st;
-	r->run.status = (enum run_status)rst;
 	return valid(r) ? 0 : -1;
 }
 

@@ -1,4 +1,5 @@
-/* journal: finished GPU results on disk, so a killed run resumes without re-running them. */
+/* journal: finished GPU results on disk, so a killed run resumes without re-running them;
+   the codec of struct run_result, which the GPU worker's messages use too. */
 #ifndef TUNER_JOURNAL_H
 #define TUNER_JOURNAL_H
 
@@ -11,6 +12,9 @@ struct config;
 struct space;
 struct variant;
 struct vars;
+
+struct buf;
+struct rd;
 
 struct jrec {
 	uint64_t key;             /* journal_key() of the variant */
@@ -45,5 +49,11 @@ int journal_load(const char *path, struct jrec **out, size_t *n);
 int journal_append(const char *path, const struct jrec *r);
 /* replace path's contents with recs[0..n) atomically; 0 or -1 with errno */
 int journal_rewrite(const char *path, const struct jrec *recs, size_t n);
+/* x as a GPU worker's message (wire.h): the fields of a journal record and those a record
+   does not keep (the probe's error, the device, the worker's seconds), from the table that
+   journal lines are written and read by */
+void journal_wire_run(struct buf *b, const struct run_result *x);
+/* journal_wire_run's message into x; 0, or -1 if malformed or out of range (r bad) */
+int journal_rd_run(struct rd *r, struct run_result *x);
 
 #endif

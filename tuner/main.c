@@ -32,25 +32,47 @@
 #define BUNDLE_USAGE "tuner bundle [--out DIR] [-q|-v] RESULTS"
 #define MERGE_USAGE "tuner merge [-q|-v] OUT/<kernel>/<gpu>"
 
+static int explain_main(int argc, char **argv);
+static int bundle(int argc, char **argv);
+static int merge(int argc, char **argv);
+
+/* the subcommands: tuner NAME ... runs run(argc - 1, argv + 1) (argv[0] is NAME); --help
+   lists each one's usage line and what it does */
+static const struct tool {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;        /* its line of --help's usage */
+	const char *about;        /* what it does, in --help's lines */
+} tools[] = {
+	{"explain", explain_main, "tuner explain [options] CONFIG",
+	 "explain: print the bank model's prediction for each variant's declared shared-memory\n"
+	 "accesses (docs/bank-model.md); compiles nothing, needs no GPU. explain --sass:\n"
+	 "compile each kept variant (--emit ID: that one) and check its shared-memory loads\n"
+	 "and stores, as the toolkit's disassembler lists them, against the declared accesses.\n"},
+	{"bundle", bundle, BUNDLE_USAGE,
+	 "bundle: from the GPU directories of RESULTS (OUT/<kernel>), write one CUDA source and\n"
+	 "one header holding every tuned GPU's winner and a portable default, with a function\n"
+	 "that picks the entry for the GPU an application runs on (to RESULTS/bundle, or the\n"
+	 "--out DIR); needs no GPU.\n"},
+	{"merge", merge, MERGE_USAGE,
+	 "merge: join the shard-K-of-N results under a GPU directory into the results one\n"
+	 "run over every variant would have written there; needs no GPU.\n"},
+};
+#define NTOOLS (sizeof tools / sizeof *tools)
+
 static void usage(FILE *f)
 {
+	size_t i;
+
+	fprintf(f, "usage: tuner [options] CONFIG\n");
+	for (i = 0; i < NTOOLS; i++)
+		fprintf(f, "       %s\n", tools[i].usage);
+	fprintf(f, "Compile, verify and time every variant of the kernel CONFIG describes, and emit "
+	           "the\nfastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n");
+	for (i = 0; i < NTOOLS; i++)
+		fputs(tools[i].about, f);
 	fprintf(f,
-	        "usage: tuner [options] CONFIG\n"
-	        "       tuner explain [options] CONFIG\n"
-	        "       " BUNDLE_USAGE "\n"
-	        "       " MERGE_USAGE "\n"
-	        "Compile, verify and time every variant of the kernel CONFIG describes, and emit the\n"
-	        "fastest as standalone CUDA source under OUT/<kernel>/<gpu>/.\n"
-	        "explain: print the bank model's prediction for each variant's declared shared-memory\n"
-	        "accesses (docs/bank-model.md); compiles nothing, needs no GPU. explain --sass:\n"
-	        "compile each kept variant (--emit ID: that one) and check its shared-memory loads\n"
-	        "and stores, as the toolkit's disassembler lists them, against the declared accesses.\n"
-	        "bundle: from the GPU directories of RESULTS (OUT/<kernel>), write one CUDA source and\n"
-	        "one header holding every tuned GPU's winner and a portable default, with a function\n"
-	        "that picks the entry for the GPU an application runs on (to RESULTS/bundle, or the\n"
-	        "--out DIR); needs no GPU.\n"
-	        "merge: join the shard-K-of-N results under a GPU directory into the results one\n"
-	        "run over every variant would have written there; needs no GPU.\n\n"
+	        "\n"
 	        "  -j N            compile with N worker processes (default: the number of cores,\n"
 	        "                  at most 16)\n"
 	        "  --dry-run       list the kept variants with their launch geometry, count the\n"
@@ -417,27 +439,41 @@ static int explain_points(struct run *t)
 	return run_stop ? EXIT_INTERRUPT : rc;
 }
 
+/* t's options from argv (argv[0]: the program or the subcommand) and its config loaded;
+   --sass only where sass_ok (tuner explain) */
+static void load(struct run *t, int argc, char **argv, int sass_ok)
+{
+	t->t0 = now_s();
+	parse_args(argc, argv, &t->o);
+	if (t->o.sass && !sass_ok)
+		bad_usage("--sass is an option of tuner explain");
+	run_catch_signals();
+	tune_load(t);
+	run_phase(t, "load");
+}
+
+/* tuner explain [options] CONFIG */
+static int explain_main(int argc, char **argv)
+{
+	static struct run t;
+	int rc;
+
+	load(&t, argc, argv, 1);
+	rc = t.npoints > 1 ? explain_points(&t) : explain(&t);
+	tune_free(&t);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static struct run t;
-	int rc, is_explain = argc > 1 && !strcmp(argv[1], "explain");
+	size_t i;
+	int rc;
 
-	if (argc > 1 && !strcmp(argv[1], "bundle"))
-		return bundle(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "merge"))
-		return merge(argc - 1, argv + 1);
-	t.t0 = now_s();
-	parse_args(argc - is_explain, argv + is_explain, &t.o);
-	if (t.o.sass && !is_explain)
-		bad_usage("--sass is an option of tuner explain");
-	run_catch_signals();
-	tune_load(&t);
-	run_phase(&t, "load");
-	if (is_explain) {
-		rc = t.npoints > 1 ? explain_points(&t) : explain(&t);
-		tune_free(&t);
-		return rc;
-	}
+	for (i = 0; argc > 1 && i < NTOOLS; i++)
+		if (!strcmp(argv[1], tools[i].name))
+			return tools[i].run(argc - 1, argv + 1);
+	load(&t, argc, argv, 0);
 	if ((rc = models_split(&t, 0)) >= 0) { /* GPUs of several models: a run each, ended */
 		tune_free(&t);
 		return rc;

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "run.h"
 #include "spec.h"
+#include "timing.h"
 #include "winner.h"
 #include "util.h"
 #include "wire.h"
@@ -214,55 +215,6 @@ static void rd_variant(struct rd *r, struct variant *v, struct vars *vars)
 	vars->n = r->bad ? 0 : n;
 }
 
-static void wire_result(struct buf *b, const struct run_result *x)
-{
-	int i;
-
-	wire_u32(b, (uint32_t)x->status);
-	wire_str(b, x->reason);
-	wire_f64(b, x->max_abs_err);
-	wire_f64(b, x->max_rel_err);
-	wire_u64(b, x->bad);
-	wire_stats(b, &x->t);
-	wire_u32(b, (uint32_t)x->bank_applied);
-	wire_u32(b, (uint32_t)x->nprobe);
-	for (i = 0; i < BENCH_PROBE_MAX; i++)
-		wire_f64(b, x->probe[i]);
-	wire_str(b, x->probe_why);
-	wire_u32(b, (uint32_t)x->device);
-	wire_u32(b, (uint32_t)x->resident);
-	wire_f64(b, x->verify_s);
-	wire_f64(b, x->extra_s);
-	wire_f64(b, x->timing_s);
-}
-
-static int rd_result(struct rd *r, struct run_result *x)
-{
-	int i;
-	uint32_t st = rd_u32(r);
-
-	memset(x, 0, sizeof *x);
-	x->status = st <= RUN_LAUNCH_ERROR ? (enum run_status)st : RUN_FAULT;
-	rd_str(r, x->reason, sizeof x->reason);
-	x->max_abs_err = rd_f64(r);
-	x->max_rel_err = rd_f64(r);
-	x->bad = (size_t)rd_u64(r);
-	rd_stats(r, &x->t);
-	x->bank_applied = rd_i32(r);
-	x->nprobe = rd_i32(r);
-	for (i = 0; i < BENCH_PROBE_MAX; i++)
-		x->probe[i] = rd_f64(r);
-	rd_str(r, x->probe_why, sizeof x->probe_why);
-	x->device = rd_i32(r);
-	x->resident = rd_i32(r);
-	x->verify_s = rd_f64(r);
-	x->extra_s = rd_f64(r);
-	x->timing_s = rd_f64(r);
-	if (x->nprobe > BENCH_PROBE_MAX || st > RUN_LAUNCH_ERROR || x->resident < 0)
-		r->bad = 1;
-	return rd_done(r) ? 0 : -1;
-}
-
 /* ---- the worker's side ---- */
 
 static int w_open(void *arg, int w, struct buf *info, char *why, size_t whylen)
@@ -436,7 +388,7 @@ static int w_run(void *arg, size_t j, const void *msg, size_t len, struct buf *o
 		bench_set_probe(m->bench, &m->probe);
 	res.device = m->ordinal;
 	nv_out_free(&co);
-	wire_result(out, &res);
+	journal_wire_run(out, &res);
 	return res.status == RUN_FAULT; /* its context is lost */
 }
 
@@ -634,7 +586,7 @@ static void job_done(void *arg, size_t i, enum outcome oc, const void *msg, size
 	memset(&run, 0, sizeof run);
 	if (oc == OUT_DONE) {
 		struct rd r = rd_of(msg, len);
-		if (rd_result(&r, &run) < 0)
+		if (journal_rd_run(&r, &run) < 0)
 			die("bad result message");
 		run_total(t, "verify", run.verify_s);
 		run_total(t, "extra-size verification", run.extra_s);
@@ -736,7 +688,7 @@ void measure_ready(struct measure *m)
 		m->recs = NULL;
 		m->nrec = 0;
 	}
-	method = xasprintf("%s%s", bench_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
+	method = xasprintf("%s%s", timing_method(t->ri.l2_flush), t->o.counters ? ", counters" : "");
 	m->ctx = journal_context(t->c, &t->sizes, t->ri.slug, method, &t->ref);
 	free(method);
 	m->keys = xcalloc(t->s.n, sizeof *m->keys);

@@ -217,11 +217,21 @@ static void json_num(struct buf *b, double x)
 		buf_puts(b, "null");
 }
 
+/* what the GPU directory's files are written from: the points side by side, the first
+   point's run, the GPU's name, what best.cu holds ("single", "by size"; NULL: none) */
+struct gpudir {
+	const struct side *s;
+	const struct run *t;
+	const char *gpu, *emitted;
+};
+
 /* the GPU directory's results.json: the points, the side-by-side table, the single variant */
-static void json(struct buf *b, const struct side *s, const struct run *t, const char *gpu,
-                 const char *emitted)
+static void json(struct buf *b, const struct gpudir *g)
 {
+	const struct side *s = g->s;
+	const struct run *t = g->t;
 	const struct config *c = t->c;
+	const char *gpu = g->gpu, *emitted = g->emitted;
 	size_t i, j, k;
 	buf_puts(b, "{\n  \"kernel\": ");
 	buf_json_str(b, c->name);
@@ -289,6 +299,15 @@ static void json(struct buf *b, const struct side *s, const struct run *t, const
 	buf_puts(b, "\n}\n");
 }
 
+static void write_json(FILE *f, const struct gpudir *g)
+{
+	struct buf b = {0};
+
+	json(&b, g);
+	buf_spill(&b, f, 0, "results.json");
+	buf_free(&b);
+}
+
 /* the variant id of t (the first point's run) alone as GPUDIR/best.cu and best.h, into set */
 static void emit_single(struct run *t, struct fileset *set, const char *gpudir, const char *id)
 {
@@ -301,32 +320,37 @@ static void emit_single(struct run *t, struct fileset *set, const char *gpudir, 
 	tune_emit(t, set, gpudir, i, "best");
 }
 
-/* the GPU directory's report.html (html.h) into set */
-static void page(struct fileset *set, const struct side *s, const char *kernel, const char *gpu,
-                 const char *gpudir)
+/* the GPU directory's report.html (html.h) */
+static void write_page(FILE *f, const struct gpudir *g)
 {
+	const struct side *s = g->s;
 	const char **label = xcalloc(s->np, sizeof *label), **dir = xcalloc(s->np, sizeof *dir);
 	const char **win = xcalloc(s->np, sizeof *win);
-	struct html_points hp = {kernel, gpu, s->np, label, dir, win, s->m,
+	struct html_points hp = {g->t->c->name, g->gpu, s->np, label, dir, win, s->m,
 	                         s->single >= 0 ? s->p[0].id[s->single] : NULL, s->single_pct,
 	                         s->m ? gain(s) : NAN, s->single_ties};
-	char *path = xasprintf("%s/report.html", gpudir);
-	FILE *f = fileset_open(set, path);
 	size_t i;
 
-	if (!f)
-		fatal("cannot write '%s':", path);
 	for (i = 0; i < s->np; i++) {
 		label[i] = s->p[i].label;
 		dir[i] = strrchr(s->p[i].dir, '/') + 1;
 		win[i] = s->p[i].win >= 0 ? s->p[i].id[s->p[i].win] : NULL;
 	}
 	html_points(f, &hp);
-	free(path);
 	free(label);
 	free(dir);
 	free(win);
 }
+
+/* the GPU directory's files beside best.cu and best.h, in the order they are written, each
+   by one function into its temporary (tune_file), as tune.c's writers[] */
+static const struct points_writer {
+	const char *file;
+	void (*write)(FILE *f, const struct gpudir *g);
+} writers[] = {
+	{"report.html", write_page},      /* html.h */
+	{"results.json", write_json},
+};
 
 /* a copy of the --size list (each run frees its own) */
 static char **dup_sizes(char **v, size_t n)
@@ -442,7 +466,6 @@ int points_run(struct run *t)
 	struct point *p = xcalloc(np, sizeof *p);
 	struct side s = {p, np, NULL, -1, NULL, 0};
 	struct fileset set = {0};
-	struct buf b = {0};
 	char *gpudir = NULL, *gpu = NULL;
 	const char *emitted = NULL;
 	int rc = 0, timed = 1;
@@ -504,15 +527,11 @@ int points_run(struct run *t)
 			table(stdout, &s, gpu);
 		emitted = emit_best(&s, &first, &set, gpudir, o.config);
 	}
-	page(&set, &s, first.c->name, gpu, gpudir); /* untimed: the points' links */
-	json(&b, &s, &first, gpu, emitted);
-	{
-		char *path = xasprintf("%s/results.json", gpudir);
-		if (fileset_put(&set, path, b.s, b.len) < 0)
-			fatal("cannot write '%s':", set.failed);
-		gpudir_commit(&set, gpudir);
-		free(path);
+	for (i = 0; i < sizeof writers / sizeof *writers; i++) { /* untimed: the points' links */
+		struct gpudir g = {&s, &first, gpu, emitted};
+		writers[i].write(tune_file(&set, gpudir, writers[i].file), &g);
 	}
+	gpudir_commit(&set, gpudir);
 	if (emitted)
 		note(0, "tuner: %zu points: %s -> %s/best.cu and best.h (%s)\n", np,
 		     emitted[0] == 's' ? "one variant ties every point's winner" :
@@ -524,7 +543,6 @@ int points_run(struct run *t)
 	tune_free(&first);
 out:
 	fileset_free(&set);
-	buf_free(&b);
 	for (i = 0; i < done; i++)
 		point_free(&p[i]);
 	free(p);

@@ -313,8 +313,8 @@ void report_table(FILE *f, const struct config *c, const struct space *s, const 
 		z[C_SPILL] = d ? xasprintf("%d", x->co.spill_stores + x->co.spill_loads) : xstrdup("-");
 		z[C_SMEM] = d ? xasprintf("%lld", (long long)(x->co.smem_static + v->shared))
 		              : xstrdup("-");
-		z[C_BANK] = c->naccesses && x->bank && report_bank_ratio(x->bank, c->naccesses) > 0
-		            ? xasprintf("%.2f", report_bank_ratio(x->bank, c->naccesses)) : xstrdup("-");
+		z[C_BANK] = c->naccesses && x->bank && x->bank_ratio > 0
+		            ? xasprintf("%.2f", x->bank_ratio) : xstrdup("-");
 		if (meas && report_meas_ratio(x) > 0) {
 			struct bank_check l, s2;
 			int gap = (report_bank_check(c, v, x, 0, &l) > 0 && !l.match) ||

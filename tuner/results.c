@@ -387,7 +387,7 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 			buf_puts(b, ", \"bank\": {\"rules\": ");
 			buf_json_str(b, x->bank_rules->name);
 			buf_puts(b, ", \"predicted\": true, \"ratio\": ");
-			json_num(b, report_bank_ratio(x->bank, c->naccesses));
+			json_num(b, x->bank_ratio);
 			buf_puts(b, ", \"accesses\": ");
 			json_bank(b, c, x->bank);
 			buf_puts(b, ", \"kepler8\": ");

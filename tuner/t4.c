@@ -88,9 +88,8 @@ void t4_results(FILE *f, const struct config *c, const struct space *s, const st
 			measure(&b, &m, "spill_bytes", x->co.spill_stores + x->co.spill_loads, "B");
 			measure(&b, &m, "shared_bytes", (double)(x->co.smem_static + v->shared), "B");
 		}
-		if (x->bank && report_bank_ratio(x->bank, c->naccesses) > 0)
-			measure(&b, &m, "bank_ratio_predicted", report_bank_ratio(x->bank, c->naccesses),
-			        "");
+		if (x->bank && x->bank_ratio > 0)
+			measure(&b, &m, "bank_ratio_predicted", x->bank_ratio, "");
 		buf_puts(&b, "], \"objectives\": [\"time\"]}");
 		buf_spill(&b, f, 1 << 16, "the T4 results");
 	}

@@ -52,6 +52,18 @@ int timing_l2_flush(const struct config *c, const struct vars *sizes, int64_t l2
 	return total > l2_bytes;
 }
 
+const char *timing_method(int flush)
+{
+	/* 3: the outputs are compared again after the timed launches */
+	const char *e = getenv("TUNER_TIMING_HOLD");
+
+	/* held: samples in the L2 queued behind tuner_hold (hold_open) */
+	if (flush)
+		return "helpers 4, L2 flush read";
+	return e && !strcmp(e, "0") ? "helpers 4, L2 flush none, batched"
+	                            : "helpers 5, L2 flush none, batched, held";
+}
+
 /* the hold's flag in mapped host memory, where the driver offers it and TUNER_TIMING_HOLD is
    not 0 (else samples are not held: tm->hold stays NULL) */
 static void hold_open(struct timer *tm)

@@ -39,6 +39,9 @@ struct timer {
    n=67108864 exceed the 50.0 MiB L2"), into why */
 int timing_l2_flush(const struct config *c, const struct vars *sizes, int64_t l2_bytes,
                     char *why, size_t whylen);
+/* how variants are verified and timed, for the journal's key: "helpers 4, L2 flush read"
+   (flush: timing_l2_flush's answer) or "helpers 5, L2 flush none, batched, held"; static */
+const char *timing_method(int flush);
 /* a timer for c on gpu: the flush kernel's sink and, with flush, the flush buffer (twice the
    L2, at least 64 MiB, zeroed), else the hold's flag where the driver maps host memory and
    $TUNER_TIMING_HOLD is not 0; 0, or -1 with why and nothing left allocated */

@@ -511,17 +511,22 @@ static const struct writer {
 	{"results.t4.json", write_t4, 1},    /* t4.h */
 };
 
-/* w's file into its temporary in set, written as it is made */
-static void write_report(const struct run *t, struct fileset *set, const struct writer *w,
-                         const size_t *order)
+FILE *tune_file(struct fileset *set, const char *dir, const char *file)
 {
-	char *path = xasprintf("%s/%s", t->dir, w->file);
+	char *path = xasprintf("%s/%s", dir, file);
 	FILE *f = fileset_open(set, path);
 
 	if (!f)
 		fatal("cannot write '%s':", path);
-	w->write(f, t, order);
 	free(path);
+	return f;
+}
+
+/* w's file into its temporary in set, written as it is made */
+static void write_report(const struct run *t, struct fileset *set, const struct writer *w,
+                         const size_t *order)
+{
+	w->write(tune_file(set, t->dir, w->file), t, order);
 }
 
 /* hold dir's lock (dir/.lock, fcntl) until the returned descriptor is closed: runs that

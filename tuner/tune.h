@@ -3,7 +3,9 @@
 #define TUNER_TUNE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
+struct fileset;
 struct run;
 
 /* load the config and apply the options' sizes */
@@ -25,6 +27,9 @@ int tune_finish(struct run *t);
 /* hold dir's lock (dir/.lock) until the returned descriptor is closed: the runs that write
    its files take turns; exit 2 where it cannot be taken */
 int tune_lock(const char *dir);
+/* dir/file's temporary in set, to be written as it is made (an output file of a run, a
+   writers table's row); exit 2 when it cannot be made */
+FILE *tune_file(struct fileset *set, const char *dir, const char *file);
 /* variant i of t as DIR/BASE.cu and DIR/BASE.h into set (emit.h); exit 2 on a failure */
 struct fileset;
 void tune_emit(struct run *t, struct fileset *set, const char *dir, size_t i, const char *base);

@@ -282,7 +282,7 @@ static struct bench *ready(const struct config *c, int64_t n, struct vars *sizes
 	t2 = now_s();
 	EXPECT(bench_reference(b, ref, why, sizeof why) == 0, "reference: %s", why);
 	printf("n=%lld (%s flush): bench_open %.1f ms, bench_helpers (load, fill, check) %.1f ms, "
-	       "bench_reference %.1f ms\n", (long long)n, bench_method(c), (t1 - t0) * 1e3,
+	       "bench_reference %.1f ms\n", (long long)n, timing_method(c), (t1 - t0) * 1e3,
 	       (t2 - t1) * 1e3, (now_s() - t2) * 1e3);
 	return b;
 }
