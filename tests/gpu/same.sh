@@ -4,7 +4,8 @@
 # compare their results.json (tests/compare_results.py: variants, ids, statuses, resources,
 # winners); a space of more than 2000 variants on the same random 300 (gpu_budget).
 # Usage: tests/gpu/same.sh OLDTREE [OUTDIR]
-# (TUNER_YAML_PREFIX: libyaml outside the system, if needed)
+# (TUNER_YAML_PREFIX: libyaml outside the system, if needed; SAME_CONFIGS: the configs to
+# compare, default every configs/*.yaml)
 set -eu
 cd "$(dirname "$0")/../.."
 old=$(cd "$1" && pwd)
@@ -15,7 +16,7 @@ gpu_build
 (cd "$old" && gpu_build)
 gpu_header name,driver_version
 status=0
-for cfg in configs/*.yaml; do
+for cfg in ${SAME_CONFIGS:-configs/*.yaml}; do
 	k=$(basename "$cfg" .yaml)
 	for w in old new; do
 		b=out/bin/tuner
