@@ -173,11 +173,104 @@ static const char *value(const char *opt)
 	return optarg;
 }
 
+/* the long options' codes (after the short ones') */
+enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
+       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
+       O_T4, O_LISTDROP, O_ALL, O_SASS };
+
+/* an option with a number for its value (-j, --sms, --budget, --seed, --shard, --timeout)
+   into o; 0 if ch is not one */
+static int number_option(int ch, const char *arg, struct run_opts *o)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	switch (ch) {
+	case 'j':
+		n = strtol(arg, &end, 10);
+		if (errno || *end || n < 1 || n > 1024)
+			fatal("-j: '%s' is not a number from 1 to 1024", arg);
+		o->jobs = (int)n;
+		return 1;
+	case O_SMS:
+		n = strtol(arg, &end, 10);
+		if (errno || *end || n < 1 || n > 100000)
+			fatal("--sms: '%s' is not a number from 1 to 100000", arg);
+		o->sms = n;
+		return 1;
+	case O_BUDGET: {
+		unsigned long long b;
+		o->budget_set = 1;
+		if (!strcmp(arg, "all")) { /* none, whatever the config's search says */
+			o->budget = 0;
+			return 1;
+		}
+		b = strtoull(arg, &end, 10);
+		if (errno || *end || arg[0] == '-' || b < 1 || b > 1000000000ULL)
+			fatal("--budget: '%s' is not a number of variants from 1 to 1000000000", arg);
+		o->budget = (size_t)b;
+		return 1;
+	}
+	case O_SEED:
+		o->seed = strtoull(arg, &end, 10);
+		if (errno || *end || arg[0] == '-' || !arg[0] || o->seed > INT64_MAX)
+			fatal("--seed: '%s' is not a non-negative number of at most %lld (results.json "
+			      "keeps it, and reads back no larger integer)", arg, (long long)INT64_MAX);
+		return 1;
+	case O_SHARD: {
+		long k, nn;
+		k = strtol(arg, &end, 10);
+		if (errno || end == arg || *end != '/' || k < 1)
+			fatal("--shard: '%s' is not K/N with 1 <= K <= N", arg);
+		nn = strtol(end + 1, &end, 10);
+		if (errno || *end || nn < 1 || nn > 100000 || k > nn)
+			fatal("--shard: '%s' is not K/N with 1 <= K <= N <= 100000", arg);
+		o->shard_k = (int)k;
+		o->shard_n = (int)nn;
+		return 1;
+	}
+	case O_TIMEOUT:
+		o->timeout = strtod(arg, &end);
+		if (errno || *end || !(o->timeout >= 0.01 && o->timeout <= 86400))
+			fatal("--timeout: '%s' is not a number of seconds from 0.01 to 86400", arg);
+		return 1;
+	}
+	return 0;
+}
+
+/* the options' defaults */
+static void opts_default(struct run_opts *o)
+{
+	o->outdir = "out";
+	o->seed = 1;
+	o->timeout = 10;
+	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (o->jobs < 1)
+		o->jobs = 1;
+	/* more NVRTC processes than this compiled no faster on a 16-core host and slower on a
+	   64-core one (docs/benchmarks.md, "Tuning speed"): -j asks for more */
+	if (o->jobs > JOBS_DEFAULT_MAX)
+		o->jobs = JOBS_DEFAULT_MAX;
+}
+
+/* what the options say together: --emit with --dry-run refused, TUNER_ARCH, the arch known */
+static void opts_check(struct run_opts *o)
+{
+	if (o->emit && o->dry_run)
+		fatal("--emit %s with --dry-run: a dry run compiles and writes nothing; leave out "
+		      "--dry-run to write %s.cu and %s.h", o->emit, o->emit, o->emit);
+	if (!o->arch && getenv("TUNER_ARCH") && *getenv("TUNER_ARCH")) {
+		o->arch = getenv("TUNER_ARCH");
+		o->arch_from = "TUNER_ARCH";
+	}
+	if (o->arch && !nv_arch_supported(o->arch))
+		fatal("%s: '%s' is not an architecture NVRTC %s supports (newest: %s)",
+		      o->arch_from ? o->arch_from : "--arch", o->arch, nv_version(), nv_newest_arch());
+}
+
 static void parse_args(int argc, char **argv, struct run_opts *o)
 {
-	enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
-	       O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
-	       O_T4, O_LISTDROP, O_ALL, O_SASS };
 	static const struct option lo[] = {
 		{"dry-run", no_argument, 0, O_DRY},   {"arch", required_argument, 0, O_ARCH},
 		{"size", required_argument, 0, O_SIZE}, {"out", required_argument, 0, O_OUT},
@@ -194,29 +287,13 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};
 	int ch;
-	long n;
-	char *end;
 
-	o->outdir = "out";
-	o->seed = 1;
-	o->timeout = 10;
-	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (o->jobs < 1)
-		o->jobs = 1;
-	/* more NVRTC processes than this compiled no faster on a 16-core host and slower on a
-	   64-core one (docs/benchmarks.md, "Tuning speed"): -j asks for more */
-	if (o->jobs > JOBS_DEFAULT_MAX)
-		o->jobs = JOBS_DEFAULT_MAX;
+	opts_default(o);
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":j:qvhV", lo, NULL)) != -1) {
+		if (number_option(ch, optarg, o))
+			continue;
 		switch (ch) {
-		case 'j':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || n < 1 || n > 1024)
-				fatal("-j: '%s' is not a number from 1 to 1024", optarg);
-			o->jobs = (int)n;
-			break;
 		case 'q': verbosity = 0; break;
 		case 'v': verbosity = 2; break;
 		case 'h': usage(stdout); exit(0);
@@ -237,61 +314,13 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		case O_FRESH: o->fresh = 1; break;
 		case O_COUNTERS: o->counters = 1; break;
 		case O_NORACE: o->no_race = 1; break;
-		case O_SMS:
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (errno || *end || n < 1 || n > 100000)
-				fatal("--sms: '%s' is not a number from 1 to 100000", optarg);
-			o->sms = n;
-			break;
-		case O_BUDGET: {
-			unsigned long long b;
-			o->budget_set = 1;
-			if (!strcmp(optarg, "all")) { /* none, whatever the config's search says */
-				o->budget = 0;
-				break;
-			}
-			errno = 0;
-			b = strtoull(optarg, &end, 10);
-			if (errno || *end || optarg[0] == '-' || b < 1 || b > 1000000000ULL)
-				fatal("--budget: '%s' is not a number of variants from 1 to 1000000000",
-				      optarg);
-			o->budget = (size_t)b;
-			break;
-		}
 		case O_STRATEGY:
 			if ((o->strategy = search_strategy(optarg)) < 0)
 				fatal("--strategy: '%s' is none of exhaustive, random, guided", optarg);
 			o->strategy_set = 1;
 			break;
-		case O_SEED:
-			errno = 0;
-			o->seed = strtoull(optarg, &end, 10);
-			if (errno || *end || optarg[0] == '-' || !optarg[0] || o->seed > INT64_MAX)
-				fatal("--seed: '%s' is not a non-negative number of at most %lld (results.json "
-				      "keeps it, and reads back no larger integer)", optarg, (long long)INT64_MAX);
-			break;
-		case O_SHARD: {
-			long k, nn;
-			errno = 0;
-			k = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end != '/' || k < 1)
-				fatal("--shard: '%s' is not K/N with 1 <= K <= N", optarg);
-			nn = strtol(end + 1, &end, 10);
-			if (errno || *end || nn < 1 || nn > 100000 || k > nn)
-				fatal("--shard: '%s' is not K/N with 1 <= K <= N <= 100000", optarg);
-			o->shard_k = (int)k;
-			o->shard_n = (int)nn;
-			break;
-		}
 		case O_DEVICES: o->devices = value("--devices"); break;
 		case O_T4: o->t4 = 1; break;
-		case O_TIMEOUT:
-			errno = 0;
-			o->timeout = strtod(optarg, &end);
-			if (errno || *end || !(o->timeout >= 0.01 && o->timeout <= 86400))
-				fatal("--timeout: '%s' is not a number of seconds from 0.01 to 86400", optarg);
-			break;
 		case ':':
 			bad_usage("tuner: option '%s' needs a value\n", argv[optind - 1]);
 		default:
@@ -301,16 +330,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 	if (optind != argc - 1)
 		bad_usage(optind < argc ? "tuner: one CONFIG at a time\n" : "tuner: no CONFIG given\n");
 	o->config = argv[optind];
-	if (o->emit && o->dry_run)
-		fatal("--emit %s with --dry-run: a dry run compiles and writes nothing; leave out "
-		      "--dry-run to write %s.cu and %s.h", o->emit, o->emit, o->emit);
-	if (!o->arch && getenv("TUNER_ARCH") && *getenv("TUNER_ARCH")) {
-		o->arch = getenv("TUNER_ARCH");
-		o->arch_from = "TUNER_ARCH";
-	}
-	if (o->arch && !nv_arch_supported(o->arch))
-		fatal("%s: '%s' is not an architecture NVRTC %s supports (newest: %s)",
-		      o->arch_from ? o->arch_from : "--arch", o->arch, nv_version(), nv_newest_arch());
+	opts_check(o);
 }
 
 /* tuner bundle [--out DIR] [-q|-v] RESULTS */
