@@ -208,6 +208,145 @@ static void json_phases(struct buf *b, const struct runinfo *ri)
 	buf_puts(b, "]");
 }
 
+/* a timed run's keys: the GPU, its rooflines, the L2, the winner and how it was chosen, the
+   other GPUs, the counters */
+static void json_timed(struct buf *b, const struct config *c, const struct space *s,
+                       const struct result *r, const size_t *order, const struct runinfo *ri)
+{
+	buf_puts(b, "  \"gpu\": ");
+	buf_json_str(b, ri->gpu.name);
+	buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"sms\": %d,\n"
+	           "  \"driver\": %d,\n", ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.sms,
+	           ri->gpu.driver_version);
+	buf_puts(b, "  \"copy_gbs\": ");
+	json_num(b, ri->copy_gbs);
+	buf_puts(b, ",\n  \"read_gbs\": ");
+	json_num(b, ri->read_gbs);
+	buf_printf(b, ",\n  \"l2\": {\"policy\": \"%s\", \"flush\": %s, \"why\": ",
+	           cfg_l2_words[c->l2], ri->l2_flush ? "true" : "false");
+	buf_json_str(b, ri->l2_why);
+	buf_printf(b, "},\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
+	json_winner(b, c, s, r, order);
+	buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
+	if (ri->tie_key)
+		buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", winner_tie_keys[ri->tie_key]);
+	if (ri->kept_winner)
+		buf_puts(b, "  \"winner_kept\": true,\n");
+	if (ri->playoff)
+		buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
+		           "%g, \"earlier_winner\": %s, \"left_early\": %zu},\n", ri->playoff,
+		           ri->playoff_rounds, ri->playoff_net, ri->playoff_earlier ? "true" : "false",
+		           ri->playoff_left);
+	if (ri->retune_json.len) {
+		buf_puts(b, "  \"retune\": ");
+		buf_puts(b, ri->retune_json.s);
+		buf_puts(b, ",\n");
+	}
+	if (ri->counters > 0) {
+		int set = ri->counters - 1, j, n = counters_set_len(set);
+		buf_puts(b, "  \"counters\": {\"metrics\": [");
+		for (j = 0; j < n; j++)
+			buf_printf(b, "%s\"%s\"", j ? ", " : "", counters_smem[set][j]);
+		buf_printf(b, "], \"passes\": %d, \"tolerance\": %g},\n", ri->counter_passes,
+		           REPORT_BANK_TOL);
+	}
+	else if (ri->counters < 0) {
+		buf_puts(b, "  \"counters_error\": ");
+		buf_json_str(b, ri->counters_why);
+		buf_puts(b, ",\n");
+	}
+}
+
+/* one variant's object, without its closing brace */
+static void json_variant(struct buf *b, const struct config *c, const struct space *s,
+                         const struct variant *v, const struct result *x,
+                         const struct runinfo *ri)
+{
+	size_t i;
+
+	buf_printf(b, "    {\"id\": \"%s\", \"params\": {", v->id);
+	for (i = 0; i < c->nparams; i++) {
+		buf_printf(b, "%s", i ? ", " : "");
+		buf_json_str(b, c->params[i].name);
+		buf_printf(b, ": %lld", (long long)v->vals[i]);
+	}
+	buf_printf(b, "}, \"status\": \"%s\"", result_status(x->status));
+	if (x->status == ST_DROPPED) {
+		buf_puts(b, ", \"reason\": ");
+		buf_json_str(b, v->drop);
+		return;
+	}
+	if (x->reason) {
+		buf_puts(b, ", \"reason\": ");
+		buf_json_str(b, x->reason);
+	}
+	if (x->twin >= 0)
+		buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
+	if (x->resumed)
+		buf_puts(b, ", \"resumed\": true");
+	if (x->tie)
+		buf_puts(b, ", \"tie\": true");
+	buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
+	           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+	           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);
+	buf_printf(b, ", \"shared_dynamic\": %lld, \"bank_bytes\": %d, \"bytes\": %lld",
+	           (long long)v->shared, v->bank_bytes, (long long)v->bytes);
+	if (x->co.ok)
+		buf_printf(b, ", \"registers\": %d, \"spill_stores\": %d, \"spill_loads\": %d, "
+		           "\"stack\": %d, \"shared_static\": %d, \"cache_hit\": %s",
+		           x->co.regs, x->co.spill_stores, x->co.spill_loads, x->co.stack,
+		           x->co.smem_static, x->cache_hit ? "true" : "false");
+	if (x->status == ST_OK || x->status == ST_MISMATCH ||
+	    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
+		json_kv(b, "max_abs_err", result_run(x)->max_abs_err);
+		json_kv(b, "max_rel_err", result_run(x)->max_rel_err);
+		if (x->run && x->run->device >= 0 && !x->resumed)
+			buf_printf(b, ", \"device\": %d", x->run->device);
+	}
+	if (x->status == ST_OK) {
+		buf_printf(b, ", \"samples\": %d, ", result_run(x)->t.n);
+		if (result_run(x)->t.reps > 1)
+			buf_printf(b, "\"launches_per_sample\": %d, ", result_run(x)->t.reps);
+		if (result_run(x)->t.held)
+			buf_puts(b, "\"held\": true, ");
+		if (result_run(x)->t.launch_us > 0)
+			buf_printf(b, "\"launch_us\": %.6g, ", result_run(x)->t.launch_us);
+		buf_puts(b, "\"median_ms\": ");
+		json_num(b, result_run(x)->t.median_ms);
+		json_kv(b, "min_ms", result_run(x)->t.min_ms);
+		json_kv(b, "max_ms", result_run(x)->t.max_ms);
+		json_kv(b, "mean_ms", result_run(x)->t.mean_ms);
+		json_kv(b, "spread", result_run(x)->t.spread);
+		json_kv(b, "gbs", x->gbs);
+		json_kv(b, "pct_copy", x->pct_copy);
+		json_kv(b, "pct_read", x->pct_read);
+		if (result_run(x)->resident > 0)
+			buf_printf(b, ", \"resident_blocks\": %d", result_run(x)->resident);
+		if (x->po_n) {
+			buf_printf(b, ", \"playoff\": {\"rounds\": %d", x->po_n);
+			json_kv(b, "median_ms", x->po_ms);
+			json_kv(b, "se_ms", x->po_se);
+			buf_puts(b, "}");
+		}
+	}
+	if (x->bank) {
+		buf_puts(b, ", \"bank\": {\"rules\": ");
+		buf_json_str(b, x->bank_rules->name);
+		buf_puts(b, ", \"predicted\": true, \"ratio\": ");
+		json_num(b, x->bank_ratio);
+		buf_puts(b, ", \"accesses\": ");
+		json_bank(b, c, x->bank);
+		buf_puts(b, ", \"kepler8\": ");
+		json_bank(b, c, x->bank8);
+		json_counted(b, c, v, x);
+		buf_puts(b, "}");
+	}
+	if (x->status == ST_COMPILE_ERROR) {
+		buf_puts(b, ", \"log\": ");
+		buf_json_str(b, x->co.log ? x->co.log : "");
+	}
+}
+
 void results_write(struct buf *b, FILE *out, const struct config *c, const struct space *s,
                    const struct result *r, const size_t *order, const struct runinfo *ri)
 {
@@ -230,48 +369,7 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 	           ri->nvrtc, ri->date);
 	buf_printf(b, "  \"timed\": %s,\n", ri->timed ? "true" : "false");
 	if (ri->timed) {
-		buf_puts(b, "  \"gpu\": ");
-		buf_json_str(b, ri->gpu.name);
-		buf_printf(b, ",\n  \"compute_capability\": \"%d.%d\",\n  \"sms\": %d,\n"
-		           "  \"driver\": %d,\n", ri->gpu.cc_major, ri->gpu.cc_minor, ri->gpu.sms,
-		           ri->gpu.driver_version);
-		buf_puts(b, "  \"copy_gbs\": ");
-		json_num(b, ri->copy_gbs);
-		buf_puts(b, ",\n  \"read_gbs\": ");
-		json_num(b, ri->read_gbs);
-		buf_printf(b, ",\n  \"l2\": {\"policy\": \"%s\", \"flush\": %s, \"why\": ",
-		           cfg_l2_words[c->l2], ri->l2_flush ? "true" : "false");
-		buf_json_str(b, ri->l2_why);
-		buf_printf(b, "},\n  \"bank_mode_ignored\": %s,\n", ri->bank_ignored ? "true" : "false");
-		json_winner(b, c, s, r, order);
-		buf_printf(b, "  \"tie_gpus\": %zu,\n", ri->tie_gpus);
-		if (ri->tie_key)
-			buf_printf(b, "  \"tie_chosen_by\": \"%s\",\n", winner_tie_keys[ri->tie_key]);
-		if (ri->kept_winner)
-			buf_puts(b, "  \"winner_kept\": true,\n");
-		if (ri->playoff)
-			buf_printf(b, "  \"playoff\": {\"variants\": %zu, \"rounds\": %d, \"within\": "
-			           "%g, \"earlier_winner\": %s, \"left_early\": %zu},\n", ri->playoff,
-			           ri->playoff_rounds, ri->playoff_net, ri->playoff_earlier ? "true" : "false",
-			           ri->playoff_left);
-		if (ri->retune_json.len) {
-			buf_puts(b, "  \"retune\": ");
-			buf_puts(b, ri->retune_json.s);
-			buf_puts(b, ",\n");
-		}
-		if (ri->counters > 0) {
-			int set = ri->counters - 1, j, n = counters_set_len(set);
-			buf_puts(b, "  \"counters\": {\"metrics\": [");
-			for (j = 0; j < n; j++)
-				buf_printf(b, "%s\"%s\"", j ? ", " : "", counters_smem[set][j]);
-			buf_printf(b, "], \"passes\": %d, \"tolerance\": %g},\n", ri->counter_passes,
-			           REPORT_BANK_TOL);
-		}
-		else if (ri->counters < 0) {
-			buf_puts(b, "  \"counters_error\": ");
-			buf_json_str(b, ri->counters_why);
-			buf_puts(b, ",\n");
-		}
+		json_timed(b, c, s, r, order, ri);
 	} else {
 		buf_puts(b, "  \"why_untimed\": ");
 		buf_json_str(b, ri->why_untimed);
@@ -317,88 +415,7 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 		buf_puts(b, first ? "\n" : ",\n");
 		first = 0;
 		spill(b, out);
-		buf_printf(b, "    {\"id\": \"%s\", \"params\": {", v->id);
-		for (i = 0; i < c->nparams; i++) {
-			buf_printf(b, "%s", i ? ", " : "");
-			buf_json_str(b, c->params[i].name);
-			buf_printf(b, ": %lld", (long long)v->vals[i]);
-		}
-		buf_printf(b, "}, \"status\": \"%s\"", result_status(x->status));
-		if (x->status == ST_DROPPED) {
-			buf_puts(b, ", \"reason\": ");
-			buf_json_str(b, v->drop);
-			buf_puts(b, "}");
-			continue;
-		}
-		if (x->reason) {
-			buf_puts(b, ", \"reason\": ");
-			buf_json_str(b, x->reason);
-		}
-		if (x->twin >= 0)
-			buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
-		if (x->resumed)
-			buf_puts(b, ", \"resumed\": true");
-		if (x->tie)
-			buf_puts(b, ", \"tie\": true");
-		buf_printf(b, ", \"block\": [%lld, %lld, %lld], \"grid\": [%lld, %lld, %lld]",
-		           (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
-		           (long long)v->grid[0], (long long)v->grid[1], (long long)v->grid[2]);
-		buf_printf(b, ", \"shared_dynamic\": %lld, \"bank_bytes\": %d, \"bytes\": %lld",
-		           (long long)v->shared, v->bank_bytes, (long long)v->bytes);
-		if (x->co.ok)
-			buf_printf(b, ", \"registers\": %d, \"spill_stores\": %d, \"spill_loads\": %d, "
-			           "\"stack\": %d, \"shared_static\": %d, \"cache_hit\": %s",
-			           x->co.regs, x->co.spill_stores, x->co.spill_loads, x->co.stack,
-			           x->co.smem_static, x->cache_hit ? "true" : "false");
-		if (x->status == ST_OK || x->status == ST_MISMATCH ||
-		    ((x->status == ST_TWIN || x->status == ST_COLLAPSED) && ri->timed)) {
-			json_kv(b, "max_abs_err", result_run(x)->max_abs_err);
-			json_kv(b, "max_rel_err", result_run(x)->max_rel_err);
-			if (x->run && x->run->device >= 0 && !x->resumed)
-				buf_printf(b, ", \"device\": %d", x->run->device);
-		}
-		if (x->status == ST_OK) {
-			buf_printf(b, ", \"samples\": %d, ", result_run(x)->t.n);
-			if (result_run(x)->t.reps > 1)
-				buf_printf(b, "\"launches_per_sample\": %d, ", result_run(x)->t.reps);
-			if (result_run(x)->t.held)
-				buf_puts(b, "\"held\": true, ");
-			if (result_run(x)->t.launch_us > 0)
-				buf_printf(b, "\"launch_us\": %.6g, ", result_run(x)->t.launch_us);
-			buf_puts(b, "\"median_ms\": ");
-			json_num(b, result_run(x)->t.median_ms);
-			json_kv(b, "min_ms", result_run(x)->t.min_ms);
-			json_kv(b, "max_ms", result_run(x)->t.max_ms);
-			json_kv(b, "mean_ms", result_run(x)->t.mean_ms);
-			json_kv(b, "spread", result_run(x)->t.spread);
-			json_kv(b, "gbs", x->gbs);
-			json_kv(b, "pct_copy", x->pct_copy);
-			json_kv(b, "pct_read", x->pct_read);
-			if (result_run(x)->resident > 0)
-				buf_printf(b, ", \"resident_blocks\": %d", result_run(x)->resident);
-			if (x->po_n) {
-				buf_printf(b, ", \"playoff\": {\"rounds\": %d", x->po_n);
-				json_kv(b, "median_ms", x->po_ms);
-				json_kv(b, "se_ms", x->po_se);
-				buf_puts(b, "}");
-			}
-		}
-		if (x->bank) {
-			buf_puts(b, ", \"bank\": {\"rules\": ");
-			buf_json_str(b, x->bank_rules->name);
-			buf_puts(b, ", \"predicted\": true, \"ratio\": ");
-			json_num(b, x->bank_ratio);
-			buf_puts(b, ", \"accesses\": ");
-			json_bank(b, c, x->bank);
-			buf_puts(b, ", \"kepler8\": ");
-			json_bank(b, c, x->bank8);
-			json_counted(b, c, v, x);
-			buf_puts(b, "}");
-		}
-		if (x->status == ST_COMPILE_ERROR) {
-			buf_puts(b, ", \"log\": ");
-			buf_json_str(b, x->co.log ? x->co.log : "");
-		}
+		json_variant(b, c, s, v, x, ri);
 		buf_puts(b, "}");
 	}
 	buf_puts(b, "\n  ]\n}\n");
