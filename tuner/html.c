@@ -125,6 +125,104 @@ static void row(struct buf *b, const struct config *c, const struct space *s,
 	buf_puts(b, "}");
 }
 
+/* the page's head and its title line: the kernel, the GPU (or the architecture without one),
+   the point's sizes */
+static void page_head(struct buf *b, const struct config *c, const struct runinfo *ri)
+{
+	size_t k;
+
+	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	            "<title>tuner: ");
+	html_text(b, c->name);
+	buf_puts(b, " on ");
+	html_text(b, ri->timed ? ri->gpu.name : ri->arch);
+	buf_puts(b, "</title>\n<style>\n");
+	buf_puts(b, html_css);
+	buf_puts(b, "</style>\n</head>\n<body data-status=\"no script\">\n<h1>");
+	html_text(b, c->name);
+	buf_puts(b, " <span class=\"sub\">on ");
+	if (ri->timed) {
+		html_text(b, ri->gpu.name);
+		buf_printf(b, " (compute capability %d.%d, %d SMs)", ri->gpu.cc_major,
+		          ri->gpu.cc_minor, ri->gpu.sms);
+	} else {
+		buf_puts(b, "no GPU: compiled for ");
+		html_text(b, ri->arch);
+	}
+	for (k = 0; k < c->nsizes; k++) { /* the point: a run at several sizes has a page each */
+		buf_puts(b, k ? " " : ", at ");
+		html_text(b, c->sizes[k].name);
+		buf_printf(b, "=%lld", (long long)c->sizes[k].val);
+	}
+}
+
+/* a timed run's summary: how many were timed, the winner, the rooflines, the L2, the ties */
+static void timed_summary(struct buf *b, const struct config *c, const struct space *s,
+                          const struct result *r, const size_t *order,
+                          const struct runinfo *ri, size_t nok, size_t ties, int win)
+{
+	char *t;
+
+	buf_printf(b, "<p class=\"sum\">%zu variants verified and timed.", nok);
+	if (win) {
+		const struct result *w = &r[order[0]];
+		t = space_params_str(c, &s->v[order[0]]);
+		buf_printf(b, " Winner: <strong>%s</strong> (", s->v[order[0]].id);
+		html_text(b, t);
+		buf_printf(b, "), %.4g ms, %.1f GB/s, %.1f %% of copy.", result_run(w)->t.median_ms,
+		          w->gbs, w->pct_copy);
+		free(t);
+		launch_note(b, result_run(w));
+	}
+	buf_printf(b, " Rooflines: copy %.1f GB/s, read-only %.1f GB/s.", ri->copy_gbs,
+	          ri->read_gbs);
+	buf_puts(b, ri->l2_flush ? " Every sample after an L2 flush (" :
+	                           " Every sample with the L2 as the launch before left it (");
+	html_text(b, ri->l2_why);
+	buf_puts(b, ").");
+	if (ties >= 2) {
+		buf_printf(b, " %zu variants cannot be told apart from the fastest (ties, ringed: "
+		          "medians within %g %% of its): the winner among them has ", ties,
+		          100 * c->tie);
+		html_text(b, WINNER_TIE_RULE);
+		if (ri->kept_winner)
+			buf_puts(b, "; the run before's winner, which ties, is kept");
+		else if (ri->tie_key) {
+			buf_puts(b, "; here it was chosen by ");
+			html_text(b, winner_tie_keys[ri->tie_key]);
+		}
+		buf_puts(b, ".");
+	}
+}
+
+/* the data's keys after the kernel's name: the run, the GPU, the parameters' names, whether
+   the bank model and the counters are there */
+static void data_keys(struct buf *b, const struct config *c, const struct runinfo *ri)
+{
+	size_t i;
+
+	ks(b, "config", c->path);
+	ks(b, "arch", ri->arch);
+	ks(b, "nvrtc", ri->nvrtc);
+	ks(b, "date", ri->date);
+	buf_printf(b, ",\"timed\":%s", ri->timed ? "true" : "false");
+	if (ri->timed) {
+		ks(b, "gpu", ri->gpu.name);
+		kv(b, "copy_gbs", ri->copy_gbs);
+		kv(b, "read_gbs", ri->read_gbs);
+	} else {
+		ks(b, "why_untimed", ri->why_untimed ? ri->why_untimed : "");
+	}
+	buf_puts(b, ",\"params\":[");
+	for (i = 0; i < c->nparams; i++) {
+		buf_puts(b, i ? "," : "");
+		buf_json_str_html(b, c->params[i].name);
+	}
+	buf_printf(b, "],\"bank\":%s,\"counters\":%s", c->naccesses ? "true" : "false",
+	          ri->counters > 0 && c->naccesses ? "true" : "false");
+}
+
 void html_report(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                  const size_t *order, const struct runinfo *ri)
 {
@@ -132,7 +230,6 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	size_t k, tried = 0, dropped = 0, skipped = 0, nok = 0, shown = 0, ties = 0, i;
 	const size_t max = HTML_MAX_POINTS;
 	int win = ri->timed && s->n && r[order[0]].status == ST_OK;
-	char *t;
 
 	for (k = 0; k < s->n; k++) {
 		dropped += r[k].status == ST_DROPPED;
@@ -143,30 +240,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	tried = s->n - dropped - skipped;
 	shown = tried < max ? tried : max;
 
-	buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-	             "<title>tuner: ");
-	html_text(&b, c->name);
-	buf_puts(&b, " on ");
-	html_text(&b, ri->timed ? ri->gpu.name : ri->arch);
-	buf_puts(&b, "</title>\n<style>\n");
-	buf_puts(&b, html_css);
-	buf_puts(&b, "</style>\n</head>\n<body data-status=\"no script\">\n<h1>");
-	html_text(&b, c->name);
-	buf_puts(&b, " <span class=\"sub\">on ");
-	if (ri->timed) {
-		html_text(&b, ri->gpu.name);
-		buf_printf(&b, " (compute capability %d.%d, %d SMs)", ri->gpu.cc_major,
-		           ri->gpu.cc_minor, ri->gpu.sms);
-	} else {
-		buf_puts(&b, "no GPU: compiled for ");
-		html_text(&b, ri->arch);
-	}
-	for (k = 0; k < c->nsizes; k++) { /* the point: a run at several sizes has a page each */
-		buf_puts(&b, k ? " " : ", at ");
-		html_text(&b, c->sizes[k].name);
-		buf_printf(&b, "=%lld", (long long)c->sizes[k].val);
-	}
+	page_head(&b, c, ri);
 	buf_puts(&b, "</span></h1>\n<p class=\"meta\">config ");
 	html_text(&b, c->path);
 	buf_puts(&b, " &middot; NVRTC ");
@@ -191,36 +265,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 		                            "ranked, then by spills" : "");
 		buf_puts(&b, ".</p>\n");
 	} else {
-		buf_printf(&b, "<p class=\"sum\">%zu variants verified and timed.", nok);
-		if (win) {
-			const struct result *w = &r[order[0]];
-			t = space_params_str(c, &s->v[order[0]]);
-			buf_printf(&b, " Winner: <strong>%s</strong> (", s->v[order[0]].id);
-			html_text(&b, t);
-			buf_printf(&b, "), %.4g ms, %.1f GB/s, %.1f %% of copy.", result_run(w)->t.median_ms,
-			           w->gbs, w->pct_copy);
-			free(t);
-			launch_note(&b, result_run(w));
-		}
-		buf_printf(&b, " Rooflines: copy %.1f GB/s, read-only %.1f GB/s.", ri->copy_gbs,
-		           ri->read_gbs);
-		buf_puts(&b, ri->l2_flush ? " Every sample after an L2 flush (" :
-		                            " Every sample with the L2 as the launch before left it (");
-		html_text(&b, ri->l2_why);
-		buf_puts(&b, ").");
-		if (ties >= 2) {
-			buf_printf(&b, " %zu variants cannot be told apart from the fastest (ties, ringed: "
-			           "medians within %g %% of its): the winner among them has ", ties,
-			           100 * c->tie);
-			html_text(&b, WINNER_TIE_RULE);
-			if (ri->kept_winner)
-				buf_puts(&b, "; the run before's winner, which ties, is kept");
-			else if (ri->tie_key) {
-				buf_puts(&b, "; here it was chosen by ");
-				html_text(&b, winner_tie_keys[ri->tie_key]);
-			}
-			buf_puts(&b, ".");
-		}
+		timed_summary(&b, c, s, r, order, ri, nok, ties, win);
 		buf_puts(&b, "</p>\n");
 	}
 	if (shown < tried)
@@ -245,25 +290,7 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 	             "<button id=\"more\" hidden></button>\n"
 	             "<script type=\"application/json\" id=\"data\">{\"kernel\":");
 	buf_json_str_html(&b, c->name);
-	ks(&b, "config", c->path);
-	ks(&b, "arch", ri->arch);
-	ks(&b, "nvrtc", ri->nvrtc);
-	ks(&b, "date", ri->date);
-	buf_printf(&b, ",\"timed\":%s", ri->timed ? "true" : "false");
-	if (ri->timed) {
-		ks(&b, "gpu", ri->gpu.name);
-		kv(&b, "copy_gbs", ri->copy_gbs);
-		kv(&b, "read_gbs", ri->read_gbs);
-	} else {
-		ks(&b, "why_untimed", ri->why_untimed ? ri->why_untimed : "");
-	}
-	buf_puts(&b, ",\"params\":[");
-	for (i = 0; i < c->nparams; i++) {
-		buf_puts(&b, i ? "," : "");
-		buf_json_str_html(&b, c->params[i].name);
-	}
-	buf_printf(&b, "],\"bank\":%s,\"counters\":%s", c->naccesses ? "true" : "false",
-	           ri->counters > 0 && c->naccesses ? "true" : "false");
+	data_keys(&b, c, ri);
 	buf_printf(&b, ",\"variants\":%zu,\"tried\":%zu,\"dropped\":%zu,\"skipped\":%zu,"
 	           "\"shown\":%zu,\"cap\":%zu,\"ties\":%zu", s->n, tried, dropped, skipped, shown,
 	           max, ties);
