@@ -622,6 +622,17 @@ has named_models_split "^tuner:   Fake GPU B: --devices 0$" "$tmp/stderr"
 has named_models_ran "^== Fake GPU (--devices 1): exit 0" "$tmp/stdout"
 unset FAKECUDA_DEVICES
 
+# the L2 decision is the parent's, sent to the GPU worker with the setup: timing.l2 flush
+# launches the flush kernel before samples, resident never
+for l2 in flush resident; do
+	sed -e "s|: fake_ref.cu|: $PWD/tests/fakecuda/fake_ref.cu|" -e "s|: pairs.cu|: $PWD/tests/fakecuda/pairs.cu|" \
+		-e "s|^timing: {|timing: {l2: $l2, |" tests/fakecuda/pairs.yaml >"$tmp/l2-$l2.yaml"
+	tune "l2_$l2" 0 "$tmp/l2-$l2.log" --fresh --out "$tmp/l2-$l2" "$tmp/l2-$l2.yaml"
+	n=$(grep -c '^launch tuner_flush' "$tmp/l2-$l2.log" || true)
+	if { [ $l2 = flush ] && [ "$n" -gt 0 ]; } || { [ $l2 = resident ] && [ "$n" -eq 0 ]; }; then
+		ok "l2_${l2}_in_the_worker"; else bad "l2_${l2}_in_the_worker" "$n flush launches"; fi
+done
+
 # several problem sizes (points): a run each into its own directory, the points side by side in
 # the GPU directory's results.json, and best.cu/best.h choosing by size. BLOCK 32 is slow in 64
 # blocks or more, BLOCK 64 always: 32 wins at n = 1024 (16 blocks), 64 at the larger points.

@@ -243,16 +243,16 @@ struct bench *bench_open(const struct config *c, const struct vars *sizes,
 		}
 		b->nset++;
 	}
-	{
-		char l2why[240];
-		if (timing_open(&b->tm, c, gpu, timing_l2_flush(c, sizes, gpu->l2_bytes, l2why,
-		                                                sizeof l2why), why, whylen) < 0)
-			goto fail;
-	}
 	return b;
 fail:
 	bench_close(b);
 	return NULL;
+}
+
+int bench_timing(struct bench *b, int flush, char *why, size_t whylen)
+{
+	timing_close(&b->tm);
+	return timing_open(&b->tm, b->c, &b->gpu, flush, why, whylen);
 }
 
 void bench_close(struct bench *b)

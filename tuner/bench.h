@@ -25,7 +25,8 @@ struct bench_probe {
 struct bench;
 
 /*
- * Call order: bench_open, bench_helpers, bench_reference, then in any order bench_copy,
+ * Call order: bench_open, bench_timing, bench_helpers, bench_reference, then in any order
+ * bench_copy,
  * bench_read, bench_bank_probe and bench_variant (once per variant), and bench_close.
  * Inputs are filled and outputs compared on the device by the helper kernels: nothing the
  * size of a buffer crosses to the host.
@@ -36,6 +37,10 @@ struct bench;
    why if it fails */
 struct bench *bench_open(const struct config *c, const struct vars *sizes,
                          const struct gpu_info *gpu, char *why, size_t whylen);
+/* the timing's events and, with flush (the run's L2 decision, tune_target's), the L2 flush's
+   buffer; again for another point (before bench_helpers, which loads the flush and hold
+   kernels into it); 0, or -1 with why */
+int bench_timing(struct bench *b, int flush, char *why, size_t whylen);
 /* CUDA source of the helper kernels (copy and read rooflines, L2 flush, fills, comparisons);
    compile it with entry "tuner_copy" and hand the result to bench_helpers */
 const char *bench_helpers_source(void);

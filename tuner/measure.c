@@ -317,7 +317,7 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 	struct rd r = rd_of(msg, len);
 	struct hello h;
 	size_t i;
-	int moved;
+	int moved, flush;
 
 	memset(&h, 0, sizeof h);
 	h.at[AT_PREP0] = m->prep[0];
@@ -336,6 +336,7 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 		moved |= v != was;
 		vars_set(&t->sizes, t->c->sizes[i].name, v);
 	}
+	flush = (int)rd_i64(&r); /* the run's L2 decision (tune_target), made once */
 	if (!rd_done(&r))
 		die("bad setup message");
 	if (moved) { /* another point: the buffers at its sizes */
@@ -345,7 +346,8 @@ static int w_setup(void *arg, const void *msg, size_t len, struct buf *out, char
 		if (m->probe.after)
 			bench_set_probe(m->bench, &m->probe);
 	}
-	if (bench_helpers(m->bench, &t->copy, why, whylen) < 0 ||
+	if (bench_timing(m->bench, flush, why, whylen) < 0 ||
+	    bench_helpers(m->bench, &t->copy, why, whylen) < 0 ||
 	    bench_reference(m->bench, &t->ref, why, whylen) < 0)
 		return -1;
 	h.at[AT_REF1] = now_s();
@@ -701,6 +703,7 @@ void measure_ready(struct measure *m)
 		vars_get(&t->sizes, t->c->sizes[i].name, &v);
 		wire_u64(&m->setup, (uint64_t)v);
 	}
+	wire_u64(&m->setup, (uint64_t)t->ri.l2_flush);
 	m->run.setup = m->setup.s;
 	m->run.setup_len = m->setup.len;
 }
