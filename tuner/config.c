@@ -944,7 +944,7 @@ struct config *cfg_parse_detached(const char *path, const char *text, size_t len
 	return parse_text(path, text, len, 1, err, errlen);
 }
 
-struct config *cfg_load(const char *path)
+struct config *cfg_load_text(const char *path, char **textp, size_t *lenp)
 {
 	size_t len, errlen = strlen(path) + 64 + YAMLTREE_MSG_MAX;
 	char *text = file_read_max(path, MAXBYTES, &len), *err;
@@ -958,11 +958,23 @@ struct config *cfg_load(const char *path)
 	}
 	err = xmalloc(errlen);
 	c = cfg_parse(path, text, len, err, errlen);
-	free(text);
-	if (!c)
+	if (!c) {
+		free(text);
 		fatal("%s", err);
+	}
 	free(err);
+	if (textp) {
+		*textp = text;
+		*lenp = len;
+	} else {
+		free(text);
+	}
 	return c;
+}
+
+struct config *cfg_load(const char *path)
+{
+	return cfg_load_text(path, NULL, NULL);
 }
 
 size_t elem_size(enum elem t)

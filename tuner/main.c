@@ -448,7 +448,7 @@ static int explain_points(struct run *t)
 	for (i = 0; i < t->npoints && !run_stop; i++) {
 		struct run tp;
 		int r;
-		points_load(&tp, &t->o, i);
+		points_load(&tp, t, i);
 		printf("%stuner explain: point %zu of %zu: %s\n", i ? "\n" : "", i + 1, t->npoints,
 		       tp.label);
 		fflush(stdout);

@@ -361,27 +361,27 @@ static char **dup_sizes(char **v, size_t n)
 	return d;
 }
 
-void points_load(struct run *t, const struct run_opts *o, size_t i)
+void points_load(struct run *t, const struct run *base, size_t i)
 {
 	memset(t, 0, sizeof *t);
 	t->t0 = now_s();
-	t->o = *o;
-	t->o.sizes = o->nsizes ? dup_sizes(o->sizes, o->nsizes) : NULL;
+	t->o = base->o;
+	t->o.sizes = base->o.nsizes ? dup_sizes(base->o.sizes, base->o.nsizes) : NULL;
 	t->o.point = i;
-	tune_load(t);
+	tune_load_from(t, base);
 }
 
 /* every point loaded and its space expanded as --dry-run does, under the architecture's
    limits, before the first is tuned: a size that a buffer, an argument or a parameter cannot
    take at any point ends the run before anything is compiled or written */
-static void points_check(const struct run_opts *o, size_t np)
+static void points_check(const struct run *base)
 {
-	const char *arch = o->arch ? o->arch : nv_newest_arch();
+	const char *arch = base->o.arch ? base->o.arch : nv_newest_arch();
 	size_t i;
 
-	for (i = 0; i < np && !run_stop; i++) {
+	for (i = 0; i < base->npoints && !run_stop; i++) {
 		struct run tp;
-		points_load(&tp, o, i);
+		points_load(&tp, base, i);
 		tp.o.dry_run = 1;
 		space_arch_limits(arch, &tp.lim);
 		tune_expand(&tp);
@@ -479,13 +479,12 @@ int points_run(struct run *t)
 		fatal("%s: --emit with %zu points to tune at: name one point (--size NAME=N)",
 		      o.config, np);
 	o.sizes = o.nsizes ? dup_sizes(o.sizes, o.nsizes) : NULL;
-	tune_free(t); /* loaded at the first point: each point loads its own */
-	points_check(&o, np);
+	points_check(t); /* t, loaded at the first point, is every point's base: freed at the end */
 	for (i = 0; i < np && !run_stop; i++) {
 		struct run tp;
 		int r;
 
-		points_load(&tp, &o, i);
+		points_load(&tp, t, i);
 		tp.first = i ? &first : NULL;
 		note(1, "tuner: point %zu of %zu: %s\n", i + 1, np, tp.label);
 		tune_target(&tp);
@@ -551,6 +550,7 @@ out:
 	free(gpudir);
 	free(gpu);
 	free(o.sizes);
+	tune_free(t);
 	if (run_stop)
 		return EXIT_INTERRUPT;
 	return rc;

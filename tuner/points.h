@@ -9,10 +9,10 @@
 #include <stddef.h>
 
 struct run;
-struct run_opts;
 
-/* t loaded (tune_load) at point i of o's points, with a copy of o's --size list */
-void points_load(struct run *t, const struct run_opts *o, size_t i);
+/* t loaded at point i of base's points (tune_load_from: the config from base's text, the
+   points base worked out), with a copy of base's options and --size list */
+void points_load(struct run *t, const struct run *base, size_t i);
 /* tune at each of t's points (t loaded at the first: tune_load; freed here), then write what
    the points say together; the exit status (the worst of the points') */
 int points_run(struct run *t);

@@ -77,6 +77,8 @@ struct run {
 	char why[512];            /* why nothing is timed */
 	size_t npoints;           /* points to tune at (cfg_points): several are a run each, into
 	                             a directory each under the GPU's (points.h) */
+	struct vsize *pts;        /* those points, worked out once (tune_load) */
+	int pts_borrowed;         /* pts are the loaded run's, which a point's run reads */
 	char *label;              /* the point's sizes, "n=4096 m=2" */
 	size_t winner;            /* the winner's index + 1 (tune_finish); 0: none */
 	struct run *first;        /* another point's run, whose GPU worker (if it has one) this

@@ -105,27 +105,48 @@ static time_t tune_now(void)
 	return (time_t)v;
 }
 
-void tune_load(struct run *t)
+/* t's config at its point (t->o.point of t->pts): the sizes, the parameters' values under
+   them, the search, the date */
+static void at_point(struct run *t)
 {
 	time_t now = tune_now();
 	struct tm tm;
-	struct vsize *pts;
 
-	t->c = cfg_load(t->o.config);
-	if (!(t->cfgtext = file_read(t->o.config, &t->cfglen)))
-		fatal("%s: cannot read config:", t->o.config);
-	pts = cfg_points(t->c, t->o.sizes, t->o.nsizes, &t->npoints);
 	if (t->o.point >= t->npoints)
 		die("point %zu of %zu", t->o.point, t->npoints);
-	cfg_set_point(t->c, pts[t->o.point].vals);
-	t->label = xstrdup(pts[t->o.point].label);
-	cfg_points_free(pts, t->npoints);
+	cfg_set_point(t->c, t->pts[t->o.point].vals);
+	t->label = xstrdup(t->pts[t->o.point].label);
 	cfg_eval_params(t->c);
 	cfg_size_vars(t->c, t->o.sms ? t->o.sms : 1, &t->sizes);
 	config_search(t);
 	gmtime_r(&now, &tm);
 	strftime(t->ri.date, sizeof t->ri.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	t->ri.nvrtc = nv_version();
+}
+
+void tune_load(struct run *t)
+{
+	t->c = cfg_load_text(t->o.config, &t->cfgtext, &t->cfglen); /* the file read once */
+	t->pts = cfg_points(t->c, t->o.sizes, t->o.nsizes, &t->npoints);
+	at_point(t);
+}
+
+void tune_load_from(struct run *t, const struct run *base)
+{
+	size_t errlen = strlen(base->o.config) + 64 + YAMLTREE_MSG_MAX;
+	char *err = xmalloc(errlen);
+
+	t->cfglen = base->cfglen;
+	t->cfgtext = xmalloc(base->cfglen + 1);
+	memcpy(t->cfgtext, base->cfgtext, base->cfglen);
+	t->cfgtext[base->cfglen] = '\0';
+	if (!(t->c = cfg_parse(base->o.config, t->cfgtext, t->cfglen, err, errlen)))
+		fatal("%s", err); /* it parsed once: only if memory ran out */
+	free(err);
+	t->pts = base->pts;
+	t->npoints = base->npoints;
+	t->pts_borrowed = 1;
+	at_point(t);
 }
 
 void tune_target(struct run *t)
@@ -703,6 +724,8 @@ void tune_free(struct run *t)
 	free(t->cfgtext);
 	free(t->dir);
 	free(t->label);
+	if (!t->pts_borrowed)
+		cfg_points_free(t->pts, t->npoints);
 	free(t->cachedir);
 	free(t->o.sizes);
 	space_free(&t->s);

@@ -10,6 +10,9 @@ struct run;
 
 /* load the config and apply the options' sizes */
 void tune_load(struct run *t);
+/* t at point t->o.point of base's points (base loaded by tune_load), its config from base's
+   text, not the file read again; base must outlive t */
+void tune_load_from(struct run *t, const struct run *base);
 /* find the GPU (a worker process opens it and stays to run the variants), then choose the
    architecture, the limits and the output directory */
 void tune_target(struct run *t);
