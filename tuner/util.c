@@ -61,18 +61,25 @@ void progress_end(void)
 	prog.on = 0;
 }
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+static void vmsg(const char *prefix, int wrap, const char *fmt, va_list ap)
 {
 	int err = errno;
 	size_t n = strlen(fmt);
 
+	struct buf b = {0};
+
 	progress_clear();
 	fflush(stdout); /* what was printed before comes first, also in one file */
-	fprintf(stderr, "%s: %s", argv0, prefix);
-	vfprintf(stderr, fmt, ap);
+	buf_printf(&b, "%s: %s", argv0, prefix);
+	buf_vprintf(&b, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", util_strerror(err));
-	fputc('\n', stderr);
+		buf_printf(&b, " %s", util_strerror(err));
+	buf_puts(&b, "\n");
+	if (wrap) /* a warning is prose; an error is left whole, for scripts that match it */
+		wrap_put(stderr, b.s, WRAP_WIDTH);
+	else
+		fputs(b.s, stderr);
+	buf_free(&b);
 }
 
 const char *util_strerror(int e)
@@ -85,7 +92,7 @@ noreturn void fatal(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg("", 0, fmt, ap);
 	va_end(ap);
 	exit(EXIT_USAGE);
 }
@@ -95,7 +102,7 @@ noreturn void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("internal error: ", fmt, ap);
+	vmsg("internal error: ", 0, fmt, ap);
 	va_end(ap);
 	abort();
 }
@@ -105,21 +112,24 @@ void warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
+	vmsg("warning: ", 1, fmt, ap);
 	va_end(ap);
 }
 
 void note(int level, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b = {0};
 
 	if (verbosity < level)
 		return;
 	progress_clear();
 	fflush(stdout);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	wrap_put(stderr, b.s, WRAP_WIDTH);
+	buf_free(&b);
 }
 
 void *xmalloc(size_t n)
@@ -213,21 +223,83 @@ void buf_puts(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
-void buf_printf(struct buf *b, const char *fmt, ...)
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list aq;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		die("vsnprintf failed");
 	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+/* where the line [p, end) (the first of its text when first) breaks to fit in room columns:
+   its last space within them after its indent, else its first space after them; NULL: it
+   fits, or has no space to break at */
+static const char *wrap_at(const char *p, const char *end, size_t room, size_t indent)
+{
+	const char *q, *cut = NULL;
+
+	if ((size_t)(end - p) <= room)
+		return NULL;
+	for (q = p + indent; q < end && (q <= p + room || !cut); q++)
+		if (*q == ' ' && q > p + indent && q[-1] != ' ')
+			cut = q;
+	return cut;
+}
+
+void wrap_begin(struct wrapped *w)
+{
+	w->s = NULL;
+	w->len = 0;
+	if (!(w->f = open_memstream(&w->s, &w->len)))
+		die("open_memstream:");
+}
+
+void wrap_end(struct wrapped *w, FILE *f)
+{
+	if (fclose(w->f))
+		die("a stream in memory:");
+	wrap_put(f, w->s, WRAP_WIDTH);
+	free(w->s);
+}
+
+void wrap_put(FILE *f, const char *text, size_t width)
+{
+	const char *s = text;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s), *p = s, *cut;
+		size_t indent = strspn(s, " "), room = width, skip = indent;
+
+		while ((cut = wrap_at(p, end, room, skip))) {
+			fwrite(p, 1, (size_t)(cut - p), f);
+			fprintf(f, "\n%*s", (int)(indent + 2), "");
+			for (p = cut; p < end && *p == ' '; p++)
+				;
+			room = width > indent + 2 ? width - indent - 2 : 1;
+			skip = 0;
+		}
+		fwrite(p, 1, (size_t)(end - p), f);
+		if (!nl)
+			break;
+		fputc('\n', f);
+		s = nl + 1;
+	}
 }
 
 /* 1 if c is a UTF-8 continuation byte (10xxxxxx) */

@@ -20,10 +20,23 @@ extern int verbosity;     /* 0 quiet, 1 normal, 2 verbose */
 noreturn void fatal(const char *fmt, ...);
 /* internal bug: print and abort */
 noreturn void die(const char *fmt, ...);
-/* print "tuner: warning: msg" to stderr (trailing ':' as for fatal) */
+/* print "tuner: warning: msg" to stderr (trailing ':' as for fatal), wrapped (wrap_put) */
 void warn(const char *fmt, ...);
-/* print to stderr when verbosity >= level */
+/* print to stderr when verbosity >= level, wrapped (wrap_put) */
 void note(int level, const char *fmt, ...);
+/* the most columns a line of prose the tuner prints takes */
+#define WRAP_WIDTH 120
+/* text to f, each of its lines longer than width broken at spaces, the rest of it indented
+   two columns more than the line (a word longer than that is left whole) */
+void wrap_put(FILE *f, const char *text, size_t width);
+/* a stream in memory (f) whose text wrap_end prints to another, wrapped to WRAP_WIDTH */
+struct wrapped {
+	FILE *f;
+	char *s;
+	size_t len;
+};
+void wrap_begin(struct wrapped *w);
+void wrap_end(struct wrapped *w, FILE *f);
 
 /* a one-line status on a terminal, in the manner of ninja: "[done/total] what, rate, time
    left", redrawn at most ten times a second and cleared by any message; nothing when stderr
@@ -53,6 +66,8 @@ void buf_add(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 /* append formatted text */
 void buf_printf(struct buf *b, const char *fmt, ...);
+/* append formatted text, from a va_list */
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* the length of the valid UTF-8 sequence at s (1 to 4; 1 for an ASCII byte), 0 where s
    starts none (a stray continuation byte, a truncated sequence, an overlong form, a
    surrogate, a code point above U+10FFFF); reads no further than a NUL */
