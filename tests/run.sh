@@ -405,6 +405,30 @@ for x in 4096 8192; do
 	has "untimed_points_page_n=$x" "no GPU: compiled for sm_90, at n=$x</span>" "$ug/n=$x/report.html"
 	has "untimed_points_link_n=$x" "<li><a href=\"n=$x/report.html\">n=$x</a></li>" "$ug/report.html"
 done
+# ... and its table shows each variant once, the points side by side where they differ (the
+# grid), once what is the same at both (registers, ...), and says nothing was timed once
+if [ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 5 ] &&
+	[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 5 ] &&
+	grep -q "^the variants at 2 points, each once; where the points differ, a column each: @1 n=4096, @2 n=8192$" "$tmp/stdout" &&
+	grep -q "^every row: regs [0-9]*, spill 0, smem 0, status untimed$" "$tmp/stdout" &&
+	grep -q "^id  *params  *grid@1  grid@2$" "$tmp/stdout" &&
+	grep -q "^v21e58637  BLOCK=64 UNROLL=1  *64  *128$" "$tmp/stdout" &&
+	[ "$(grep -c '^nothing was timed' "$tmp/stdout")" -eq 1 ] && [ "$(grep -c '^id ' "$tmp/stdout")" -eq 1 ] &&
+	[ "$(grep -c 'compiling for sm_90 with' "$tmp/stderr")" -eq 1 ]; then
+	ok untimed_points_table; else bad untimed_points_table "$(cat "$tmp/stdout")"; fi
+# a column differs where the points do: the reduction's grid at two sizes, its registers alike;
+# twenty rows of 480 (--all: every one, each once); -q prints the untimed line alone
+expect untimed_points_reduction 0 $T -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^vaa5fc945  VEC=1 EPT=4 GRID=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 460 more (--all' "$tmp/stdout"; then
+	ok untimed_points_reduction_table; else bad untimed_points_reduction_table "$(head -n 30 "$tmp/stdout")"; fi
+expect untimed_points_all 0 $T -j 2 --all --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 480 ] &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 480 ] && ok untimed_points_all_once ||
+	bad untimed_points_all_once "$(grep -c '^v' "$tmp/stdout") rows"
+expect untimed_points_quiet 0 $T -q -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+[ "$(wc -l <"$tmp/stdout")" -eq 1 ] && has untimed_points_quiet_said "^nothing was timed: " "$tmp/stdout" ||
+	bad untimed_points_quiet_said "$(cat "$tmp/stdout")"
 # explain --sass with a disassembler found as the tuner looks for one (scripts/nvdisasm installs
 # nvdisasm for the user; .ci/run does): a variant whose stores are as declared agrees; a copy of
 # the config declaring VEC-wide stores where the padding breaks their alignment names it (exit 1)

@@ -327,9 +327,10 @@ void tune_run(struct run *t)
 		read_others(t);
 	}
 	say_plan(t);
-	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
-	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
-	     t->m ? ", timing as they come" : "");
+	if (!t->first || t->first->s.n != s->n || t->first->s.nkept != s->nkept) /* else said */
+		note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
+		     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
+		     t->m ? ", timing as they come" : "");
 	t0 = now_s();
 	cand = candidates(t, &ncand);
 	if (t->o.shard_n)
@@ -604,11 +605,13 @@ int tune_finish(struct run *t)
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	run_phase(t, "ranking");
-	/* several points: points.h's table where timed; untimed, the first point's table (the
-	   variants and their resources), and what it did not do said once */
-	if (verbosity >= (t->npoints > 1 && (t->ri.timed || t->first) ? 2 : 1))
+	/* several points: points.h's table where timed (each point's with -v); untimed, the
+	   points' table once they are all in (report_points), and with -q what was not done said
+	   once */
+	if (t->npoints > 1 ? t->ri.timed && verbosity >= 2 : verbosity >= 1)
 		report_table(stdout, c, s, r, order, &t->ri);
-	else if (!t->ri.timed && !t->first) /* -q: still never silent about what it did not do */
+	else if (!t->ri.timed && !t->first && verbosity < 1) /* -q: still never silent about what
+	                                                         it did not do */
 		report_untimed(stdout, &t->ri);
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
