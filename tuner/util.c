@@ -280,18 +280,24 @@ void wrap_end(struct wrapped *w, FILE *f)
 
 void wrap_put(FILE *f, const char *text, size_t width)
 {
+	wrap_hang(f, text, width, SIZE_MAX);
+}
+
+void wrap_hang(FILE *f, const char *text, size_t width, size_t hang)
+{
 	const char *s = text;
 
 	while (*s) {
 		const char *nl = strchr(s, '\n'), *end = nl ? nl : s + strlen(s), *p = s, *cut;
 		size_t indent = strspn(s, " "), room = width, skip = indent;
+		size_t h = hang == SIZE_MAX ? indent + 2 : hang;
 
 		while ((cut = wrap_at(p, end, room, skip))) {
 			fwrite(p, 1, (size_t)(cut - p), f);
-			fprintf(f, "\n%*s", (int)(indent + 2), "");
+			fprintf(f, "\n%*s", (int)h, "");
 			for (p = cut; p < end && *p == ' '; p++)
 				;
-			room = width > indent + 2 ? width - indent - 2 : 1;
+			room = width > h ? width - h : 1;
 			skip = 0;
 		}
 		fwrite(p, 1, (size_t)(end - p), f);

@@ -29,6 +29,8 @@ void note(int level, const char *fmt, ...);
 /* text to f, each of its lines longer than width broken at spaces, the rest of it indented
    two columns more than the line (a word longer than that is left whole) */
 void wrap_put(FILE *f, const char *text, size_t width);
+/* wrap_put with the rest of a line indented hang columns */
+void wrap_hang(FILE *f, const char *text, size_t width, size_t hang);
 /* a stream in memory (f) whose text wrap_end prints to another, wrapped to WRAP_WIDTH */
 struct wrapped {
 	FILE *f;
