@@ -460,6 +460,18 @@ fi
 expect explain_points 0 $T explain --size cols=1024,2048 configs/transpose.yaml
 if [ "$(grep '^tuner explain: point' "$tmp/stdout")" = "tuner explain: point 1 of 2: rows=8192 cols=1024
 tuner explain: point 2 of 2: rows=8192 cols=2048" ]; then ok explain_points_named; else bad explain_points_named "$(grep -n 'point' "$tmp/stdout" | head)"; fi
+# a later point whose variants and prediction are the first's says so instead of repeating it
+[ "$(grep -c '^the same 560 variants as at point 1, and the bank model sees no size: the same prediction$' "$tmp/stdout")" -eq 1 ] &&
+	[ "$(grep -c '^configs/transpose.yaml: 560 variants kept' "$tmp/stdout")" -eq 1 ] && ok explain_points_once ||
+	bad explain_points_once "$(grep -n 'point\|variants kept' "$tmp/stdout" | head)"
+# what explain priced: the sizes, the architecture and where it came from (the model is static)
+expect explain_priced 0 $T explain --arch sm_90 configs/transpose.yaml
+has explain_priced_said "^configs/transpose.yaml: 560 variants kept of [0-9]* at rows=8192 cols=8192, priced for sm_90, as --arch says$" "$tmp/stdout"
+has explain_priced_static "^the bank model's prediction (docs/bank-model.md): a static model of the declared accesses under sm_90's bank rules$" "$tmp/stdout"
+expect explain_priced_env 0 env TUNER_ARCH=sm_80 $T explain configs/reduction.yaml
+has explain_priced_env_said "^configs/reduction.yaml: 480 variants kept of 1080 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
+expect explain_priced_default 0 $T explain configs/reduction.yaml
+has explain_priced_default_said "^configs/reduction.yaml: .* priced for sm_[0-9]*, \(the newest NVRTC knows (no GPU;\|the GPU's (\)" "$tmp/stdout"
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
 has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
 expect bank_table 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/transpose.yaml
