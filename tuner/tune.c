@@ -651,8 +651,11 @@ int tune_finish(struct run *t)
 	run_phase(t, "rename");
 	if (best != SIZE_MAX) {
 		char *p = space_params_str(c, &s->v[best]);
-		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id, p,
-		       r[best].gbs, r[best].pct_copy, t->dir);
+		struct wrapped w;
+		wrap_begin(&w);
+		fprintf(w.f, "best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id,
+		        p, r[best].gbs, r[best].pct_copy, t->dir);
+		wrap_end(&w, stdout);
 		free(p);
 	}
 	if (emit_bad)
@@ -660,9 +663,9 @@ int tune_finish(struct run *t)
 	if (t->o.emit && !run_stop)
 		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	note(1, "tuner: results in %s/results.json\n", t->dir);
-	note(1, "tuner: the run at a glance: %s/report.html%s%s%s\n", t->dir,
-	     best != SIZE_MAX ? "; the winner: " : "", best != SIZE_MAX ? t->dir : "",
-	     best != SIZE_MAX ? "/best.cu" : t->ri.timed ? "" : " (nothing timed: no best.cu)");
+	note(1, "tuner: the run at a glance: %s/report.html%s\n", t->dir,
+	     best != SIZE_MAX ? "; the winner: best.cu beside it" : t->ri.timed ? ""
+	                                                          : " (nothing timed: no best.cu)");
 	close(lock); /* the files of the directory are one run's */
 	free(order);
 	if (run_stop) {
