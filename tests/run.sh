@@ -526,7 +526,9 @@ has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
 # cluster the suite starts (two shards merged equal one unsharded run; skipped without Slurm or
 # with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
 # browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
-# without chromium or with TUNER_NO_BROWSER=1) and ninja install with the man page (this
+# without chromium or with TUNER_NO_BROWSER=1), every line the tuner prints within 120 columns
+# (tests/width.sh: the shipped configs compiled, at several sizes, --dry-run, explain, bundle,
+# --help, a run on the fake driver) and ninja install with the man page (this
 # build's configuration in its own build directory, $B/../install-test) and the CMake package
 # (examples/CMakeLists.txt built against the installed tree; skipped without cmake or nvcc).
 # suite NAME SCRIPT ARGS...
@@ -550,6 +552,7 @@ suite hostile tests/hostile.sh "$T"
 suite foreign tests/foreign.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"
+suite width tests/width.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B" "$tmp/out" "$NVCC"
 
