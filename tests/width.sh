@@ -1,5 +1,6 @@
 #!/bin/sh
-# Every line the tuner prints is at most 120 columns: every shipped config (configs/*.yaml)
+# Every line the tuner prints is at most 120 columns, and nothing is said again at a later point
+# that holds for all: every shipped config (configs/*.yaml)
 # compiled without a GPU at its own size, two of them at several sizes, --dry-run (with
 # --list-dropped too, and at several sizes), tuner explain (at several sizes too), tuner
 # bundle over synthetic GPUs' results (tests/bundle/fake_gpus.py), --help and a timed run on
@@ -56,6 +57,9 @@ done
 narrow points_reduction 0 $T -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/out" configs/reduction.yaml
 narrow points_filter21 0 $T -j 2 --arch sm_90 --size n=65536,1048576,67108864 --out "$tmp/out" configs/filter21.yaml
 narrow points_dry_run 0 $T --dry-run --arch sm_90 --size n=65536,1048576 configs/reduction.yaml
+# ... which says the search once where the points keep as many variants
+[ "$(grep -c '^search: ' "$tmp/stdout")" -eq 1 ] && [ "$(grep -c '^at n=' "$tmp/stdout")" -eq 2 ] &&
+	ok points_dry_run_search_once || bad points_dry_run_search_once "$(grep -n '^search\|^at ' "$tmp/stdout")"
 narrow points_explain 0 $T explain --arch sm_90 --size cols=1024,2048 configs/transpose.yaml
 # a timed run on the fake driver: the rooflines, the play-off, the ties, the winner
 if [ -f "$fake/libcuda.so.1" ]; then

@@ -378,12 +378,14 @@ static void gpudir_commit(struct fileset *set, const char *gpudir)
 	close(lock);
 }
 
-/* a dry run's point: its variants, and the search it would make */
-static void dry_point(struct run *tp, const struct run_opts *o)
+/* a dry run's point: its variants, and the search it would make where the point before did
+   not say the same (*said: the count of kept variants it was said for) */
+static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 {
 	printf("at %s:\n", tp->label);
 	report_variants(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
-	if (verbosity >= 1) {
+	if (verbosity >= 1 && *said != tp->s.nkept) {
+		*said = tp->s.nkept;
 		char what[256];
 		tune_search_text(tp, what, sizeof what);
 		printf("%s\n", what);
@@ -430,7 +432,7 @@ int points_run(struct run *t)
 	char *gpudir = NULL, *gpu = NULL;
 	const char *emitted = NULL;
 	int rc = 0, timed = 1;
-	size_t done = 0;
+	size_t done = 0, said = SIZE_MAX;
 	struct run first = {0};
 
 	if (o.shard_n)
@@ -452,7 +454,7 @@ int points_run(struct run *t)
 		tune_target(&tp);
 		tune_expand(&tp);
 		if (o.dry_run) {
-			dry_point(&tp, &o);
+			dry_point(&tp, &o, &said);
 			tune_free(&tp);
 			continue;
 		}
