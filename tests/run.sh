@@ -350,6 +350,14 @@ has sized_size_values_4 " BLOCK=64 UNROLL=4 " "$tmp/stdout"
 has sized_duplicate_warned "^tuner: warning: $tmp/sz/sized.yaml:10:25: 'BLOCK': value 256 repeats an earlier one with n=8192: tried once$" "$tmp/stderr"
 expect sized_range_empty 2 $T --dry-run --size n=0 "$tmp/sz/sized.yaml"
 has sized_range_empty_msg "^tuner: $tmp/sz/sized.yaml:11:26: 'UNROLL': 'to' (0) is below 'from' (1) with n=0$" "$tmp/stderr"
+# the points' table where the spaces differ: a variant once, "-" at a point whose space lacks it,
+# its registers once (alike wherever it is), its place in each point's order side by side
+expect sized_points 0 $T -j 2 --arch sm_90 --size n=4099,8192 --out "$tmp/szp" "$tmp/sz/sized.yaml"
+if grep -q "^id  *params  *regs  #@1  #@2  grid@1  grid@2$" "$tmp/stdout" &&
+	grep -q "^v4f7d607e  BLOCK=128 UNROLL=1  *[0-9]*  *4  *-  *33  *-$" "$tmp/stdout" &&
+	grep -q "^v21dbd9da  BLOCK=64 UNROLL=4  *[0-9]*  *-  *4  *-  *32$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 7 ] && unwrap "$tmp/stdout" | grep -q "; -: not in that point's space$"; then
+	ok sized_points_table; else bad sized_points_table "$(cat "$tmp/stdout")"; fi
 expect sized_whole 0 $T -j 2 --arch sm_90 --size n=8192 --out "$tmp/szw" "$tmp/sz/sized.yaml"
 for k in 1 2; do
 	expect "sized_shard_$k" 0 $T -j 2 --arch sm_90 --size n=8192 --shard $k/2 --out "$tmp/szs" "$tmp/sz/sized.yaml"

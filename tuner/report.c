@@ -883,16 +883,18 @@ static void sbs_columns(struct sbs *t)
 		t->wid = (int)strlen(id) > t->wid ? (int)strlen(id) : t->wid;
 	}
 	for (d = 0; d < NPER; d++) {
-		const char *first = t->n ? sbs_cell(t, 0, 0, d) : "";
+		const char *first = t->n ? sbs_cell(t, 0, t->own[0], d) : "";
 		t->same[d] = t->n > 1;
 		t->w[d] = (int)strlen(sbs_head(d));
 		for (k = 0; k < t->n; k++)
 			for (j = 0; j < t->np; j++) {
 				const char *x = sbs_cell(t, k, j, d);
-				t->differs[d] |= strcmp(x, sbs_cell(t, k, 0, d)) != 0;
+				t->w[d] = (int)strlen(x) > t->w[d] ? (int)strlen(x) : t->w[d];
+				if (t->at[k * t->np + j] < 0) /* not there: no value to compare */
+					continue;
+				t->differs[d] |= strcmp(x, sbs_cell(t, k, t->own[k], d)) != 0;
 				t->same[d] &= !strcmp(x, first);
 				t->used[d] |= strcmp(x, "-") && *x;
-				t->w[d] = (int)strlen(x) > t->w[d] ? (int)strlen(x) : t->w[d];
 			}
 		hw = (int)strlen(sbs_head(d)) + snprintf(NULL, 0, "@%zu", t->np); /* "regs@12" */
 		if (t->differs[d] && hw > t->w[d])
@@ -960,8 +962,8 @@ static void sbs_intro(FILE *f, const struct sbs *t, size_t npshow)
 			fprintf(f, "%s%s", j ? ", " : "", t->p[j]->label);
 	fprintf(f, "%s", any ? "" : ")");
 	if (npshow < t->np)
-		fprintf(f, "; the columns of the %zu points after @%zu left out to fit %d columns (-v "
-		           "shows them)", t->np - npshow, npshow, REPORT_TABLE_WIDTH);
+		fprintf(f, "; the columns of @%zu to @%zu left out to fit %d columns (-v shows them)",
+		        npshow + 1, t->np, REPORT_TABLE_WIDTH);
 	fprintf(f, "%s\n", absent ? "; -: not in that point's space" : "");
 	if (t->n < 2)
 		return;
@@ -1016,7 +1018,8 @@ static void sbs_print(FILE *f, const struct sbs *t, size_t npshow)
 			cell(f, t->par[k], t->wpar, 0, !ncol);
 		for (i = 0; i < ncol; i++)
 			for (d = col[i], j = 0; j < (t->differs[d] ? npshow : 1); j++)
-				cell(f, sbs_cell(t, k, j, d), t->w[d], col_right[per_point[d]],
+				cell(f, sbs_cell(t, k, t->differs[d] ? j : t->own[k], d), t->w[d],
+				     col_right[per_point[d]],
 				     i + 1 == ncol && j + 1 == (t->differs[d] ? npshow : 1));
 	}
 }
