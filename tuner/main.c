@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "listing.h"
 #include "merge.h"
 #include "models.h"
 #include "nvrtc.h"
@@ -486,7 +487,7 @@ int main(int argc, char **argv)
 		return EXIT_INTERRUPT;
 	}
 	if (t.o.dry_run) {
-		report_variants(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
+		listing_print(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
 		if (verbosity >= 1) {
 			char what[256];
 			tune_search_text(&t, what, sizeof what);

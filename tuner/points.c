@@ -10,6 +10,7 @@
 
 #include "bundle.h"
 #include "html.h"
+#include "listing.h"
 #include "measure.h"
 #include "params.h"
 #include "nvrtc.h"
@@ -383,7 +384,7 @@ static void gpudir_commit(struct fileset *set, const char *gpudir)
 static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 {
 	printf("at %s:\n", tp->label);
-	report_variants(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
+	listing_print(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
 	if (verbosity >= 1 && *said != tp->s.nkept) {
 		*said = tp->s.nkept;
 		char what[256];

@@ -5,13 +5,8 @@
 #include <stdio.h>
 #include "config.h"
 #include "space.h"
-#include "observe.h"
 #include "result.h"
 
-/* --dry-run: the kept variants (every one with list_dropped) with their parameters and launch
-   geometry, the dropped ones counted by rule (drops.h); with -q only the counts */
-void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped,
-                     const struct observe *o);
 /* the ranked table shows this many rows (every one with --all or -v), in at most this many
    columns (but with -v): the status, then the parameters, are cut to fit */
 #define REPORT_TABLE_ROWS 20

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdnoreturn.h>
 
+#include "wrap.h"
+
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* exit codes */
@@ -24,21 +26,6 @@ noreturn void die(const char *fmt, ...);
 void warn(const char *fmt, ...);
 /* print to stderr when verbosity >= level, wrapped (wrap_put) */
 void note(int level, const char *fmt, ...);
-/* the most columns a line of prose the tuner prints takes */
-#define WRAP_WIDTH 120
-/* text to f, each of its lines longer than width broken at spaces, the rest of it indented
-   two columns more than the line (a word longer than that is left whole) */
-void wrap_put(FILE *f, const char *text, size_t width);
-/* wrap_put with the rest of a line indented hang columns */
-void wrap_hang(FILE *f, const char *text, size_t width, size_t hang);
-/* a stream in memory (f) whose text wrap_end prints to another, wrapped to WRAP_WIDTH */
-struct wrapped {
-	FILE *f;
-	char *s;
-	size_t len;
-};
-void wrap_begin(struct wrapped *w);
-void wrap_end(struct wrapped *w, FILE *f);
 
 /* a one-line status on a terminal, in the manner of ninja: "[done/total] what, rate, time
    left", redrawn at most ten times a second and cleared by any message; nothing when stderr
