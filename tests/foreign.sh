@@ -85,9 +85,10 @@ edit "$k/named/results.json" "j['gpu'] = '$EVIL'"
 t0=$(now)
 ftune --out "$o" tests/fakecuda/pairs.yaml
 dt=$(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$t0" "$(now)")
-first=$(grep -n "tuner: timing on" "$tmp/f.err" | cut -d: -f1)
-w1=$(grep -n "warning: $k/evil-points/results.json: points\[0\]: no 'dir' naming a point's directory" "$tmp/f.err" | cut -d: -f1)
-w2=$(grep -n "warning: $k/huge/results.json: 209715200 bytes, more than the 64 MiB results may hold" "$tmp/f.err" | cut -d: -f1)
+unwrap "$tmp/f.err" >"$tmp/f.err.u" # the warnings are wrapped at 120 columns
+first=$(grep -n "tuner: timing on" "$tmp/f.err.u" | cut -d: -f1)
+w1=$(grep -n "warning: $k/evil-points/results.json: points\[0\]: no 'dir' naming a point's directory" "$tmp/f.err.u" | cut -d: -f1)
+w2=$(grep -n "warning: $k/huge/results.json: 209715200 bytes, more than the 64 MiB results may hold" "$tmp/f.err.u" | cut -d: -f1)
 [ $rc -eq 0 ] && [ -n "$w1" ] && [ -n "$w2" ] && [ -n "$first" ] && [ "$w1" -lt "$first" ] && [ "$w2" -lt "$first" ] &&
 	[ -f "$k/fake-gpu-sm90/results.json" ] && ok sibling_bad_skipped_before_work ||
 	bad sibling_bad_skipped_before_work "exit $rc: $(cat "$tmp/f.err")"

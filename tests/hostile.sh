@@ -128,7 +128,7 @@ rm -f tests/kernels/.scale2.yaml
 id=$($T --dry-run tests/kernels/ids.yaml | awk 'length($1) == 17 { print $1; exit }')
 [ -n "$id" ] && [ "$($T --dry-run tests/kernels/ids.yaml | awk '/^v/ { print $1 }' | sort -u | wc -l)" -eq 4 ] &&
 	ok "ids_unique" || bad "ids_unique" "$($T --dry-run tests/kernels/ids.yaml)"
-cols=$($T --dry-run tests/kernels/ids.yaml | awk '/^v/ { print index($0, "64x1x1") }' | sort -u | wc -l)
+cols=$($T --dry-run tests/kernels/ids.yaml | awk '/^v/ { print index($0, "  64  ") }' | sort -u | wc -l)
 [ "$cols" -eq 1 ] && ok "dry_run_columns_aligned" || bad "dry_run_columns_aligned" "$($T --dry-run tests/kernels/ids.yaml)"
 $T -j 1 --arch sm_90 --out "$tmp/e" --emit "$id" tests/kernels/ids.yaml >/dev/null 2>"$tmp/e.err" &&
 	[ -f "$tmp/e/ids/untimed-sm_90/$id.cu" ] && ok "emit_long_id" || bad "emit_long_id" "$(cat "$tmp/e.err")"

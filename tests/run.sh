@@ -136,9 +136,9 @@ has cs_dry_none_said "^search: guided (--strategy), all 5 kept variants (no budg
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
 expect cli_sms_default 0 $T --dry-run configs/reduction.yaml
-has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *4x1x1 " "$tmp/stdout"
+has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024  *4 " "$tmp/stdout"
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
-has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024x1x1  *528x1x1 " "$tmp/stdout"
+has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024  *528 " "$tmp/stdout"
 
 # every shipped config (the exploration configs in bench/explore/ and the test-only kernels
 # too): dry run, then compile every variant
@@ -185,9 +185,19 @@ has dropped_dry_run_count "^         1  constraint 'BLOCK \* UNROLL <= 256'$" "$
 if grep -q "dropped: " "$tmp/stdout"; then bad dropped_dry_run_unlisted "$(cat "$tmp/stdout")"; else ok dropped_dry_run_unlisted; fi
 expect dropped_dry_run_listed 0 $T --dry-run --list-dropped tests/kernels/scale.yaml
 has dropped_dry_run_listed_row "^v[0-9a-f]*  BLOCK=256 UNROLL=2 .* dropped: constraint 'BLOCK \* UNROLL <= 256'$" "$tmp/stdout"
+# within 120 columns: 1-D launches listed as "256", 2-D ones as "32x4"; a list too wide for
+# "A=1 B=2" gives each parameter a column, and dropped rows whose reasons would not fit name
+# their rule by its number in the list of rules
+expect dry_run_2d 0 $T --dry-run configs/transpose.yaml
+has dry_run_2d_dims "^v4457a76e  TILE=32 TH=32 VEC=1 ROWS=4 PAD=0 SWIZZLE=0 GROUP=0 BANK_BYTES=4  *32x4  *256x256  *4096  kept$" "$tmp/stdout"
+expect dry_run_wide 0 $T --dry-run --list-dropped configs/filter21.yaml
+has dry_run_wide_heads "^id  *BLOCK OUT PACK PAD VEC BANK_BYTES ASYNC STAGES GRID SMEM  block  grid  *shared  status$" "$tmp/stdout"
+has dry_run_wide_row "^vde63ecc8  *64   1    1   0   1          4     0      1    0    0  64  *1048576  *0  kept$" "$tmp/stdout"
+has dry_run_wide_dropped "^vde627689 .*  -  *-  *0  dropped: rule 2$" "$tmp/stdout"
+has dry_run_wide_rule "^  rule 2:  *5760  constraint 'BLOCK > 64 || SMEM == 0'$" "$tmp/stdout"
 # how many programs the kept variants are (docs/how-it-works.md, "One compile per program")
 expect dry_run_programs 0 $T --dry-run configs/reduction.yaml
-has dry_run_programs_said "^the kept variants are 276 programs (each compiled once): METHOD, GRID, SPLIT, BANK_BYTES reach the code only through conditionals" "$tmp/stdout"
+has dry_run_programs_said "^the kept variants are 276 programs (each compiled once): METHOD, GRID, SPLIT, BANK_BYTES reach the code only" "$tmp/stdout"
 expect dry_run_programs_none 0 $T --dry-run configs/stencil2d.yaml
 cp "$tmp/stdout" "$tmp/programs_none.out"
 expect dry_run_programs_none_said 1 grep -q "programs" "$tmp/programs_none.out"
@@ -340,6 +350,14 @@ has sized_size_values_4 " BLOCK=64 UNROLL=4 " "$tmp/stdout"
 has sized_duplicate_warned "^tuner: warning: $tmp/sz/sized.yaml:10:25: 'BLOCK': value 256 repeats an earlier one with n=8192: tried once$" "$tmp/stderr"
 expect sized_range_empty 2 $T --dry-run --size n=0 "$tmp/sz/sized.yaml"
 has sized_range_empty_msg "^tuner: $tmp/sz/sized.yaml:11:26: 'UNROLL': 'to' (0) is below 'from' (1) with n=0$" "$tmp/stderr"
+# the points' table where the spaces differ: a variant once, "-" at a point whose space lacks it,
+# its registers once (alike wherever it is), its place in each point's order side by side
+expect sized_points 0 $T -j 2 --arch sm_90 --size n=4099,8192 --out "$tmp/szp" "$tmp/sz/sized.yaml"
+if grep -q "^id  *params  *regs  #@1  #@2  grid@1  grid@2$" "$tmp/stdout" &&
+	grep -q "^v4f7d607e  BLOCK=128 UNROLL=1  *[0-9]*  *4  *-  *33  *-$" "$tmp/stdout" &&
+	grep -q "^v21dbd9da  BLOCK=64 UNROLL=4  *[0-9]*  *-  *4  *-  *32$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 7 ] && unwrap "$tmp/stdout" | grep -q "; -: not in that point's space$"; then
+	ok sized_points_table; else bad sized_points_table "$(cat "$tmp/stdout")"; fi
 expect sized_whole 0 $T -j 2 --arch sm_90 --size n=8192 --out "$tmp/szw" "$tmp/sz/sized.yaml"
 for k in 1 2; do
 	expect "sized_shard_$k" 0 $T -j 2 --arch sm_90 --size n=8192 --shard $k/2 --out "$tmp/szs" "$tmp/sz/sized.yaml"
@@ -405,6 +423,30 @@ for x in 4096 8192; do
 	has "untimed_points_page_n=$x" "no GPU: compiled for sm_90, at n=$x</span>" "$ug/n=$x/report.html"
 	has "untimed_points_link_n=$x" "<li><a href=\"n=$x/report.html\">n=$x</a></li>" "$ug/report.html"
 done
+# ... and its table shows each variant once, the points side by side where they differ (the
+# grid), once what is the same at both (registers, ...), and says nothing was timed once
+if [ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 5 ] &&
+	[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 5 ] &&
+	grep -q "^the variants at 2 points, each once; where the points differ, a column each: @1 n=4096, @2 n=8192$" "$tmp/stdout" &&
+	grep -q "^every row: regs [0-9]*, spill 0, smem 0, status untimed$" "$tmp/stdout" &&
+	grep -q "^id  *params  *grid@1  grid@2$" "$tmp/stdout" &&
+	grep -q "^v21e58637  BLOCK=64 UNROLL=1  *64  *128$" "$tmp/stdout" &&
+	[ "$(grep -c '^nothing was timed' "$tmp/stdout")" -eq 1 ] && [ "$(grep -c '^id ' "$tmp/stdout")" -eq 1 ] &&
+	[ "$(grep -c 'compiling for sm_90 with' "$tmp/stderr")" -eq 1 ]; then
+	ok untimed_points_table; else bad untimed_points_table "$(cat "$tmp/stdout")"; fi
+# a column differs where the points do: the reduction's grid at two sizes, its registers alike;
+# twenty rows of 480 (--all: every one, each once); -q prints the untimed line alone
+expect untimed_points_reduction 0 $T -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^vaa5fc945  VEC=1 EPT=4 GRID=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 460 more (--all' "$tmp/stdout"; then
+	ok untimed_points_reduction_table; else bad untimed_points_reduction_table "$(head -n 30 "$tmp/stdout")"; fi
+expect untimed_points_all 0 $T -j 2 --all --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 480 ] &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 480 ] && ok untimed_points_all_once ||
+	bad untimed_points_all_once "$(grep -c '^v' "$tmp/stdout") rows"
+expect untimed_points_quiet 0 $T -q -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
+[ "$(wc -l <"$tmp/stdout")" -eq 1 ] && has untimed_points_quiet_said "^nothing was timed: " "$tmp/stdout" ||
+	bad untimed_points_quiet_said "$(cat "$tmp/stdout")"
 # explain --sass with a disassembler found as the tuner looks for one (scripts/nvdisasm installs
 # nvdisasm for the user; .ci/run does): a variant whose stores are as declared agrees; a copy of
 # the config declaring VEC-wide stores where the padding breaks their alignment names it (exit 1)
@@ -426,6 +468,18 @@ fi
 expect explain_points 0 $T explain --size cols=1024,2048 configs/transpose.yaml
 if [ "$(grep '^tuner explain: point' "$tmp/stdout")" = "tuner explain: point 1 of 2: rows=8192 cols=1024
 tuner explain: point 2 of 2: rows=8192 cols=2048" ]; then ok explain_points_named; else bad explain_points_named "$(grep -n 'point' "$tmp/stdout" | head)"; fi
+# a later point whose variants and prediction are the first's says so instead of repeating it
+[ "$(grep -c '^the same 560 variants as at point 1, and the bank model sees no size: the same prediction$' "$tmp/stdout")" -eq 1 ] &&
+	[ "$(grep -c '^configs/transpose.yaml: 560 variants kept' "$tmp/stdout")" -eq 1 ] && ok explain_points_once ||
+	bad explain_points_once "$(grep -n 'point\|variants kept' "$tmp/stdout" | head)"
+# what explain priced: the sizes, the architecture and where it came from (the model is static)
+expect explain_priced 0 $T explain --arch sm_90 configs/transpose.yaml
+has explain_priced_said "^configs/transpose.yaml: 560 variants kept of [0-9]* at rows=8192 cols=8192, priced for sm_90, as --arch says$" "$tmp/stdout"
+has explain_priced_static "^the bank model's prediction (docs/bank-model.md): a static model of the declared accesses under sm_90's bank rules$" "$tmp/stdout"
+expect explain_priced_env 0 env TUNER_ARCH=sm_80 $T explain configs/reduction.yaml
+has explain_priced_env_said "^configs/reduction.yaml: 480 variants kept of 1080 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
+expect explain_priced_default 0 $T explain configs/reduction.yaml
+has explain_priced_default_said "^configs/reduction.yaml: .* priced for sm_[0-9]*, \(the newest NVRTC knows (no GPU;\|the GPU's (\)" "$tmp/stdout"
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
 has explain_no_accesses_msg "no 'accesses' declared" "$tmp/stderr"
 expect bank_table 0 $T -j 2 --arch sm_90 --out "$tmp/out" configs/transpose.yaml
@@ -483,7 +537,9 @@ has skip_counted_reason "^skip slurm: TUNER_NO_SLURM=1 " "$tmp/stdout"
 # cluster the suite starts (two shards merged equal one unsharded run; skipped without Slurm or
 # with TUNER_NO_SLURM=1), large spaces and shards (tests/search.sh), report.html in a headless
 # browser and results.t4.json against the T4 schema (tests/report.sh; the browser skipped
-# without chromium or with TUNER_NO_BROWSER=1) and ninja install with the man page (this
+# without chromium or with TUNER_NO_BROWSER=1), every line the tuner prints within 120 columns
+# (tests/width.sh: the shipped configs compiled, at several sizes, --dry-run, explain, bundle,
+# --help, a run on the fake driver) and ninja install with the man page (this
 # build's configuration in its own build directory, $B/../install-test) and the CMake package
 # (examples/CMakeLists.txt built against the installed tree; skipped without cmake or nvcc).
 # suite NAME SCRIPT ARGS...
@@ -507,6 +563,7 @@ suite hostile tests/hostile.sh "$T"
 suite foreign tests/foreign.sh "$T"
 suite search tests/search.sh "$T"
 suite report tests/report.sh "$T"
+suite width tests/width.sh "$T"
 suite slurm tests/slurm.sh "$T"
 suite install tests/install.sh "$B" "$tmp/out" "$NVCC"
 

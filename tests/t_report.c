@@ -7,6 +7,7 @@
 #include "csv.h"
 #include "bank.h"
 #include "retune.h"
+#include "wrap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,18 @@
 
 /* one load access and one store access; a variant of 4 blocks; counters as the worker sends
    them: requests, pipeline wavefronts, pipeline conflicts (loads, stores), SASS wavefronts */
+/* the length of text's longest line */
+static size_t longest_line(const char *text)
+{
+	size_t most = 0, n;
+
+	for (; *text; text += n + (text[n] == '\n')) {
+		n = strcspn(text, "\n");
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 static void setup(struct config *c, struct bank_access *acc, struct variant *v,
                   struct result *x, struct bank_stats *bs)
 {
@@ -166,7 +179,10 @@ TEST(report_counters_json_and_table)
 	f = open_memstream(&text, &len);
 	report_table(f, &c, &s, &x, &order, &ri);
 	fclose(f);
-	CHECK(strstr(text, "within 1 % of the prediction for 2 of 2 accesses") != NULL);
+	/* the line is wrapped at 120 columns: its words in order, no line longer */
+	CHECK(strstr(text, "within 1 % of the prediction for") != NULL);
+	CHECK(strstr(text, "2 of 2 accesses (100.0 %") != NULL);
+	CHECK(longest_line(text) <= WRAP_WIDTH);
 	free(text);
 
 	/* a probe that failed is said, in results.json and under the table */

@@ -2,6 +2,7 @@
    write one (exclusive temporaries, sets replaced together), directories below a root. */
 #include "test.h"
 #include "util.h"
+#include "wrap.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -359,4 +360,36 @@ TEST(mkdirs_under_no_links)
 	CHECK_EQ(mkdirs_under(k, kx), 0);
 	CHECK_EQ(mkdirs_under("/nonexistent-root", yz), 0);
 	cleanup(dir, root, else_, k, deep, gpu, kx, yz, NULL);
+}
+
+/* wrap_put(text, width) into a string */
+static char *wrapped(const char *text, size_t width)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	wrap_put(f, text, width);
+	fclose(f);
+	return s;
+}
+
+TEST(wrap_put_breaks_prose_at_spaces)
+{
+	char *s;
+
+	/* a line that fits is left as it is, its spaces too */
+	CHECK_STR((s = wrapped("a  b c\n  d\n", 20)), "a  b c\n  d\n");
+	free(s);
+	/* a longer one breaks at its last space within the width, the rest indented two more */
+	CHECK_STR((s = wrapped("one two three four\n", 10)), "one two\n  three\n  four\n");
+	free(s);
+	CHECK_STR((s = wrapped("  ab cd ef gh\n", 9)), "  ab cd\n    ef gh\n");
+	free(s);
+	/* a word longer than the width stays whole, on a line of its own */
+	CHECK_STR((s = wrapped("x abcdefghijkl y", 6)), "x\n  abcdefghijkl\n  y");
+	free(s);
+	/* the indent itself is never a place to break */
+	CHECK_STR((s = wrapped("      abcdefgh", 4)), "      abcdefgh");
+	free(s);
 }

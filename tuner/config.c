@@ -972,11 +972,6 @@ struct config *cfg_load_text(const char *path, char **textp, size_t *lenp)
 	return c;
 }
 
-struct config *cfg_load(const char *path)
-{
-	return cfg_load_text(path, NULL, NULL);
-}
-
 size_t elem_size(enum elem t)
 {
 	if ((size_t)t >= LEN(elem_bytes))

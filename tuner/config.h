@@ -5,10 +5,14 @@
 #include <stddef.h>
 #include "spec.h"
 
-/* load path; on error print "tuner: path:line:col: msg" and exit 2 */
-struct config *cfg_load(const char *path);
-/* the same, with the file's text (malloc'd) in *text and its length in *len: read once */
+/* load path, with the file's text (malloc'd) in *text and its length in *len unless text is
+   NULL: read once; on error print "tuner: path:line:col: msg" and exit 2 */
 struct config *cfg_load_text(const char *path, char **text, size_t *len);
+/* the same without the text */
+static inline struct config *cfg_load(const char *path)
+{
+	return cfg_load_text(path, NULL, NULL);
+}
 /* parse len bytes of text as the config at path (templates resolve against its directory);
    NULL on error with "path:line:col: msg" in err (cfg_load's message without "tuner: ") */
 struct config *cfg_parse(const char *path, const char *text, size_t len, char *err,

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "listing.h"
 #include "merge.h"
 #include "models.h"
 #include "nvrtc.h"
@@ -46,7 +47,9 @@ static const struct tool {
 } tools[] = {
 	{"explain", explain_main, "tuner explain [options] CONFIG",
 	 "explain: print the bank model's prediction for each variant's declared shared-memory\n"
-	 "accesses (docs/bank-model.md); compiles nothing, needs no GPU. explain --sass:\n"
+	 "accesses (docs/bank-model.md) at the config's sizes (or each point's), for --arch,\n"
+	 "else the GPU's, else the newest NVRTC knows, and says which; a static model: it\n"
+	 "compiles nothing and needs no GPU. explain --sass:\n"
 	 "compile each kept variant (--emit ID: that one) and check its shared-memory loads\n"
 	 "and stores, as the toolkit's disassembler lists them, against the declared accesses.\n"},
 	{"bundle", bundle, BUNDLE_USAGE,
@@ -388,37 +391,40 @@ static int merge(int argc, char **argv)
 	return merge_run(argv[optind]);
 }
 
-/* the architecture explain --sass compiles for: --arch (or TUNER_ARCH), else the GPU's as a
-   timed run's (asked once), else the newest NVRTC knows; said on the first call */
-static const char *explain_arch(const struct run *t)
+/* the architecture explain prices (or, with --sass, compiles) for: --arch (or TUNER_ARCH),
+   else the GPU's as a timed run's (asked once), else the newest NVRTC knows; where it comes
+   from into why; --sass says it on the first call */
+static const char *explain_arch(const struct run *t, const char **why)
 {
-	static char arch[32], gpu[256], *got;
-	const char *from = t->o.arch_from ? t->o.arch_from : "--arch";
+	static char arch[32], gpu[256], from[320], *got;
+	const char *as = t->o.arch_from ? t->o.arch_from : "--arch";
 
+	*why = from;
 	if (got)
 		return got;
 	if (t->o.arch) {
 		snprintf(arch, sizeof arch, "%s", t->o.arch);
-		printf("tuner explain --sass: compiling for %s, as %s says\n", arch, from);
+		snprintf(from, sizeof from, "as %s says", as);
 	} else if (models_arch(t->o.devices, arch, sizeof arch, gpu, sizeof gpu) == 0 &&
-	           nv_arch_supported(arch))
-		printf("tuner explain --sass: compiling for %s, the GPU's (%s)\n", arch, gpu);
-	else {
-		if (arch[0])
+	           nv_arch_supported(arch)) {
+		snprintf(from, sizeof from, "the GPU's (%s)", gpu);
+	} else {
+		if (arch[0] && t->o.sass)
 			printf("tuner explain --sass: the GPU's %s is not an architecture NVRTC %s "
 			       "supports\n", arch, nv_version());
-		printf("tuner explain --sass: compiling for %s, the newest NVRTC knows (%s; --arch "
-		       "sm_XX names another)\n", nv_newest_arch(), arch[0] ? "not the GPU's" : "no GPU");
+		snprintf(from, sizeof from, "the newest NVRTC knows (%s; --arch sm_XX names another)",
+		         arch[0] ? "not the GPU's" : "no GPU");
 		snprintf(arch, sizeof arch, "%s", nv_newest_arch());
 	}
+	if (t->o.sass)
+		printf("tuner explain --sass: compiling for %s, %s\n", arch, from);
 	return got = arch;
 }
 
 /* tuner explain: the bank model's prediction for each kept variant; nothing compiled */
 static int explain(struct run *t)
 {
-	const char *arch = t->o.sass ? explain_arch(t)
-	                             : t->o.arch ? t->o.arch : nv_newest_arch();
+	const char *why, *arch = explain_arch(t, &why);
 
 	if (!t->c->naccesses)
 		fatal("%s: no 'accesses' declared: nothing to explain (docs/config.md)", t->c->path);
@@ -434,8 +440,21 @@ static int explain(struct run *t)
 		return rc;
 	}
 	predict_bank(t->c, &t->s, nv_arch_cc(arch), t->r, t->o.jobs, NULL);
-	predict_explain(t->c, &t->s, t->r, arch);
+	predict_explain(t->c, &t->s, t->r, arch, why, t->label);
 	return 0;
+}
+
+/* 1 if t's kept variants are f's, id for id */
+static int same_space(const struct run *t, const struct run *f)
+{
+	size_t i;
+
+	if (t->s.n != f->s.n || t->s.nkept != f->s.nkept)
+		return 0;
+	for (i = 0; i < t->s.n; i++)
+		if (strcmp(t->s.v[i].id, f->s.v[i].id) || !t->s.v[i].drop != !f->s.v[i].drop)
+			return 0;
+	return 1;
 }
 
 /* tuner explain at each of t's points (t loaded at the first), each named; the worst exit
@@ -444,18 +463,37 @@ static int explain_points(struct run *t)
 {
 	size_t i;
 	int rc = 0;
+	struct run first = {0};
 
 	for (i = 0; i < t->npoints && !run_stop; i++) {
 		struct run tp;
-		int r;
+		int r = 0;
 		points_load(&tp, t, i);
 		printf("%stuner explain: point %zu of %zu: %s\n", i ? "\n" : "", i + 1, t->npoints,
 		       tp.label);
 		fflush(stdout);
+		if (i && !t->o.sass && !predict_sees_sizes(tp.c)) { /* the prediction of point 1? */
+			const char *why, *arch = explain_arch(&tp, &why);
+			space_arch_limits(arch, &tp.lim);
+			space_expand(tp.c, &tp.sizes, &tp.lim, &tp.s);
+			if (same_space(&tp, &first)) {
+				printf("the same %zu variants as at point 1, and the bank model sees no size: "
+				       "the same prediction\n", tp.s.nkept);
+				tune_free(&tp);
+				continue;
+			}
+			space_free(&tp.s);
+			memset(&tp.s, 0, sizeof tp.s);
+		}
 		r = explain(&tp);
 		rc = r > rc ? r : rc;
-		tune_free(&tp);
+		if (i == 0)
+			first = tp; /* its space, to compare the later points' with */
+		else
+			tune_free(&tp);
 	}
+	if (first.c)
+		tune_free(&first);
 	return run_stop ? EXIT_INTERRUPT : rc;
 }
 
@@ -508,7 +546,7 @@ int main(int argc, char **argv)
 		return EXIT_INTERRUPT;
 	}
 	if (t.o.dry_run) {
-		report_variants(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
+		listing_print(stdout, t.c, &t.s, t.o.list_dropped, t.obs);
 		if (verbosity >= 1) {
 			char what[256];
 			tune_search_text(&t, what, sizeof what);

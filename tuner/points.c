@@ -10,6 +10,7 @@
 
 #include "bundle.h"
 #include "html.h"
+#include "listing.h"
 #include "measure.h"
 #include "params.h"
 #include "nvrtc.h"
@@ -47,13 +48,6 @@ static double median_of(const struct result *r, const struct result *x)
 	return NAN;
 }
 
-static const struct point *sorting; /* by_id's */
-
-static int by_id(const void *a, const void *b)
-{
-	return strcmp(sorting->id[*(const size_t *)a], sorting->id[*(const size_t *)b]);
-}
-
 static void keep(struct point *p, const struct run *t)
 {
 	size_t i;
@@ -74,11 +68,7 @@ static void keep(struct point *p, const struct run *t)
 		p->ms[i] = median_of(t->r, &t->r[i]);
 		p->tie[i] = t->r[i].tie || (long)i == p->win;
 	}
-	p->by = xcalloc(p->n + 1, sizeof *p->by);
-	for (i = 0; i < p->n; i++)
-		p->by[i] = i;
-	sorting = p;
-	qsort(p->by, p->n, sizeof *p->by, by_id);
+	p->by = space_id_order((const char (*)[40])p->id, p->n);
 	/* the reference at this point: the winner's median as every variant was timed (not
 	   the play-off's), so that every number of the table is measured alike */
 	p->best = p->win >= 0 ? p->ms[p->win] : NAN;
@@ -98,25 +88,12 @@ static void point_free(struct point *p)
 }
 
 /* the index of variant id at point p, or -1: where it is at the index `hint` (the spaces of
-   two points are alike unless a parameter's values follow the sizes), else by bisection of
-   p->by */
+   two points are alike unless a parameter's values follow the sizes), else by bisection */
 static long find(const struct point *p, const char *id, size_t hint)
 {
-	size_t lo = 0, hi = p->n;
-
 	if (hint < p->n && !strcmp(p->id[hint], id))
 		return (long)hint;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(p->id[p->by[mid]], id);
-		if (!d)
-			return (long)p->by[mid];
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return space_id_find((const char (*)[40])p->id, p->by, p->n, id);
 }
 
 /* how variant id (at index hint in another point) runs at point p: % of the speed of p's
@@ -419,12 +396,14 @@ static void gpudir_commit(struct fileset *set, const char *gpudir)
 	close(lock);
 }
 
-/* a dry run's point: its variants, and the search it would make */
-static void dry_point(struct run *tp, const struct run_opts *o)
+/* a dry run's point: its variants, and the search it would make where the point before did
+   not say the same (*said: the count of kept variants it was said for) */
+static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 {
 	printf("at %s:\n", tp->label);
-	report_variants(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
-	if (verbosity >= 1) {
+	listing_print(stdout, tp->c, &tp->s, o->list_dropped, tp->obs);
+	if (verbosity >= 1 && *said != tp->s.nkept) {
+		*said = tp->s.nkept;
 		char what[256];
 		tune_search_text(tp, what, sizeof what);
 		printf("%s\n", what);
@@ -464,12 +443,13 @@ int points_run(struct run *t)
 	struct run_opts o = t->o;
 	size_t np = t->npoints, i;
 	struct point *p = xcalloc(np, sizeof *p);
+	struct report_rows **rows = xcalloc(np, sizeof *rows); /* untimed: the points' table's */
 	struct side s = {p, np, NULL, -1, NULL, 0};
 	struct fileset set = {0};
 	char *gpudir = NULL, *gpu = NULL;
 	const char *emitted = NULL;
 	int rc = 0, timed = 1;
-	size_t done = 0;
+	size_t done = 0, said = SIZE_MAX;
 	struct run first = {0};
 
 	if (o.shard_n)
@@ -490,7 +470,7 @@ int points_run(struct run *t)
 		tune_target(&tp);
 		tune_expand(&tp);
 		if (o.dry_run) {
-			dry_point(&tp, &o);
+			dry_point(&tp, &o, &said);
 			tune_free(&tp);
 			continue;
 		}
@@ -504,12 +484,19 @@ int points_run(struct run *t)
 			rc = r;
 		keep(&p[done++], &tp);
 		timed &= tp.ri.timed;
+		if (!tp.ri.timed && verbosity >= 1) { /* for the points' table */
+			size_t *order = winner_rank(tp.r, tp.s.n);
+			rows[done - 1] = report_rows_new(tp.c, &tp.s, tp.r, order, p[done - 1].label);
+			free(order);
+		}
 		if (!gpudir) {
 			gpudir = xasprintf("%s/%s/%s", o.outdir, tp.c->name, tp.ri.slug);
 			gpu = xstrdup(tp.ri.timed ? tp.ri.gpu.name : tp.ri.slug);
 		}
-		if (i == 0)
+		if (i == 0) {
 			first = tp; /* kept for the GPU directory's files */
+			first.ri.why_untimed = first.why;
+		}
 		else
 			tune_free(&tp);
 	}
@@ -520,6 +507,8 @@ int points_run(struct run *t)
 			tune_free(&first);
 		goto out;
 	}
+	if (!timed && verbosity >= 1)
+		report_points(stdout, first.c, rows, np, &first.ri);
 	if (timed) {
 		side_make(&s);
 		if (verbosity >= 1)
@@ -542,8 +531,11 @@ int points_run(struct run *t)
 	tune_free(&first);
 out:
 	fileset_free(&set);
-	for (i = 0; i < done; i++)
+	for (i = 0; i < done; i++) {
 		point_free(&p[i]);
+		report_rows_free(rows[i]);
+	}
+	free(rows);
 	free(p);
 	free(s.m);
 	free(s.single_pct);

@@ -14,6 +14,7 @@
 #include "spec.h"
 #include "util.h"
 #include "wire.h"
+#include "wrap.h"
 
 /* the expression of access a that a bank_err's field names ("index", "loops[1].while", ...),
    or NULL */
@@ -610,22 +611,28 @@ void predict_bank(const struct config *c, const struct space *s, int cc, struct 
 	memo_close(&m);
 }
 
+/* the bank rules the kept variants were predicted under ("sm_70+"), "-": none */
+static const char *rules_of(const struct space *s, const struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!s->v[i].drop && r[i].bank_rules)
+			return r[i].bank_rules->name;
+	return "-";
+}
+
 /* tuner explain's last lines: per access, in how many variants it is conflict-free and its
    worst conflict; then the variants with every access conflict-free, and the ratios' range */
-static void explain_summary(const struct config *c, const struct space *s,
+static void explain_summary(FILE *f, const struct config *c, const struct space *s,
                             const struct result *r, size_t w)
 {
 	size_t i, k, nfree = 0, worst_v = 0, best_v = 0;
 	double lo = 0, hi = 0;
-	const char *rules = "-";
+	const char *rules = rules_of(s, r);
 
-	for (i = 0; i < s->n; i++)
-		if (!s->v[i].drop && r[i].bank_rules) {
-			rules = r[i].bank_rules->name;
-			break;
-		}
-	printf("\nsummary over %zu variants (%s):\n  %-*s  %8s  %13s  %s\n", s->nkept, rules,
-	       (int)w, "access", "variants", "conflict-free", "worst degree (variant)");
+	fprintf(f, "\nsummary over %zu variants (%s):\n  %-*s  %8s  %13s  %s\n", s->nkept, rules,
+	        (int)w, "access", "variants", "conflict-free", "worst degree (variant)");
 	for (k = 0; k < c->naccesses; k++) {
 		size_t present = 0, ok = 0, wi = 0;
 		int worst = 0;
@@ -640,13 +647,13 @@ static void explain_summary(const struct config *c, const struct space *s,
 				wi = i;
 			}
 		}
-		printf("  %-*s  %8zu  %13zu  %d", (int)w, c->accesses[k].name, present, ok, worst);
+		fprintf(f, "  %-*s  %8zu  %13zu  %d", (int)w, c->accesses[k].name, present, ok, worst);
 		if (worst > 1) {
 			char *p = space_params_str(c, &s->v[wi]);
-			printf(" (%s %s)", s->v[wi].id, p);
+			fprintf(f, " (%s %s)", s->v[wi].id, p);
 			free(p);
 		}
-		putchar('\n');
+		fputc('\n', f);
 	}
 	for (i = 0; i < s->n; i++) {
 		int all = 1;
@@ -660,33 +667,42 @@ static void explain_summary(const struct config *c, const struct space *s,
 		if (r[i].bank_ratio > hi)
 			hi = r[i].bank_ratio, worst_v = i;
 	}
-	printf("every access conflict-free in %zu of %zu variants; bank ratio %.2f (%s) to %.2f (%s)\n",
-	       nfree, s->nkept, lo, s->n ? s->v[best_v].id : "-", hi, s->n ? s->v[worst_v].id : "-");
+	fprintf(f, "every access conflict-free in %zu of %zu variants; bank ratio %.2f (%s) to %.2f (%s)\n",
+	        nfree, s->nkept, lo, s->n ? s->v[best_v].id : "-", hi, s->n ? s->v[worst_v].id : "-");
 }
 
 /* tuner explain: each kept variant's accesses as the bank model predicts them */
 void predict_explain(const struct config *c, const struct space *s, const struct result *r,
-                    const char *arch)
+                    const char *arch, const char *why, const char *label)
 {
 	size_t i, k, w = 6;
+	const char *rules = rules_of(s, r);
+	struct wrapped o;
 
 	for (k = 0; k < c->naccesses; k++)
 		if (strlen(c->accesses[k].name) > w)
 			w = strlen(c->accesses[k].name);
-	printf("%s: %zu variants kept of %zu; the bank model's prediction for %s "
-	       "(docs/bank-model.md), not a measurement\n", c->path, s->nkept, s->n, arch);
-	printf("per block: requests (warp instructions), wf/req (wavefronts per request: mean, "
-	       "max), ideal (conflict-free wavefronts per request), degree (worst conflict)\n");
+	wrap_begin(&o);
+	fprintf(o.f, "%s: %zu variants kept of %zu%s%s, priced for %s, %s\n", c->path, s->nkept,
+	        s->n, label && *label ? " at " : "", label ? label : "", arch, why);
+	fprintf(o.f, "the bank model's prediction (docs/bank-model.md): a static model of the "
+	        "declared accesses under %s's bank rules (%s), nothing compiled or run; not a "
+	        "measurement\n", arch, rules);
+	fprintf(o.f, "per block: requests (warp instructions), wf/req (wavefronts per request: mean, "
+	        "max), ideal (conflict-free wavefronts per request), degree (worst conflict)\n");
+	wrap_end(&o, stdout);
 	for (i = 0; i < s->n; i++) {
 		const struct variant *v = &s->v[i];
 		char *p;
 		if (v->drop)
 			continue;
 		p = space_params_str(c, v);
-		printf("\n%s  %s  block %lldx%lldx%lld  bank %.2f (%s), %.2f (%s)\n", v->id, p,
-		       (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
-		       report_bank_ratio(r[i].bank, c->naccesses), r[i].bank_rules->name,
-		       report_bank_ratio(r[i].bank8, c->naccesses), bank_kepler8.name);
+		wrap_begin(&o);
+		fprintf(o.f, "\n%s  %s\n  block %lldx%lldx%lld, bank %.2f (%s), %.2f (%s)\n", v->id, p,
+		        (long long)v->block[0], (long long)v->block[1], (long long)v->block[2],
+		        report_bank_ratio(r[i].bank, c->naccesses), r[i].bank_rules->name,
+		        report_bank_ratio(r[i].bank8, c->naccesses), bank_kepler8.name);
+		wrap_end(&o, stdout);
 		free(p);
 		printf("  %*s  %-30s|  %s\n", (int)w + 17, "", r[i].bank_rules->name,
 		       bank_kepler8.name);
@@ -703,6 +719,7 @@ void predict_explain(const struct config *c, const struct space *s, const struct
 			       bank_mean(b), b->max, bank_mean_ideal(b), b->degree);
 		}
 	}
-	explain_summary(c, s, r, w);
+	wrap_begin(&o);
+	explain_summary(o.f, c, s, r, w);
+	wrap_end(&o, stdout);
 }
-

@@ -51,8 +51,10 @@ double predict_ahead_ratio(struct ahead *a, size_t i);
    beside the stream */
 int predict_ahead_span(const struct ahead *a, double *start, double *end);
 void predict_ahead_free(struct ahead *a);
-/* tuner explain: print each kept variant's accesses as the bank model predicts them for arch */
+/* tuner explain: print each kept variant's accesses as the bank model predicts them for arch
+   (chosen as `why` says: "as --arch says") at the sizes `label` ("n=4096"; "": the config has
+   none), wrapped to WRAP_WIDTH */
 void predict_explain(const struct config *c, const struct space *s, const struct result *r,
-                     const char *arch);
+                     const char *arch, const char *why, const char *label);
 
 #endif

@@ -15,10 +15,6 @@ struct runinfo;
 struct space;
 struct variant;
 
-/* --dry-run: the kept variants (every one with list_dropped) with their parameters and launch
-   geometry, the dropped ones counted by rule (drops.h); with -q only the counts */
-void report_variants(FILE *f, const struct config *c, const struct space *s, int list_dropped,
-                     const struct observe *o);
 /* the ranked table shows this many rows (every one with --all or -v), in at most this many
    columns (but with -v): the status, then the parameters, are cut to fit */
 #define REPORT_TABLE_ROWS 20
@@ -69,6 +65,20 @@ int report_bank_check(const struct config *c, const struct variant *v, const str
 /* measured wavefronts (as the addresses need them) over conflict-free wavefronts, loads and
    stores together, of x's counters (0: none) */
 double report_meas_ratio(const struct result *x);
+/* one point's rows (report_table's, every one of them) for report_points */
+struct report_rows;
+/* the rows of a point's run, its label (not copied: it must outlive them) */
+struct report_rows *report_rows_new(const struct config *c, const struct space *s,
+                                    const struct result *r, const size_t *order,
+                                    const char *label);
+void report_rows_free(struct report_rows *p);
+/* the table of a compile-only run at np points (docs/search.md, "Several sizes"): each variant
+   once, in the first point's order; a column that differs between the points once per point
+   (its place in a point's order and the grid only then), one the same in every row said
+   above it; within REPORT_TABLE_WIDTH (but with -v): a status cut, then the parameters, then
+   the later points' columns left out (said); then report_untimed and the bank model's note */
+void report_points(FILE *f, const struct config *c, struct report_rows *const *p, size_t np,
+                   const struct runinfo *ri);
 /* print the ranked table */
 void report_table(FILE *f, const struct config *c, const struct space *s, const struct result *r,
                   const size_t *order, const struct runinfo *ri);

@@ -208,8 +208,7 @@ static void json_phases(struct buf *b, const struct runinfo *ri)
 	buf_puts(b, "]");
 }
 
-/* a timed run's keys: the GPU, its rooflines, the L2, the winner and how it was chosen, the
-   other GPUs, the counters */
+/* a timed run's keys: the GPU, rooflines, L2, winner and how, the other GPUs, counters */
 static void json_timed(struct buf *b, const struct config *c, const struct space *s,
                        const struct result *r, const size_t *order, const struct runinfo *ri)
 {
@@ -271,15 +270,12 @@ static void json_variant(struct buf *b, const struct config *c, const struct spa
 		buf_printf(b, ": %lld", (long long)v->vals[i]);
 	}
 	buf_printf(b, "}, \"status\": \"%s\"", result_status(x->status));
-	if (x->status == ST_DROPPED) {
+	if (x->status == ST_DROPPED || x->reason) {
 		buf_puts(b, ", \"reason\": ");
-		buf_json_str(b, v->drop);
+		buf_json_str(b, x->status == ST_DROPPED ? v->drop : x->reason);
+	}
+	if (x->status == ST_DROPPED)
 		return;
-	}
-	if (x->reason) {
-		buf_puts(b, ", \"reason\": ");
-		buf_json_str(b, x->reason);
-	}
 	if (x->twin >= 0)
 		buf_printf(b, ", \"twin_of\": \"%s\"", s->v[x->twin].id);
 	if (x->resumed)

@@ -573,3 +573,39 @@ int space_id_valid(const char *s)
 	k = strspn(s + 1, "0123456789");
 	return *s == '-' && k >= 1 && k <= 9 && !s[1 + k];
 }
+
+static const char (*sorting)[40]; /* by_id's */
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(sorting[*(const size_t *)a], sorting[*(const size_t *)b]);
+}
+
+size_t *space_id_order(const char (*id)[40], size_t n)
+{
+	size_t *by = xcalloc(n + 1, sizeof *by), i;
+
+	for (i = 0; i < n; i++)
+		by[i] = i;
+	sorting = id;
+	qsort(by, n, sizeof *by, by_id);
+	sorting = NULL;
+	return by;
+}
+
+long space_id_find(const char (*id)[40], const size_t *by, size_t n, const char *want)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(id[by[mid]], want);
+		if (!d)
+			return (long)by[mid];
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}

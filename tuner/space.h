@@ -72,5 +72,9 @@ void space_arch_limits(const char *arch, struct limits *lim);
    the latter with an optional -N): ids read back reach generated code (comments, labels,
    names), so nothing else is taken for one */
 int space_id_valid(const char *s);
+/* the indices of n ids in the order of the ids (malloc'd), for space_id_find */
+size_t *space_id_order(const char (*id)[40], size_t n);
+/* the index of `want` among n ids (by: space_id_order's), -1: none */
+long space_id_find(const char (*id)[40], const size_t *by, size_t n, const char *want);
 
 #endif

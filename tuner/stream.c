@@ -604,8 +604,8 @@ static const char *shared_cache(const struct run *t)
 	const char *home = getenv("HOME"), *d = t->cachedir;
 	size_t n = home && *home ? strlen(home) : 0;
 
-	if (!t->ri.cache_hits || !d || t->o.cachedir)
-		return "";
+	if (!t->ri.cache_hits || !d || t->o.cachedir || (t->first && t->first->ri.cache_hits))
+		return ""; /* a later point: said at the first */
 	if (n && !strncmp(d, home, n) && d[n] == '/')
 		snprintf(says, sizeof says, "~%.500s, shared by this user's runs; ", d + n);
 	else

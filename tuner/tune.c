@@ -32,6 +32,7 @@
 #include "read.h"
 #include "twins.h"
 #include "util.h"
+#include "wrap.h"
 
 /* the config's search (budget, strategy) where the command line names none; a shard tries
    its whole share */
@@ -350,9 +351,10 @@ void tune_run(struct run *t)
 		read_others(t);
 	}
 	say_plan(t);
-	note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
-	     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
-	     t->m ? ", timing as they come" : "");
+	if (!t->first || t->first->s.n != s->n || t->first->s.nkept != s->nkept) /* else said */
+		note(1, "tuner: %s: %zu variants (%zu dropped)%s, compiling for %s with %d workers%s\n",
+		     c->path, s->nkept, s->n - s->nkept, "", t->ri.arch, t->o.jobs,
+		     t->m ? ", timing as they come" : "");
 	t0 = now_s();
 	cand = candidates(t, &ncand);
 	if (t->o.shard_n)
@@ -632,11 +634,13 @@ int tune_finish(struct run *t)
 	for (i = 0; i < s->n; i++)
 		nok += r[i].status == ST_OK || (!t->ri.timed && r[i].status == ST_UNTIMED);
 	run_phase(t, "ranking");
-	/* several points: points.h's table where timed; untimed, the first point's table (the
-	   variants and their resources), and what it did not do said once */
-	if (verbosity >= (t->npoints > 1 && (t->ri.timed || t->first) ? 2 : 1))
+	/* several points: points.h's table where timed (each point's with -v); untimed, the
+	   points' table once they are all in (report_points), and with -q what was not done said
+	   once */
+	if (t->npoints > 1 ? t->ri.timed && verbosity >= 2 : verbosity >= 1)
 		report_table(stdout, c, s, r, order, &t->ri);
-	else if (!t->ri.timed && !t->first) /* -q: still never silent about what it did not do */
+	else if (!t->ri.timed && !t->first && verbosity < 1) /* -q: still never silent about what
+	                                                         it did not do */
 		report_untimed(stdout, &t->ri);
 	run_phase(t, "table");
 	if (mkdirs_under(t->o.outdir, t->dir) < 0)
@@ -676,8 +680,11 @@ int tune_finish(struct run *t)
 	run_phase(t, "rename");
 	if (best != SIZE_MAX) {
 		char *p = space_params_str(c, &s->v[best]);
-		printf("best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id, p,
-		       r[best].gbs, r[best].pct_copy, t->dir);
+		struct wrapped w;
+		wrap_begin(&w);
+		fprintf(w.f, "best: %s (%s) %.1f GB/s, %.1f %% of copy -> %s/best.cu\n", s->v[best].id,
+		        p, r[best].gbs, r[best].pct_copy, t->dir);
+		wrap_end(&w, stdout);
 		free(p);
 	}
 	if (emit_bad)
@@ -685,9 +692,9 @@ int tune_finish(struct run *t)
 	if (t->o.emit && !run_stop)
 		note(1, "tuner: wrote %s/%s.cu and %s.h\n", t->dir, t->o.emit, t->o.emit);
 	note(1, "tuner: results in %s/results.json\n", t->dir);
-	note(1, "tuner: the run at a glance: %s/report.html%s%s%s\n", t->dir,
-	     best != SIZE_MAX ? "; the winner: " : "", best != SIZE_MAX ? t->dir : "",
-	     best != SIZE_MAX ? "/best.cu" : t->ri.timed ? "" : " (nothing timed: no best.cu)");
+	note(1, "tuner: the run at a glance: %s/report.html%s\n", t->dir,
+	     best != SIZE_MAX ? "; the winner: best.cu beside it" : t->ri.timed ? ""
+	                                                          : " (nothing timed: no best.cu)");
 	close(lock); /* the files of the directory are one run's */
 	free(order);
 	if (run_stop) {

@@ -1,5 +1,6 @@
 /* util: errors, allocation, growable buffers, files. */
 #include "util.h"
+#include "wrap.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -61,18 +62,25 @@ void progress_end(void)
 	prog.on = 0;
 }
 
-static void vmsg(const char *prefix, const char *fmt, va_list ap)
+static void vmsg(const char *prefix, int wrap, const char *fmt, va_list ap)
 {
 	int err = errno;
 	size_t n = strlen(fmt);
 
+	struct buf b = {0};
+
 	progress_clear();
 	fflush(stdout); /* what was printed before comes first, also in one file */
-	fprintf(stderr, "%s: %s", argv0, prefix);
-	vfprintf(stderr, fmt, ap);
+	buf_printf(&b, "%s: %s", argv0, prefix);
+	buf_vprintf(&b, fmt, ap);
 	if (n > 0 && fmt[n - 1] == ':')
-		fprintf(stderr, " %s", util_strerror(err));
-	fputc('\n', stderr);
+		buf_printf(&b, " %s", util_strerror(err));
+	buf_puts(&b, "\n");
+	if (wrap) /* a warning is prose; an error is left whole, for scripts that match it */
+		wrap_put(stderr, b.s, WRAP_WIDTH);
+	else
+		fputs(b.s, stderr);
+	buf_free(&b);
 }
 
 const char *util_strerror(int e)
@@ -85,7 +93,7 @@ noreturn void fatal(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg("", 0, fmt, ap);
 	va_end(ap);
 	exit(EXIT_USAGE);
 }
@@ -95,7 +103,7 @@ noreturn void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("internal error: ", fmt, ap);
+	vmsg("internal error: ", 0, fmt, ap);
 	va_end(ap);
 	abort();
 }
@@ -105,21 +113,24 @@ void warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
+	vmsg("warning: ", 1, fmt, ap);
 	va_end(ap);
 }
 
 void note(int level, const char *fmt, ...)
 {
 	va_list ap;
+	struct buf b = {0};
 
 	if (verbosity < level)
 		return;
 	progress_clear();
 	fflush(stdout);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
+	wrap_put(stderr, b.s, WRAP_WIDTH);
+	buf_free(&b);
 }
 
 void *xmalloc(size_t n)
@@ -213,21 +224,28 @@ void buf_puts(struct buf *b, const char *s)
 	buf_add(b, s, strlen(s));
 }
 
-void buf_printf(struct buf *b, const char *fmt, ...)
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list aq;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		die("vsnprintf failed");
 	buf_grow(b, (size_t)n);
-	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
 }
 
 /* 1 if c is a UTF-8 continuation byte (10xxxxxx) */

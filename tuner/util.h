@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdnoreturn.h>
 
+
 #define LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /* exit codes */
@@ -20,9 +21,9 @@ extern int verbosity;     /* 0 quiet, 1 normal, 2 verbose */
 noreturn void fatal(const char *fmt, ...);
 /* internal bug: print and abort */
 noreturn void die(const char *fmt, ...);
-/* print "tuner: warning: msg" to stderr (trailing ':' as for fatal) */
+/* print "tuner: warning: msg" to stderr (trailing ':' as for fatal), wrapped (wrap_put) */
 void warn(const char *fmt, ...);
-/* print to stderr when verbosity >= level */
+/* print to stderr when verbosity >= level, wrapped (wrap_put) */
 void note(int level, const char *fmt, ...);
 
 /* a one-line status on a terminal, in the manner of ninja: "[done/total] what, rate, time
@@ -53,6 +54,8 @@ void buf_add(struct buf *b, const void *p, size_t n);
 void buf_puts(struct buf *b, const char *s);
 /* append formatted text */
 void buf_printf(struct buf *b, const char *fmt, ...);
+/* append formatted text, from a va_list */
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* the length of the valid UTF-8 sequence at s (1 to 4; 1 for an ASCII byte), 0 where s
    starts none (a stray continuation byte, a truncated sequence, an overlong form, a
    surrogate, a code point above U+10FFFF); reads no further than a NUL */
