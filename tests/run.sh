@@ -326,7 +326,7 @@ fi
 printf '#include "counters.h"\n#include <string.h>\nint main(void)\n{\n\tchar w[256] = "";\n\treturn counters_open(NULL, 0, counters_smem[0], 6, w, sizeof w) != NULL || !strstr(w, "without CUPTI");\n}\n' >"$tmp/nocupti.c"
 cuinc=$(dirname "$(dirname "$NVCC")")/include
 if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -DTUNER_NO_CUPTI -Ituner -I"$cuinc" "$tmp/nocupti.c" \
-	tuner/counters.c tuner/util.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
+	tuner/counters.c tuner/util.c tuner/wrap.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
 	expect counters_without_cupti 0 "$tmp/nocupti"
 else
 	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
@@ -435,14 +435,14 @@ if [ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 5 ] &&
 	[ "$(grep -c 'compiling for sm_90 with' "$tmp/stderr")" -eq 1 ]; then
 	ok untimed_points_table; else bad untimed_points_table "$(cat "$tmp/stdout")"; fi
 # a column differs where the points do: the reduction's grid at two sizes, its registers alike;
-# twenty rows of 480 (--all: every one, each once); -q prints the untimed line alone
+# twenty rows of 816 (--all: every one, each once); -q prints the untimed line alone
 expect untimed_points_reduction 0 $T -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
-if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^vaa5fc945  VEC=1 EPT=4 GRID=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
-	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 460 more (--all' "$tmp/stdout"; then
+if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^vaa5fc945  VEC=1 EPT=4 GRID=0 SPLIT=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 796 more (--all' "$tmp/stdout"; then
 	ok untimed_points_reduction_table; else bad untimed_points_reduction_table "$(head -n 30 "$tmp/stdout")"; fi
 expect untimed_points_all 0 $T -j 2 --all --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
-[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 480 ] &&
-	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 480 ] && ok untimed_points_all_once ||
+[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 816 ] &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 816 ] && ok untimed_points_all_once ||
 	bad untimed_points_all_once "$(grep -c '^v' "$tmp/stdout") rows"
 expect untimed_points_quiet 0 $T -q -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
 [ "$(wc -l <"$tmp/stdout")" -eq 1 ] && has untimed_points_quiet_said "^nothing was timed: " "$tmp/stdout" ||
@@ -477,7 +477,7 @@ expect explain_priced 0 $T explain --arch sm_90 configs/transpose.yaml
 has explain_priced_said "^configs/transpose.yaml: 560 variants kept of [0-9]* at rows=8192 cols=8192, priced for sm_90, as --arch says$" "$tmp/stdout"
 has explain_priced_static "^the bank model's prediction (docs/bank-model.md): a static model of the declared accesses under sm_90's bank rules$" "$tmp/stdout"
 expect explain_priced_env 0 env TUNER_ARCH=sm_80 $T explain configs/reduction.yaml
-has explain_priced_env_said "^configs/reduction.yaml: 480 variants kept of 1080 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
+has explain_priced_env_said "^configs/reduction.yaml: 816 variants kept of 2160 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
 expect explain_priced_default 0 $T explain configs/reduction.yaml
 has explain_priced_default_said "^configs/reduction.yaml: .* priced for sm_[0-9]*, \(the newest NVRTC knows (no GPU;\|the GPU's (\)" "$tmp/stdout"
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml
@@ -513,6 +513,10 @@ expect architecture_holds 0 python3 scripts/modules.py --doc docs/architecture.m
 expect headers_budget 0 python3 scripts/includes.py --check
 long=$(wc -l tuner/*.c | awk '$2 != "total" && $1 > 1000 {print $2 ": " $1 " lines"}')
 [ -z "$long" ] && ok sources_short || bad sources_short "$long"
+# no function over 120 lines (a definition starts at column 0 and ends at the first "}" there)
+long=$(awk 'FNR == 1 { start = 0 } /^[a-z].*\(/ && !/;$/ { start = FNR; name = $0 }
+	/^}/ && start { if (FNR - start + 1 > 120) print FILENAME ": " name " " FNR - start + 1 " lines"; start = 0 }' tuner/*.c)
+[ -z "$long" ] && ok functions_short || bad functions_short "$long"
 
 # a path that would close the provenance comment stays inside it: nothing of it is code
 inj="$tmp/inj/x*/ int pwned = 1; /*y"
