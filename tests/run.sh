@@ -326,7 +326,7 @@ fi
 printf '#include "counters.h"\n#include <string.h>\nint main(void)\n{\n\tchar w[256] = "";\n\treturn counters_open(NULL, 0, counters_smem[0], 6, w, sizeof w) != NULL || !strstr(w, "without CUPTI");\n}\n' >"$tmp/nocupti.c"
 cuinc=$(dirname "$(dirname "$NVCC")")/include
 if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -DTUNER_NO_CUPTI -Ituner -I"$cuinc" "$tmp/nocupti.c" \
-	tuner/counters.c tuner/util.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
+	tuner/counters.c tuner/util.c tuner/wrap.c -ldl -o "$tmp/nocupti" >"$tmp/cc.log" 2>&1; then
 	expect counters_without_cupti 0 "$tmp/nocupti"
 else
 	bad counters_without_cupti "$(head -c 2000 "$tmp/cc.log")"
