@@ -405,7 +405,7 @@ def main():
     with open(path + ".tmp", "w") as f:
         f.write(w.text())
     os.replace(path + ".tmp", path)
-    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s, fuzz targets %s, prefix %s; wrote %s"
+    print("configure.py: CUDA %s, NVRTC in %s, libyaml %s,\n  fuzz targets %s, prefix %s; wrote %s"
           % (cuda, culib, ylibs, "with " + clang if fuzz_why is None else "unavailable",
              prefix, manifest))
 
