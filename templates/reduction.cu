@@ -5,16 +5,20 @@
  * (VEC per load, coalesced, all loads of the tile issued before the first add). With GRID == 0
  * block b sums tile b; with GRID > 0 the launch has at most GRID blocks per SM and block b sums tiles
  * b, b + gridDim.x, ... (each thread accumulating its tile sums in double). The block combines
- * its threads' sums (METHOD) and writes partials[b].
+ * its threads' sums (METHOD) and stores it in slot b of partials.
  *
- * The partials are added in two levels, each by the last block to arrive (an acquire-release
- * atomicInc per block, no separate fences): blocks form groups of BLOCK consecutive indices;
- * the last block of group g adds the group's partials (fixed order, double) into
- * partials[nb + g], nb = gridDim.x; the last group to finish adds those ng = ceil(nb / BLOCK)
- * sums and writes out[0] (with ng == 1 the group's sum is out[0]). Each level is one round of
- * loads for up to 8 * BLOCK values, so the serial tail after the last tile stays short however
- * small the tiles. atomicInc wraps every counter back to 0 for the next launch. The result
- * depends on the variant and n only, never on block scheduling.
+ * The partials are added in two levels, each by the last block to arrive: blocks form groups of
+ * GROUP = 8 * BLOCK consecutive indices; the last block of group g adds the group's partials
+ * (fixed order, double) into slot nb + g, nb = gridDim.x; the last group to finish adds those
+ * ng = ceil(nb / GROUP) sums and writes out[0] (with ng == 1 the group's sum is out[0]). Each
+ * level is one round of loads (8 a thread) for up to GROUP values, so the serial tail after the
+ * last tile stays short however small the tiles. A partial travels in an 8-byte slot, its bits
+ * and a FULL mark in one strong store; a relaxed atomicInc per block only picks the last, which
+ * loads each slot until it is full, then empties it. No fence waits for a store to land (the
+ * acquire-release increment this replaced cost one more round trip to the L2 in the tail:
+ * bench/explore/reduce_tail.cu, docs/benchmarks.md). atomicInc wraps every counter back to 0
+ * and every slot is left empty, as before the first launch. The result depends on the variant
+ * and n only, never on block scheduling.
  *
  * Parameters (prepended by the tuner as #define lines; there are no defaults):
  *   BLOCK       threads per block (a power of two, 32 .. 1024).
@@ -48,8 +52,9 @@
  * Launch: block BLOCK, grid nb = ceil_div(n, BLOCK * EPT) (GRID 0), min(GRID * SMs, that) (SPLIT 0)
  * or min(GRID * SMs, ceil_div(n, BLOCK * VEC)) (SPLIT 1), dynamic
  * shared memory BLOCK * 4 bytes (METHOD 0, 1) or BLOCK / 32 * 4 bytes (METHOD 2). partials
- * holds nb + ceil_div(nb, BLOCK) floats, counter ceil_div(nb, BLOCK) + 1 unsigned ints, all 0
- * before the first launch. Any n >= 1 works.
+ * holds nb + ceil_div(nb, GROUP) slots (2 floats each, 8-byte aligned), counter
+ * ceil_div(nb, GROUP) + 1 unsigned ints, all 0 before the first launch and left as each launch
+ * leaves them. Any n >= 1 works.
  */
 
 #if !defined(BLOCK) || !defined(EPT) || !defined(VEC) || !defined(METHOD) || !defined(GRID) || \
@@ -197,31 +202,60 @@ static __device__ __forceinline__ float block_sum(float v, float *s)
 #endif
 }
 
-/* atomicInc with acquire-release semantics at GPU scope: this thread's earlier writes are
-   visible to whoever reads the count after it, and what the earlier incrementers wrote is
-   visible to this thread (and, after a __syncthreads, to its block) */
-static __device__ __forceinline__ unsigned int inc_acq_rel(unsigned int *p, unsigned int lim)
+/* the partials' slots: 8 bytes each, the value's bits and FULL in one single-copy-atomic store */
+#define FULL 1u
+#define GROUP (8 * BLOCK) /* blocks per group: one round of 8 loads a thread adds them */
+
+/* v into slot i, marked full: strong (L2) and relaxed, so no fence waits on it */
+static __device__ __forceinline__ void slot_put(float *p, unsigned int i, float v)
+{
+	const unsigned long long x = ((unsigned long long)FULL << 32) | __float_as_uint(v);
+	asm volatile("st.relaxed.gpu.global.u64 [%0], %1;"
+	             :: "l"(reinterpret_cast<unsigned long long *>(p) + i), "l"(x) : "memory");
+}
+
+static __device__ __forceinline__ unsigned long long slot_load(const float *p, unsigned int i)
+{
+	unsigned long long x;
+	asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];"
+	             : "=l"(x) : "l"(reinterpret_cast<const unsigned long long *>(p) + i) : "memory");
+	return x;
+}
+
+/* a relaxed atomicInc at GPU scope: it picks the last block, it orders nothing (the slots
+   carry their own FULL mark) */
+static __device__ __forceinline__ unsigned int inc_relaxed(unsigned int *p, unsigned int lim)
 {
 	unsigned int old;
-	asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
+	asm volatile("atom.relaxed.gpu.global.inc.u32 %0, [%1], %2;"
 	             : "=r"(old) : "l"(p), "r"(lim) : "memory");
 	return old;
 }
 
-/* p[0] + ... + p[m - 1] in a fixed order: thread t adds t, t + BLOCK, ... in double, 8 loads in
-   flight per round (a missing value reads as 0, which adds nothing), then the block combine;
-   valid in thread 0 */
-static __device__ __forceinline__ float sum_partials(const float *p, unsigned int m, float *s)
+/* slots p[0] + ... + p[m - 1] in a fixed order, each emptied after it is read (back to 0, as
+   before the first launch): thread t adds t, t + BLOCK, ... in double, 8 loads in flight per
+   round, a slot not yet full loaded again until it is (its block stored it before it counted
+   itself, so it arrives); then the block combine, valid in thread 0 */
+static __device__ __forceinline__ float sum_partials(float *p, unsigned int m, float *s)
 {
 	double d = 0.0;
 	for (unsigned int b = threadIdx.x; b < m; b += 8 * BLOCK) {
-		float q[8];
+		unsigned long long q[8];
 #pragma unroll
 		for (int j = 0; j < 8; j++)
-			q[j] = b + j * BLOCK < m ? __ldcg(&p[b + j * BLOCK]) : 0.0f;
+			q[j] = b + j * BLOCK < m ? slot_load(p, b + j * BLOCK) : (unsigned long long)FULL << 32;
+#pragma unroll
+		for (int j = 0; j < 8; j++) {
+			while ((unsigned int)(q[j] >> 32) != FULL)
+				q[j] = slot_load(p, b + j * BLOCK);
+			d += (double)__uint_as_float((unsigned int)q[j]);
+		}
 #pragma unroll
 		for (int j = 0; j < 8; j++)
-			d += (double)q[j];
+			if (b + j * BLOCK < m)
+				asm volatile("st.relaxed.gpu.global.u64 [%0], %1;"
+				             :: "l"(reinterpret_cast<unsigned long long *>(p) + b + j * BLOCK),
+				                "l"(0ull) : "memory");
 	}
 	return block_sum((float)d, s);
 }
@@ -307,17 +341,17 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	v = block_sum(v, s);
 
 	/* level 1: the last block of this group adds the group's partials */
-	const unsigned int nb = gridDim.x, ng = (nb + BLOCK - 1) / BLOCK;
-	const unsigned int g = blockIdx.x / BLOCK, first = g * BLOCK;
-	const unsigned int size = min(nb - first, (unsigned int)BLOCK);
+	const unsigned int nb = gridDim.x, ng = (nb + GROUP - 1) / GROUP;
+	const unsigned int g = blockIdx.x / GROUP, first = g * GROUP;
+	const unsigned int size = min(nb - first, (unsigned int)GROUP);
 	if (t == 0) {
-		partials[blockIdx.x] = v;
-		last = inc_acq_rel(&counter[g], size - 1) == size - 1; /* wraps to 0 */
+		slot_put(partials, blockIdx.x, v);
+		last = inc_relaxed(&counter[g], size - 1) == size - 1; /* wraps to 0 */
 	}
 	__syncthreads();
 	if (!last)
 		return;
-	v = sum_partials(partials + first, size, s);
+	v = sum_partials(partials + 2 * first, size, s);
 	if (ng == 1) {
 		if (t == 0)
 			out[0] = v;
@@ -326,13 +360,13 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 
 	/* level 2: the last group adds the group sums */
 	if (t == 0) {
-		partials[nb + g] = v;
-		last = inc_acq_rel(&counter[ng], ng - 1) == ng - 1;
+		slot_put(partials, nb + g, v);
+		last = inc_relaxed(&counter[ng], ng - 1) == ng - 1;
 	}
 	__syncthreads();
 	if (!last)
 		return;
-	v = sum_partials(partials + nb, ng, s);
+	v = sum_partials(partials + 2 * nb, ng, s);
 	if (t == 0)
 		out[0] = v;
 }

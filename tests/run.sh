@@ -293,7 +293,7 @@ expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/re
 has emit_sms_header "4LL \* SMS" "$tmp/s/reduction/untimed-sm_90/$id.h"
 has emit_scratch_zero "#define REDUCTION_PARTIALS_ZERO 1" "$tmp/s/reduction/untimed-sm_90/$id.h"
 if [ -x "$NVCC" ] || command -v "$NVCC" >/dev/null 2>&1; then
-	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 32768 + 256 || reduction_counter_count(1 << 26,7) != 257 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
+	printf '#include "%s"\nint main(void){unsigned b[3],g[3],s,h[3];reduction_launch(1 << 26,7,b,g,&s);reduction_launch(1 << 26,132,b,h,&s);return g[0] != 28 || h[0] != 528 || reduction_partials_count(1 << 26,7) != 2 * (32768 + 32) || reduction_counter_count(1 << 26,7) != 33 || REDUCTION_PARTIALS_ROLE != TUNER_ROLE_SCRATCH;}\n' "$tmp/s/reduction/untimed-sm_90/$id.h" >"$tmp/hs.cu"
 	expect emit_sms_compiles 0 "$NVCC" -o "$tmp/hs" "$tmp/hs.cu"
 	expect emit_sms_geometry 0 "$tmp/hs"
 fi
