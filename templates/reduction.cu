@@ -115,7 +115,31 @@ static __device__ __forceinline__ float load_sum(const float *__restrict__ p)
 	return vec_sum(__ldg(reinterpret_cast<const vec_t *>(p)));
 }
 
-/* this thread's sum of tile elements (k * BLOCK + t) * VEC + e; avail elements are present */
+/* the VEC floats at p (aligned to VEC * 4 bytes) of which left (< VEC, maybe <= 0) are present,
+   the others 0: one load each, each under its own condition, nothing added yet */
+static __device__ __forceinline__ vec_t load_part(const float *__restrict__ p, long long left)
+{
+#if VEC == 4
+	float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+	if (left > 0)
+		q.x = __ldg(p);
+	if (left > 1)
+		q.y = __ldg(p + 1);
+	if (left > 2)
+		q.z = __ldg(p + 2);
+	return q;
+#elif VEC == 2
+	return make_float2(left > 0 ? __ldg(p) : 0.0f, 0.0f);
+#else
+	return left > 0 ? __ldg(p) : 0.0f;
+#endif
+}
+
+/* this thread's sum of tile elements (k * BLOCK + t) * VEC + e; avail elements are present.
+   A partial tile (the last) issues all its loads before the first add, as a whole tile does:
+   added as they were loaded, they waited on each other, one round trip to memory after
+   another, in the block that ends the launch. The missing elements read as 0, which adds
+   nothing: the same sum, bit for bit, as adding the present ones alone. */
 static __device__ __forceinline__ float tile_sum(const float *__restrict__ src, long long avail)
 {
 	const int t = threadIdx.x;
@@ -130,20 +154,16 @@ static __device__ __forceinline__ float tile_sum(const float *__restrict__ src, 
 		for (int k = 0; k < EPT / VEC; k++)
 			v += acc[k];
 	} else {
+		vec_t q[EPT / VEC];
 #pragma unroll
 		for (int k = 0; k < EPT / VEC; k++) {
 			const int i = (k * BLOCK + t) * VEC;
-			if (i + VEC <= avail) {
-				v += load_sum(src + i);
-			} else {
-				float w = 0.0f;
-#pragma unroll
-				for (int e = 0; e < VEC; e++)
-					if (i + e < avail)
-						w += __ldg(src + i + e);
-				v += w;
-			}
+			q[k] = i + VEC <= avail ? __ldg(reinterpret_cast<const vec_t *>(src + i))
+			                        : load_part(src + i, avail - i);
 		}
+#pragma unroll
+		for (int k = 0; k < EPT / VEC; k++)
+			v += vec_sum(q[k]);
 	}
 	return v;
 }

@@ -281,7 +281,7 @@ static int addr_sweep(std::vector<cand> &cs, int samples, cudaEvent_t e0, cudaEv
 int main(int argc, char **argv)
 {
 	const int R = 20, samples = argc > 1 ? atoi(argv[1]) : 30;
-	const long long sizes[] = {65536, 262144, 524288, 1048576, 2097152, 3000000, 4194304};
+	const long long sizes[] = {65536, 200000, 262144, 524288, 1048576, 2097152, 3000000, 4194304};
 	const long long maxn = 4194304;
 	std::vector<cand> cs = {
 		T("new/256x16v4", 256, 16, 0, n1::new_256x16v4), T("new/512x16v2", 512, 16, 0, n2::new_512x16v2),
@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 	for (long long n : sizes)
 		printf(" %9lld", n);
 	printf("\n");
-	std::vector<std::vector<double>> med(cs.size(), std::vector<double>(7));
+	std::vector<std::vector<double>> med(cs.size(), std::vector<double>(8));
 	int si = 0;
 	for (long long n : sizes) {
 		double r1 = 0, r2 = 0;
