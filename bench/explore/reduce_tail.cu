@@ -11,7 +11,8 @@
  * from launch to launch (a stale partial of the launch before would show), and prints %gridid
  * of a graph replayed twice (it repeats: it cannot tell one launch from the next).
  * Usage: reduce_tail [SAMPLES [big|small [addr]]]  (big: the buffers as tests/gpu/dispatch.cu
- * allocates them; addr: then the time at 2^20 with the scratch at 8 places)
+ * allocates them; addr: then the time at 2^20 with the scratch at 8 places); RT_ONLY=a,b,...
+ * times only the candidates named (the last must be cub)
  * Build: nvcc -O3 -arch=sm_90 [-DOLD_TEMPLATE='"OLDTREE/templates/reduction.cu"'] \
  *          -o reduce_tail bench/explore/reduce_tail.cu
  * The first version (commit 2d328c5) timed hand-written finishes: acq_rel, release-only, a
@@ -26,6 +27,7 @@
 #include <string.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #define CK(x) ck((x), #x, __LINE__)
@@ -316,6 +318,14 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&d_in, alloc * 4));
 	CK(cudaMalloc(&d_in2, alloc * 4));
 	CK(cudaMalloc(&d_out, 4));
+	if (getenv("RT_ONLY")) { /* a comma-separated list of the candidates to keep */
+		std::vector<cand> keep;
+		std::string only = std::string(",") + getenv("RT_ONLY") + ",";
+		for (auto &c : cs)
+			if (only.find(std::string(",") + c.name + ",") != std::string::npos)
+				keep.push_back(c);
+		cs = keep;
+	}
 	for (auto &c : cs) { /* more than any launch here needs, all 0 */
 		CK(cudaMalloc(&c.part, 8 * 65536));
 		CK(cudaMalloc(&c.cnt, 4 * 65536));
