@@ -5,13 +5,17 @@
  * variant once, with the bundle's launch), the single-size winners linked in (dispatch_one.cu)
  * whose size is this one and, with -c, cub::DeviceReduce::Sum. A working set below the L2: a
  * sample replays a CUDA graph of R launches (R times the fastest >= 20 us, R >= 20), timed by
- * events inside it; above: one launch after a kernel reads a buffer of 2 x L2 (clean lines).
+ * events inside it, and, interleaved with those, R launches queued behind a kernel that holds
+ * the stream until they are all enqueued (as the tuner times them: docs/how-it-works.md), timed
+ * by events around them ("held"); above: one launch after a kernel reads a buffer of 2 x L2
+ * (clean lines).
  * Build (tests/gpu/dispatch.sh): nvcc -DKERNEL_FILTER21 (_TRANSPOSE, _REDUCTION)
  *   -DBEST_H='"RUN/best.h"' tests/gpu/dispatch.cu RUN/best.cu [dispatch_one objects] tests/ref/KERNEL.c
  * Usage: dispatch [-s SAMPLES] [-c] KIND:SIZE...   KIND p (a tuned point), b (between points),
  *   c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose.
  * Prints "time KIND LABEL NAME VARIANT MEDIAN_US MIN_US MODE CHECK PICK" per size and
- * candidate (PICK: pick or -); exits 1 when a check failed, 2 on a CUDA error.
+ * candidate (MODE graph, held or flushed; PICK: pick or -); exits 1 when a check failed, 2 on a
+ * CUDA error.
  */
 #include <cuda_runtime.h>
 
@@ -83,7 +87,7 @@ struct cand {
 	const char *id;
 	int entry;               /* >= 0: the bundle's entry */
 	const struct one *one;   /* else a single-size winner, else (both unset) CUB */
-	std::vector<float> us;
+	std::vector<float> us, held; /* graph or flushed samples; held ones */
 	cudaGraph_t g;
 	cudaGraphExec_t x;
 };
@@ -93,6 +97,8 @@ static cudaEvent_t ev0, ev1;
 static const uint4 *flushbuf;
 static size_t flushn;
 static unsigned *sink;
+static volatile unsigned *hflag; /* the hold's word, in mapped host memory */
+static unsigned *dflag;
 #ifdef KERNEL_REDUCTION
 static void *cubtmp;
 static size_t cubbytes;
@@ -109,6 +115,17 @@ __global__ void read_flush(const uint4 *__restrict__ p, size_t n, unsigned *out)
 	}
 	if (a == 0x9e3779b9u)
 		*out = a;
+}
+
+/* spins until the host stores a non-zero *f (at most 2 s): the launches queued behind it meet
+   the GPU all at once, as the tuner's held samples do */
+__global__ void hold(const volatile unsigned *f)
+{
+	unsigned long long t0, t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	do
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	while (!*f && t - t0 < 2000000000ull);
 }
 
 static cudaError_t launch(const struct cand *c, const struct prob *p, cudaStream_t s)
@@ -163,6 +180,24 @@ static float sample(struct cand *c, const struct prob *p, int r)
 	}
 	CK(cudaGraphLaunch(c->x, st));
 	CK(cudaStreamSynchronize(st));
+	CK(cudaEventElapsedTime(&ms, ev0, ev1));
+	return ms * 1000 / r;
+}
+
+/* one held sample of c: r launches queued behind the hold, timed by events around them */
+static float held(struct cand *c, const struct prob *p, int r)
+{
+	float ms;
+
+	*hflag = 0;
+	hold<<<1, 1, 0, st>>>(dflag);
+	CK(cudaEventRecord(ev0, st));
+	for (int i = 0; i < r; i++)
+		CK(launch(c, p, st));
+	CK(cudaEventRecord(ev1, st));
+	__sync_synchronize();
+	*hflag = 1;
+	CK(cudaEventSynchronize(ev1));
 	CK(cudaEventElapsedTime(&ms, ev0, ev1));
 	return ms * 1000 / r;
 }
@@ -230,6 +265,8 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&flushbuf, flushn * sizeof(uint4)));
 	CK(cudaMemset((void *)flushbuf, 1, flushn * sizeof(uint4)));
 	CK(cudaMalloc(&sink, sizeof *sink));
+	CK(cudaHostAlloc((void **)&hflag, sizeof *hflag, cudaHostAllocMapped));
+	CK(cudaHostGetDevicePointer((void **)&dflag, (void *)hflag, 0));
 	/* the problems: sizes from the arguments, buffers for the largest */
 	std::vector<struct prob> ps(args.size());
 	std::vector<char> kinds(args.size());
@@ -381,9 +418,12 @@ int main(int argc, char **argv)
 		}
 		for (int s = -2; s < samples; s++) /* interleaved, after 2 rounds of warm-up */
 			for (size_t k = 0; k < cs.size(); k++) {
-				float us = sample(&cs[k], p, r);
-				if (s >= 0)
+				float us = sample(&cs[k], p, r), h = r ? held(&cs[k], p, r) : 0;
+				if (s >= 0) {
 					cs[k].us.push_back(us);
+					if (r)
+						cs[k].held.push_back(h);
+				}
 			}
 		for (size_t k = 0; k < cs.size(); k++) {
 			struct cand *c = &cs[k];
@@ -391,6 +431,11 @@ int main(int argc, char **argv)
 			printf("time %c %s %s %s %.3f %.3f %s %s %s\n", kinds[a], label, c->name, c->id,
 			       median(c->us), *std::min_element(c->us.begin(), c->us.end()),
 			       r ? "graph" : "flushed", checks[k].c_str(), ispick ? "pick" : "-");
+			if (r)
+				printf("time %c %s %s %s %.3f %.3f held %s %s\n", kinds[a], label, c->name,
+				       c->id, median(c->held),
+				       *std::min_element(c->held.begin(), c->held.end()), checks[k].c_str(),
+				       ispick ? "pick" : "-");
 			if (c->x) {
 				CK(cudaGraphExecDestroy(c->x));
 				CK(cudaGraphDestroy(c->g));

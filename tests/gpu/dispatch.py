@@ -1,7 +1,10 @@
 """tests/gpu/dispatch.sh's table, from the harness's lines (tests/gpu/dispatch.cu).
 dispatch.py winners GPUDIR: "LABEL ID" per point of a run tuned at several points.
 dispatch.py table TABLE KERNEL TIMES AGREE: the rows of one kernel, printed and appended to
-TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS)."""
+TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS).
+The verdicts follow the graph-replayed (in the L2) or flushed timings; "held %" is the pick's
+gap to the fastest entry timed as the tuner times (held), beside them, and the runs' line
+gives the held spread too."""
 import json
 import sys
 
@@ -11,13 +14,13 @@ if sys.argv[1] == "winners":
     sys.exit(0)
 
 table, kernel, times, agree = sys.argv[2:6]
-rows, kinds, lines, fail = {}, {}, [], False
+rows, held, kinds, lines, fail = {}, {}, {}, [], False
 for line in open(times):
     f = line.split()
     if len(f) == 10 and f[0] == "time":
         kind, label, name, vid, med, _, mode, check, pick = f[1:]
         kinds[label] = kind
-        rows.setdefault(label, []).append(dict(name=name, id=vid, us=float(med), mode=mode,
+        (held if mode == "held" else rows).setdefault(label, []).append(dict(name=name, id=vid, us=float(med), mode=mode,
                                                check=check, pick=pick == "pick"))
 if not rows:
     lines.append("%-9s no timings (see %s and the harness's errors beside it): FAIL" % (kernel, times))
@@ -37,12 +40,16 @@ for label, rs in rows.items():
     tuned = [r for r in rs if r["name"] == "tuned"]
     tgap = 100 * (p["us"] / tuned[0]["us"] - 1) if tuned else None
     cub = [r for r in rs if r["name"] == "cub"]
+    hc = [r for r in held.get(label, []) if r["name"].startswith("entry") or r["name"] == "pick"]
+    hp = [r for r in hc if r["pick"]]
+    hgap = 100 * (hp[0]["us"] / min(r["us"] for r in hc) - 1) if hp else None
     kind = kinds[label]
     ok = not bad and (kind != "p" or gap <= 1.0) and (kind != "b" or (tgap is not None and tgap <= 3.0))
     fail |= not ok
-    lines.append("%-9s %-22s %-7s %-7s %-9s %8.2f  %-9s %6.2f %7s %6s  %s" % (
+    lines.append("%-9s %-22s %-7s %-7s %-9s %8.2f  %-9s %6.2f %7s %6s %6s  %s" % (
         kernel, label, {"p": "point", "b": "between", "c": "-"}[kind], p["mode"], p["id"],
         p["us"], fast["id"], gap, "%.2f" % tgap if tgap is not None else "-",
+        "%.2f" % hgap if hgap is not None else "-",
         "%.3f" % (cub[0]["us"] / p["us"]) if cub else "-",
         ("PASS" if ok else "FAIL") + (" (" + ", ".join(bad) + ")" if bad else "")))
 # DISPATCH_RUNS: each run's winner at each point, timed at that point, within 1 % of each other
@@ -59,15 +66,19 @@ for label, ws in won.items():
         us[run] = (vid, t[0] if t else None)
     ts = [t for _, t in us.values() if t]
     spread = 100 * (max(ts) / min(ts) - 1) if len(ts) == len(us) else None
+    hs = [[r["us"] for r in held.get(label, []) if r["id"] == v and r["name"] != "cub"][:1]
+          for v, _ in us.values()]
+    hspread = 100 * (max(hs)[0] / min(hs)[0] - 1) if all(hs) and hs else None
     ok = spread is not None and spread <= 1.0
     fail |= not ok
-    lines.append("%-9s %-22s runs: %s; spread %s %%: %s" % (
+    lines.append("%-9s %-22s runs: %s; spread %s %%%s: %s" % (
         kernel, label, ", ".join("%s %s %s" % (r, v, "%.2f us" % t if t else "untimed")
                                  for r, (v, t) in sorted(us.items())),
-        "%.2f" % spread if spread is not None else "-", "PASS" if ok else "FAIL"))
-head = "%-9s %-22s %-7s %-7s %-9s %8s  %-9s %6s %7s %6s  %s" % (
-    "kernel", "size", "at", "timing", "pick", "pick us", "fastest", "gap %", "tuned %", "xCUB",
-    "verdict")
+        "%.2f" % spread if spread is not None else "-",
+        " (held %.2f %%)" % hspread if hspread is not None else "", "PASS" if ok else "FAIL"))
+head = "%-9s %-22s %-7s %-7s %-9s %8s  %-9s %6s %7s %6s %6s  %s" % (
+    "kernel", "size", "at", "timing", "pick", "pick us", "fastest", "gap %", "tuned %", "held %",
+    "xCUB", "verdict")
 with open(table, "a") as t:
     for s in [head] + lines:
         print(s)
