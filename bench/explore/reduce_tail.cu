@@ -143,6 +143,13 @@ template <int BLOCK> __global__ void __launch_bounds__(BLOCK) finish(float *out,
 #define VEC 4
 #define GRID 1
 #include "reduce_tail_one.h"
+#define NS n5
+#define reduction new_128x64v4
+#define BLOCK 128
+#define EPT 64
+#define VEC 4
+#define GRID 0
+#include "reduce_tail_one.h"
 #undef TEMPLATE
 #ifdef OLD_TEMPLATE
 #define TEMPLATE OLD_TEMPLATE
@@ -283,12 +290,24 @@ static int addr_sweep(std::vector<cand> &cs, int samples, cudaEvent_t e0, cudaEv
 int main(int argc, char **argv)
 {
 	const int R = 20, samples = argc > 1 ? atoi(argv[1]) : 30;
-	const long long sizes[] = {65536, 200000, 262144, 524288, 1048576, 2097152, 3000000, 4194304};
+	const long long all[] = {65536, 200000, 262144, 524288, 1048576, 2097152, 3000000, 4194304};
+	/* RT_SIZES="a b ...": other sizes (at most 8, none above 4194304) */
+	std::vector<long long> sizes(all, all + 8);
+	if (getenv("RT_SIZES")) {
+		sizes.clear();
+		for (char *q = getenv("RT_SIZES"), *e; *q && sizes.size() < 8; q = e) {
+			long long v = strtoll(q, &e, 10);
+			if (e == q || v < 1 || v > 4194304)
+				break;
+			sizes.push_back(v);
+		}
+	}
 	const long long maxn = 4194304;
 	std::vector<cand> cs = {
 		T("new/256x16v4", 256, 16, 0, n1::new_256x16v4), T("new/512x16v2", 512, 16, 0, n2::new_512x16v2),
 		T("new/128x16v4", 128, 16, 0, n3::new_128x16v4),
 		T("new/g1/1024x16v4", 1024, 16, 1, n4::new_g1_1024x16v4),
+		T("new/128x64v4", 128, 64, 0, n5::new_128x64v4),
 #ifdef OLD_TEMPLATE
 		T("old/256x16v4", 256, 16, 0, o1::old_256x16v4), T("old/512x16v2", 512, 16, 0, o2::old_512x16v2),
 		T("old/128x16v4", 128, 16, 0, o3::old_128x16v4),

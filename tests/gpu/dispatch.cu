@@ -145,7 +145,9 @@ static cudaError_t launch(const struct cand *c, const struct prob *p, cudaStream
 static const char *check(const struct cand *c, const struct prob *p, const float *ref,
                          long long nout, float *host, char *why, size_t len)
 {
-	CK(cudaMemset(p->out, 0xff, nout * sizeof(float))); /* NaN: unwritten elements fail */
+	/* NaN: unwritten elements fail (on the launches' stream: a memset on the legacy one may
+	   still run under the kernel, which does not wait for it) */
+	CK(cudaMemsetAsync(p->out, 0xff, nout * sizeof(float), st));
 	CK(launch(c, p, st));
 	CK(cudaStreamSynchronize(st));
 	CK(cudaMemcpy(host, p->out, nout * sizeof(float), cudaMemcpyDeviceToHost));
@@ -309,6 +311,7 @@ int main(int argc, char **argv)
 	CK(cub::DeviceReduce::Sum(NULL, cubbytes, in, out, (int)(maxin - 20), st));
 	CK(cudaMalloc(&cubtmp, cubbytes));
 #endif
+	CK(cudaDeviceSynchronize()); /* the memsets above, before the first launch on st */
 	printf("dispatch: %s on %s, %d SMs, L2 %d MiB; %d samples\n", KNAME, prop.name, sms,
 	       l2 >> 20, samples);
 	/* the entry for this GPU, as an application picks it */
