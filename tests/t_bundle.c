@@ -36,7 +36,7 @@ TEST(bundle_at_size_points_between_equidistant)
 	/* one GPU at 1000 and 100000 bytes (entries 0, 1), the between entry 2, the portable 3 */
 	struct tuner_entry e[4] = {
 		{"G", 9, 0, 4, 0, "va", "A=1", 1, 1, 1, 0, 1000, 0, 0},
-		{"G", 9, 0, 4, 1, "vb", "A=2", 1, 1, 1, 0, 100000, 0, 0},
+		{"G", 9, 0, 4, 1, "vb", "A=2", 10, 1, 1, 0, 100000, 0, 0},
 		{"G", 9, 0, 4, 2, "vc", "A=3", 1, 1, 1, 90, 0, 1000, 100000},
 		{NULL, 0, 0, 0, 0, "va", "A=1", 0, 0, 0, 75, 0, 0, 0},
 	};
@@ -47,9 +47,19 @@ TEST(bundle_at_size_points_between_equidistant)
 #define AT(bytes, r) (w[0] = w[1] = w[2] = w[3] = (bytes), tuner_at_size(e, 4, 0, w, r))
 	CHECK_EQ(AT(1000, rel), 0);       /* at a point: its entry */
 	CHECK_EQ(AT(100000, rel), 1);
-	CHECK_EQ(AT(1001, rel), 2);       /* strictly between: the between entry */
-	CHECK_EQ(AT(10000, rel), 2);
+	CHECK_EQ(AT(1001, NULL), 2);      /* strictly between, nothing measured: the between entry */
+	CHECK_EQ(AT(10000, NULL), 2);
 	CHECK_EQ(AT(99999, NULL), 2);
+	/* with what was measured (medians 1 and 10 ms at the two points): each entry's median
+	   interpolated in the bytes, the lowest; at 20800 bytes (a fifth of the way) 0.8 * 1 +
+	   0.2 * 1.2 * 10 = 3.2 for entry 0, 3.2 for entry 1, 3.08 for the between entry */
+	CHECK_EQ(AT(1001, rel), 0);
+	CHECK_EQ(AT(20800, rel), 2);
+	CHECK_EQ(AT(50500, rel), 1);
+	CHECK_EQ(AT(99999, rel), 1);
+	e[1].median_ms = 0; /* a point without its median: the between entry */
+	CHECK_EQ(AT(50500, rel), 2);
+	e[1].median_ms = 10;
 	CHECK_EQ(AT(10, rel), 0);         /* beyond: the nearest end */
 	CHECK_EQ(AT(1e9, rel), 1);
 	CHECK_EQ(tuner_at_size(e, 4, 3, w, rel), 3); /* the portable default stays */

@@ -232,7 +232,9 @@ void bundlegen_provenance(struct buf *o, const struct bundle *b, const char *dat
 		buf_printf(o, " * A GPU tuned at several sizes has an entry for each, and one for the "
 		              "sizes between two of\n * them: %s_bundle_at_size(entry, ...) picks a "
 		              "point's entry at its sizes, between two points\n * (by the bytes moved) "
-		              "their between entry, beyond the range the nearest end's.\n", b->kernel);
+		              "the entry whose medians there, interpolated, are lowest (their\n * between "
+		              "entry unless another is predicted faster), beyond the range the nearest "
+		              "end's.\n", b->kernel);
 	if (b->flags.len) {
 		buf_puts(o, " *\n");
 		buf_add(o, b->flags.s, b->flags.len);

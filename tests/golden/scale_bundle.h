@@ -150,11 +150,51 @@ static inline int tuner_select(const struct tuner_entry *e, int n, const struct 
 	c->entry = best;
 	return best;
 }
+/* strictly between the two points of between entry j (of the GPU of entry i): of that GPU's
+   entries timed at both points, the one whose median, interpolated linearly in the bytes moved
+   between its medians at the two (rel[a * n + k] times the fastest's, entry a's median_ms),
+   is lowest at w[j] (j among equals, else the first): a kernel's time is about a fixed cost
+   plus its bytes over a rate. j itself without rel, or where a point's entry is not found. */
+static inline int tuner_between(const struct tuner_entry *e, int n, int i, int j,
+                                const double *w, const double *rel)
+{
+	int k, lo = -1, hi = -1, pick = j;
+	double f, tp = -1;
+
+	if (!rel || !(e[j].hi > e[j].lo))
+		return j;
+	for (k = 0; k < n; k++) {
+		if (!e[k].gpu || strcmp(e[k].gpu, e[i].gpu) || e[k].work <= 0 || !(e[k].median_ms > 0))
+			continue;
+		if ((e[k].work > e[j].lo ? e[k].work - e[j].lo : e[j].lo - e[k].work) <= 1e-9 * e[j].lo)
+			lo = k;
+		if ((e[k].work > e[j].hi ? e[k].work - e[j].hi : e[j].hi - e[k].work) <= 1e-9 * e[j].hi)
+			hi = k;
+	}
+	if (lo < 0 || hi < 0)
+		return j;
+	f = (w[j] - e[j].lo) / (e[j].hi - e[j].lo);
+	for (k = -1; k < n; k++) { /* j first: another replaces it only if predicted faster */
+		const int x = k < 0 ? j : k;
+		double t;
+		if (!e[x].gpu || strcmp(e[x].gpu, e[i].gpu) || !(rel[lo * n + x] > 0) ||
+		    !(rel[hi * n + x] > 0))
+			continue;
+		t = (1 - f) * rel[lo * n + x] * e[lo].median_ms + f * rel[hi * n + x] * e[hi].median_ms;
+		if (tp < 0 || t < tp) {
+			pick = x;
+			tp = t;
+		}
+	}
+	return pick;
+}
 /* among the entries of e[0 .. n) of the GPU of entry i (the same name), by the bytes the
    kernel moves at the application's sizes (w[j] for entry j's kernel): a point's entry at
-   its sizes; strictly between two points next to each other, their between entry (the
-   variant timed at both whose worse ratio to the fastest there is best: a winner tuned to
-   fit one point's size exactly can be slow at sizes beside it); beyond the points tuned at,
+   its sizes; strictly between two points next to each other, the entry tuner_between
+   predicts fastest there from what was measured at the two, among their winners and their
+   between entry (the variant timed at both whose worse ratio to the fastest there is best: a
+   winner tuned to fit one point's size exactly can be slow at sizes beside it), which is
+   taken where nothing else can be predicted; beyond the points tuned at,
    the nearest end's. Without a between entry, the point nearest on a log scale; where two or
    more are equally near (2^18 between 2^16 and 2^20), their entries are compared by what was
    measured at those points: rel[a * n + k] is entry k's kernel's median at entry a's sizes
@@ -184,7 +224,7 @@ static inline int tuner_at_size(const struct tuner_entry *e, int n, int i, const
 	for (j = 0; bd > 1 + 1e-9 && j < n; j++) /* not at a point: between two? */
 		if (e[j].gpu && !strcmp(e[j].gpu, e[i].gpu) && e[j].lo > 0 &&
 		    w[j] > e[j].lo * (1 + 1e-9) && w[j] < e[j].hi * (1 - 1e-9))
-			return j;
+			return tuner_between(e, n, i, j, w, rel);
 	if (!rel)
 		return best;
 	/* the entries of the points as near as the nearest (within rounding) */
