@@ -325,6 +325,37 @@ TEST(config_set_size)
 	CHECK_STR(err, "tuner: size 'n' must be name=value\n");
 }
 
+static void set_size_val(const void *arg)
+{
+	struct config *c = cfg_load(test_path("tests/data/good.yaml"));
+
+	cfg_set_size_val(c, arg, strcmp(arg, "n") ? 5 : -1);
+	cfg_free(c);
+}
+
+/* a size set by name and value, as bundle and merge set the sizes results record */
+TEST(config_set_size_val)
+{
+	struct config *c = cfg_load(test_path("tests/data/good.yaml"));
+	struct vars v = {0};
+	int64_t n = 0;
+	char err[512];
+
+	cfg_set_size_val(c, "n", 123);
+	cfg_set_size_val(c, "m", 32);
+	cfg_size_vars(c, 7, &v);
+	CHECK(vars_get(&v, "n", &n) && n == 123);
+	CHECK(vars_get(&v, "m", &n) && n == 32);
+	CHECK_EQ(eval(c, c->buffers[0].count, NULL), 143);
+	cfg_free(c);
+	CHECK_EQ(test_in_child(set_size_val, "q", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: unknown size 'q'\n");
+	CHECK_EQ(test_in_child(set_size_val, "n=1", err, sizeof err), 2); /* a name, not "n=..." */
+	CHECK_STR(err, "tuner: unknown size 'n=1'\n");
+	CHECK_EQ(test_in_child(set_size_val, "n", err, sizeof err), 2);
+	CHECK_STR(err, "tuner: size 'n': '-1' is negative\n");
+}
+
 TEST(config_elem)
 {
 	CHECK_EQ(elem_size(EL_F32), 4);

@@ -53,11 +53,8 @@ static void load_config(struct bundle *b)
 	bundlegen_sizes(b, g, &b->sizes);
 	for (i = 0; i < b->c->nsizes; i++) {
 		int64_t v = 0;
-		char *a;
 		vars_get(&b->sizes, b->c->sizes[i].name, &v);
-		a = xasprintf("%s=%lld", b->c->sizes[i].name, (long long)v);
-		cfg_set_size(b->c, a);
-		free(a);
+		cfg_set_size_val(b->c, b->c->sizes[i].name, v);
 	}
 	cfg_eval_params(b->c);
 }

@@ -260,11 +260,8 @@ static void shards_config(struct run *t, const struct shard *sh0)
 		free(t->c->kernel.source);
 		t->c->kernel.source = xstrdup(r0->tmpl.path);
 	}
-	for (i = 0; i < r0->nsizes; i++) {
-		char *a = xasprintf("%s=%lld", r0->sizes[i].name, (long long)r0->sizes[i].val);
-		cfg_set_size(t->c, a);
-		free(a);
-	}
+	for (i = 0; i < r0->nsizes; i++)
+		cfg_set_size_val(t->c, r0->sizes[i].name, r0->sizes[i].val);
 	cfg_eval_params(t->c); /* the values of the sizes the shards ran with */
 	if (!r0->limits)
 		fatal("%s/results.json: no 'limits' (written by an older tuner?)", sh0->dir);

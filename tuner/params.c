@@ -332,19 +332,38 @@ static int64_t size_value(const char *name, const char *text, size_t len)
 	return v;
 }
 
+/* the index of the size named by the n characters at name, or exit 2 */
+static size_t size_find(const struct config *c, const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsizes; i++)
+		if (strlen(c->sizes[i].name) == n && !strncmp(c->sizes[i].name, name, n))
+			return i;
+	fatal("unknown size '%.*s'", (int)n, name);
+}
+
 /* the index of the size that "name=..." assigns, or exit 2 */
 static size_t size_index(const struct config *c, const char *assign)
 {
 	const char *eq = strchr(assign, '=');
-	size_t i, n;
 
 	if (!eq || eq == assign)
 		fatal("size '%s' must be name=value", assign);
-	n = (size_t)(eq - assign);
-	for (i = 0; i < c->nsizes; i++)
-		if (strlen(c->sizes[i].name) == n && !strncmp(c->sizes[i].name, assign, n))
-			return i;
-	fatal("unknown size '%.*s'", (int)n, assign);
+	return size_find(c, assign, (size_t)(eq - assign));
+}
+
+/* size i set to v, the others kept */
+static void size_set(struct config *c, size_t i, int64_t v)
+{
+	int64_t *vals = xcalloc(c->nsizes, sizeof *vals);
+	size_t k;
+
+	for (k = 0; k < c->nsizes; k++)
+		vals[k] = c->sizes[k].val;
+	vals[i] = v;
+	cfg_set_point(c, vals);
+	free(vals);
 }
 
 void cfg_set_size(struct config *c, const char *assign)
@@ -352,14 +371,16 @@ void cfg_set_size(struct config *c, const char *assign)
 	size_t i = size_index(c, assign);
 	const char *v = strchr(assign, '=') + 1;
 
-	int64_t *vals = xcalloc(c->nsizes, sizeof *vals);
-	size_t k;
+	size_set(c, i, size_value(c->sizes[i].name, v, strlen(v)));
+}
 
-	for (k = 0; k < c->nsizes; k++)
-		vals[k] = c->sizes[k].val;
-	vals[i] = size_value(c->sizes[i].name, v, strlen(v));
-	cfg_set_point(c, vals);
-	free(vals);
+void cfg_set_size_val(struct config *c, const char *name, int64_t v)
+{
+	size_t i = size_find(c, name, strlen(name));
+
+	if (v < 0)
+		fatal("size '%s': '%lld' is negative", name, (long long)v);
+	size_set(c, i, v);
 }
 
 void cfg_set_point(struct config *c, const int64_t *vals)

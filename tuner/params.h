@@ -16,6 +16,8 @@ void params_read(struct reader *x, const struct node *m);
 /* override a size: "name=value"; exits 2 on an unknown name or bad value. Parameter values
    that are expressions of the sizes are unset until the next cfg_eval_params */
 void cfg_set_size(struct config *c, const char *assign);
+/* the same with the name and the value apart (a value already read as a number) */
+void cfg_set_size_val(struct config *c, const char *name, int64_t v);
 /* set every size (vals: in config order); parameter values that are expressions of the sizes
    are unset until the next cfg_eval_params */
 void cfg_set_point(struct config *c, const int64_t *vals);
