@@ -384,6 +384,42 @@ static struct results *load_text(const char *dir, const char *text, int complete
 	return r;
 }
 
+/* results_parse reads a text as results_load reads the file that holds it, errors too */
+TEST(results_parse_as_load)
+{
+	const char *good = "{\"kernel\": \"k\", \"timed\": true, \"gpu\": \"G\", \"sizes\": "
+	                   "{\"n\": 4096}, \"variants\": [{\"id\": \"v1\", \"status\": \"ok\"}]}";
+	const char *bad[] = {"{\"kernel\": \"k\", \"timed\": tr", "{\"sizes\": {\"n\": -1}}",
+	                     "{\"kernel\": \"k\", \"kernel\": \"k\"}"};
+	char tmpl[] = "/tmp/tuner-results.XXXXXX", *dir = mkdtemp(tmpl);
+	struct results_error e, f;
+	struct results *a, *b;
+	size_t i;
+
+	CHECK(dir != NULL);
+	if (!dir)
+		return;
+	a = load_text(dir, good, 0, &e);
+	b = results_parse(good, strlen(good), 0, &f);
+	CHECK(a && b);
+	if (a && b) {
+		CHECK_STR(a->kernel, b->kernel);
+		CHECK_STR(a->gpu, b->gpu);
+		CHECK(a->n == 1 && b->n == 1 && !strcmp(a->v[0].id, b->v[0].id));
+		CHECK(a->nsizes == 1 && b->nsizes == 1 && b->sizes[0].val == 4096);
+		CHECK(results_same_sizes(a, b));
+	}
+	results_free(a);
+	results_free(b);
+	for (i = 0; i < LEN(bad); i++) {
+		CHECK(load_text(dir, bad[i], 0, &e) == NULL);
+		CHECK(results_parse(bad[i], strlen(bad[i]), 0, &f) == NULL);
+		CHECK(e.line == f.line && e.column == f.column);
+		CHECK(!strcmp(e.text, f.text));
+	}
+	rmdir(dir);
+}
+
 TEST(results_load_refuses)
 {
 	char tmpl[] = "/tmp/tuner-results.XXXXXX", *dir = mkdtemp(tmpl), *p, *cmd;

@@ -366,7 +366,7 @@ static void choose(struct bundle *b)
    the source into h and s, as BASE.h and BASE.cu (base NULL: "<kernel>_bundle"); b is left
    to bundle_free */
 static void make(struct bundle *b, const char *dir, char *const *only, size_t nonly,
-                 const char *base, struct buf *h, struct buf *s)
+                 const struct tuned_mem *mem, const char *base, struct buf *h, struct buf *s)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
@@ -378,7 +378,7 @@ static void make(struct bundle *b, const char *dir, char *const *only, size_t no
 	b->dir = dir;
 	if (!b->kernel)
 		b->kernel = dir_kernel(dir);
-	b->g = tuned_read(dir, only, nonly, &b->kernel, &b->flags, &b->ng);
+	b->g = tuned_read_mem(dir, only, nonly, mem, &b->kernel, &b->flags, &b->ng);
 	b->base = base ? xstrdup(base) : xasprintf("%s_bundle", b->kernel);
 	load_config(b);
 	choose(b);
@@ -429,7 +429,7 @@ void bundle_make(const char *dir, const char *out)
 	struct buf h = {0}, s = {0};
 	char *odir = out ? xstrdup(out) : xasprintf("%s/bundle", dir);
 
-	make(&b, dir, NULL, 0, NULL, &h, &s);
+	make(&b, dir, NULL, 0, NULL, NULL, &h, &s);
 	if (mkdirs(odir) < 0)
 		fatal("cannot create '%s':", odir);
 	put(&b, odir, &h, &s, &set);
@@ -468,13 +468,13 @@ static void between_said(const struct bundle *b)
 }
 
 void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
-                   struct fileset *set)
+                   const struct tuned_mem *mem, struct fileset *set)
 {
 	struct bundle b = {0};
 	struct buf h = {0}, s = {0};
 
 	b.kernel = xstrdup(kernel);
-	make(&b, gpudir, dirs, n, "best", &h, &s);
+	make(&b, gpudir, dirs, n, mem, "best", &h, &s);
 	between_said(&b);
 	put(&b, gpudir, &h, &s, set);
 	bundle_free(&b);

@@ -20,6 +20,7 @@
 #include "space.h"
 #include "spec.h"
 #include "tune.h"
+#include "tuned.h"
 #include "util.h"
 #include "winner.h"
 
@@ -36,6 +37,8 @@ struct point {
 	long win;                 /* the winner's index, -1: none */
 	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
+	char *json, *cfg, *tmpl;  /* its results.json, config and template texts (the bundle's) */
+	size_t json_len, cfglen;
 };
 
 /* x's median where it or the variant timed for it (a twin) was verified and timed */
@@ -48,9 +51,17 @@ static double median_of(const struct result *r, const struct result *x)
 	return NAN;
 }
 
-static void keep(struct point *p, const struct run *t)
+static void keep(struct point *p, struct run *t)
 {
 	size_t i;
+
+	p->json = t->json; /* moved: tune_free frees it no more */
+	p->json_len = t->json_len;
+	t->json = NULL;
+	p->cfg = xmalloc(t->cfglen + 1);
+	memcpy(p->cfg, t->cfgtext, t->cfglen);
+	p->cfglen = t->cfglen;
+	p->tmpl = xstrdup(t->tmpl);
 
 	p->label = xstrdup(t->label);
 	p->vals = xcalloc(t->c->nsizes + 1, sizeof *p->vals);
@@ -78,6 +89,9 @@ static void keep(struct point *p, const struct run *t)
 
 static void point_free(struct point *p)
 {
+	free(p->json);
+	free(p->cfg);
+	free(p->tmpl);
 	free(p->label);
 	free(p->vals);
 	free(p->dir);
@@ -416,8 +430,9 @@ static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 static const char *emit_best(const struct side *s, struct run *first, struct fileset *set,
                              const char *gpudir, const char *config)
 {
-	char **dirs;
-	size_t i;
+	char **dirs, **json, **cfg, **tmpl;
+	size_t i, *len, *cfglen;
+	struct tuned_mem mem;
 
 	for (i = 0; i < s->np && s->p[i].win >= 0; i++)
 		;
@@ -431,10 +446,27 @@ static const char *emit_best(const struct side *s, struct run *first, struct fil
 		return "single";
 	}
 	dirs = xcalloc(s->np, sizeof *dirs);
-	for (i = 0; i < s->np; i++)
+	json = xcalloc(s->np, sizeof *json);
+	cfg = xcalloc(s->np, sizeof *cfg);
+	tmpl = xcalloc(s->np, sizeof *tmpl);
+	len = xcalloc(s->np, sizeof *len);
+	cfglen = xcalloc(s->np, sizeof *cfglen);
+	for (i = 0; i < s->np; i++) {
 		dirs[i] = strrchr(s->p[i].dir, '/') + 1;
-	bundle_points(gpudir, first->c->name, dirs, s->np, set);
+		json[i] = s->p[i].json;
+		len[i] = s->p[i].json_len;
+		cfg[i] = s->p[i].cfg;
+		cfglen[i] = s->p[i].cfglen;
+		tmpl[i] = s->p[i].tmpl;
+	}
+	mem = (struct tuned_mem){json, cfg, tmpl, len, cfglen};
+	bundle_points(gpudir, first->c->name, dirs, s->np, &mem, set);
 	free(dirs);
+	free(json);
+	free(cfg);
+	free(tmpl);
+	free(len);
+	free(cfglen);
 	return "by size";
 }
 
@@ -466,6 +498,7 @@ int points_run(struct run *t)
 
 		points_load(&tp, t, i);
 		tp.first = i ? &first : NULL;
+		tp.keep_json = 1; /* for the points' best.cu, from memory (bundle_points) */
 		note(1, "tuner: point %zu of %zu: %s\n", i + 1, np, tp.label);
 		tune_target(&tp);
 		tune_expand(&tp);

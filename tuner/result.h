@@ -93,6 +93,7 @@ enum phase_kind {
 	PHASE_SERIAL,             /* one of the run's consecutive phases: together, its wall time */
 	PHASE_SPAN,               /* an interval beside other work (compiling beside timing) */
 	PHASE_TOTAL,              /* a sum of many short intervals (every variant's verification) */
+	PHASE_KINDS
 };
 struct runphase {
 	const char *name;         /* a string literal ("load", "extra-size verification") */

@@ -123,6 +123,11 @@ struct results_error {
    why, when it cannot be read, is not JSON, lacks a required key, has one of the wrong type, or
    a compute capability that is not MAJOR.MINOR */
 struct results *results_load(const char *path, int complete, struct results_error *why);
+/* a phase's kind as results.json names it (results.c writes it, resultsread.c reads it) */
+extern const char *const results_phase_kinds[PHASE_KINDS];
+/* the same from the text of a results.json already in memory (len bytes) */
+struct results *results_parse(const char *text, size_t len, int complete,
+                              struct results_error *why);
 /* the GPU directory's results.json of a run at several points (points.h): the points'
    directory names, *n of them (malloc'd, each too); NULL where path is not such a file (then
    results_load tells what it is; why->text is empty), or where it names something that is not

@@ -84,6 +84,9 @@ struct run {
 	struct run *first;        /* another point's run, whose GPU worker (if it has one) this
 	                             one borrows; NULL: none */
 	int m_borrowed;           /* m is first's: closed with first, not here */
+	int keep_json;            /* keep results.json's text in json (a point's run: bundled) */
+	char *json;               /* that text (keep_json), json_len bytes; NULL: not kept */
+	size_t json_len;
 };
 
 /* set by SIGINT and SIGTERM once run_catch_signals has run: every phase stops early */

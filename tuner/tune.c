@@ -672,7 +672,18 @@ int tune_finish(struct run *t)
 			tune_emit(t, &set, t->dir, i, t->o.emit);
 		run_phase(t, "--emit");
 	}
-	write_report(t, &set, &writers[0], order);
+	if (t->keep_json) { /* whole in memory: written, and kept for the points' bundle */
+		struct buf b = {0};
+		char *p = xasprintf("%s/%s", t->dir, writers[0].file);
+		results_write(&b, NULL, t->c, &t->s, t->r, order, &t->ri);
+		if (fileset_put(&set, p, b.s ? b.s : "", b.len) < 0)
+			fatal("cannot write '%s':", p);
+		free(p);
+		free(t->json);
+		t->json = b.s ? b.s : xstrdup("");
+		t->json_len = b.len;
+	} else
+		write_report(t, &set, &writers[0], order);
 	run_phase(t, writers[0].file);
 	if (fileset_commit(&set) < 0)
 		fatal("cannot write '%s':", set.failed);
@@ -729,6 +740,7 @@ void tune_free(struct run *t)
 	observe_free(t->obs);
 	free(t->refsrc);
 	free(t->cfgtext);
+	free(t->json);
 	free(t->dir);
 	free(t->label);
 	if (!t->pts_borrowed)

@@ -46,7 +46,14 @@ static void read_copy(struct tuned *g, const char *what, const struct results_co
 		fatal("%s: sources.%s: copy '%s' is not a file name in its directory", g->json, what,
 		      util_show(c->copy));
 	*file = xasprintf("%s/%s", g->dir, c->copy);
-	if (!(*text = slurp(*file, len)))
+	if (g->mem) { /* the text the run wrote there, handed over */
+		int cfg = !strcmp(what, "config");
+		const char *m = cfg ? g->mem->cfg[g->memi] : g->mem->tmpl[g->memi];
+		*len = cfg ? g->mem->cfglen[g->memi] : strlen(m);
+		*text = xmalloc(*len + 1);
+		memcpy(*text, m, *len);
+		(*text)[*len] = '\0';
+	} else if (!(*text = slurp(*file, len)))
 		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
 		      what, util_show(g->name), what);
 	snprintf(got, sizeof got, "%016llx",
@@ -124,7 +131,9 @@ static int read_gpu(struct tuned *g, char **kernel)
 	char msg[1024];
 	size_t i;
 
-	if (!(r = g->res = results_load(g->json, 1, &e))) {
+	r = g->res = g->mem ? results_parse(g->mem->json[g->memi], g->mem->len[g->memi], 1, &e)
+	                    : results_load(g->json, 1, &e);
+	if (!r) {
 		results_say(msg, sizeof msg, g->json, &e);
 		fatal("%s", msg);
 	}
@@ -230,8 +239,8 @@ static char **entries(const char *dir, size_t *n)
 }
 
 /* every subdirectory of dir with a results.json: the timed ones, sorted, *ng of them */
-static struct tuned *scan(const char *dir, char *const *only, size_t nonly, char **kernel,
-                          size_t *ng)
+static struct tuned *scan(const char *dir, char *const *only, size_t nonly,
+                          const struct tuned_mem *mem, char **kernel, size_t *ng)
 {
 	struct tuned *gs;
 	size_t n = nonly, i, found = 0;
@@ -256,6 +265,11 @@ static struct tuned *scan(const char *dir, char *const *only, size_t nonly, char
 		g->dir = xasprintf("%s/%s", dir, names[i]);
 		g->slug = names[i];
 		g->json = xasprintf("%s/results.json", g->dir);
+		if (mem) { /* only[memi] is this name */
+			g->mem = mem;
+			while (strcmp(only[g->memi], names[i]))
+				g->memi++;
+		}
 		found++;
 		if (read_gpu(g, kernel) == 0) {
 			++*ng;
@@ -334,7 +348,14 @@ static void check_sources(struct tuned *gs, size_t ng, struct buf *flags)
 struct tuned *tuned_read(const char *dir, char *const *only, size_t nonly, char **kernel,
                          struct buf *flags, size_t *n)
 {
-	struct tuned *g = scan(dir, only, nonly, kernel, n);
+	return tuned_read_mem(dir, only, nonly, NULL, kernel, flags, n);
+}
+
+struct tuned *tuned_read_mem(const char *dir, char *const *only, size_t nonly,
+                             const struct tuned_mem *mem, char **kernel, struct buf *flags,
+                             size_t *n)
+{
+	struct tuned *g = scan(dir, only, nonly, mem, kernel, n);
 
 	check_sources(g, *n, flags);
 	return g;
