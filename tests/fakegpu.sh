@@ -116,8 +116,15 @@ totals = [p["name"] for p in ph if p["kind"] == "total"]
 assert totals == ["verify", "extra-size verification", "timing samples"], totals
 '
 # a re-run takes every result from the journal; other extra sizes re-run every variant
+cp "$j" "$tmp/pairs_first.json"
 tune pairs_rerun 0 "$tmp/pairs2.log" --out "$o" tests/fakecuda/pairs.yaml
 has pairs_resumed "4 results kept from an earlier run" "$tmp/stderr"
+# with nothing timed again, both rooflines as the first run had them (the read-only one was 0)
+check pairs_resumed_rooflines "$j" '
+import json
+f = json.load(open("'"$tmp"'/pairs_first.json"))
+assert f["read_gbs"] > 0 and abs(d["read_gbs"] - f["read_gbs"]) <= 1e-6 * f["read_gbs"], (f["read_gbs"], d["read_gbs"])
+assert abs(d["copy_gbs"] - f["copy_gbs"]) <= 1e-6 * f["copy_gbs"], (f["copy_gbs"], d["copy_gbs"])
 # the play-off: the two verified variants timed again, 5 rounds each (the fake's timings are
 # all alike: a tie); the re-run took its results from the journal too and launched nothing
 check pairs_playoff "$j" '

@@ -650,6 +650,8 @@ static int resume(struct run *t, size_t i, const struct jrec *recs, size_t nrec,
 	x->resumed = 1;
 	if (x->status == ST_OK && t->ri.copy_gbs <= 0 && x->pct_copy > 0)
 		t->ri.copy_gbs = 100 * x->gbs / x->pct_copy; /* until a worker measures it */
+	if (x->status == ST_OK && t->ri.read_gbs <= 0 && x->pct_read > 0)
+		t->ri.read_gbs = 100 * x->gbs / x->pct_read; /* likewise */
 	return 0;
 }
 
@@ -669,7 +671,7 @@ void measure_begin(struct measure *m)
 	m->d = (struct donectx){m, {0}, NULL, NULL, NULL};
 	/* no setup message until measure_ready: the pool sends it with the first job */
 	m->run = (struct pool_run){NULL, 0, job_message, job_done, &m->d, &m->d.hello, &run_stop};
-	t->ri.copy_gbs = 0;
+	t->ri.copy_gbs = t->ri.read_gbs = 0;
 }
 
 void measure_ready(struct measure *m)
