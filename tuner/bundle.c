@@ -366,7 +366,7 @@ static void choose(struct bundle *b)
    the source into h and s, as BASE.h and BASE.cu (base NULL: "<kernel>_bundle"); b is left
    to bundle_free */
 static void make(struct bundle *b, const char *dir, char *const *only, size_t nonly,
-                 const struct tuned_mem *mem, const char *base, struct buf *h, struct buf *s)
+                 const struct tuned_text *mem, const char *base, struct buf *h, struct buf *s)
 {
 	const char *epoch = getenv("SOURCE_DATE_EPOCH");
 	time_t now = epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
@@ -468,7 +468,7 @@ static void between_said(const struct bundle *b)
 }
 
 void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
-                   const struct tuned_mem *mem, struct fileset *set)
+                   const struct tuned_text *mem, struct fileset *set)
 {
 	struct bundle b = {0};
 	struct buf h = {0}, s = {0};

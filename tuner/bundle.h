@@ -7,7 +7,7 @@
 
 struct buf;
 struct fileset;
-struct tuned_mem;
+struct tuned_text;
 
 /* read every GPU directory under dir (results.json, and the config and template copied beside
    it at tuning time) and write OUT/<kernel>_bundle.cu and OUT/<kernel>_bundle.h (out NULL:
@@ -16,10 +16,10 @@ void bundle_make(const char *dir, const char *out);
 
 /* the winners of one GPU's points (the directories dirs[0 .. n) under gpudir, each a run's,
    of kernel) as GPUDIR/best.cu and GPUDIR/best.h into set, with the selection by size
-   (<kernel>_bundle_at_size); their results and sources from mem, as the runs of this process
-   made them (tuned.h), not read back from their files; bad input exits 2 */
+   (<kernel>_bundle_at_size); their results and sources from mem (mem[i]: dirs[i]'s), as the
+   runs of this process made them (tuned.h), not read back from their files; bad input exits 2 */
 void bundle_points(const char *gpudir, const char *kernel, char *const *dirs, size_t n,
-                   const struct tuned_mem *mem, struct fileset *set);
+                   const struct tuned_text *mem, struct fileset *set);
 
 
 #endif

@@ -37,8 +37,7 @@ struct point {
 	long win;                 /* the winner's index, -1: none */
 	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
-	char *json, *cfg, *tmpl;  /* its results.json, config and template texts (the bundle's) */
-	size_t json_len, cfglen;
+	struct tuned_text text;   /* its results.json, config and template texts (the bundle's) */
 };
 
 /* x's median where it or the variant timed for it (a twin) was verified and timed */
@@ -55,13 +54,13 @@ static void keep(struct point *p, struct run *t)
 {
 	size_t i;
 
-	p->json = t->json; /* moved: tune_free frees it no more */
-	p->json_len = t->json_len;
+	p->text.json = t->json; /* moved: tune_free frees it no more */
+	p->text.json_len = t->json_len;
 	t->json = NULL;
-	p->cfg = xmalloc(t->cfglen + 1);
-	memcpy(p->cfg, t->cfgtext, t->cfglen);
-	p->cfglen = t->cfglen;
-	p->tmpl = xstrdup(t->tmpl);
+	p->text.cfg = xmalloc(t->cfglen + 1);
+	memcpy(p->text.cfg, t->cfgtext, t->cfglen);
+	p->text.cfglen = t->cfglen;
+	p->text.tmpl = xstrdup(t->tmpl);
 
 	p->label = xstrdup(t->label);
 	p->vals = xcalloc(t->c->nsizes + 1, sizeof *p->vals);
@@ -89,9 +88,9 @@ static void keep(struct point *p, struct run *t)
 
 static void point_free(struct point *p)
 {
-	free(p->json);
-	free(p->cfg);
-	free(p->tmpl);
+	free(p->text.json);
+	free(p->text.cfg);
+	free(p->text.tmpl);
 	free(p->label);
 	free(p->vals);
 	free(p->dir);
@@ -430,9 +429,9 @@ static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 static const char *emit_best(const struct side *s, struct run *first, struct fileset *set,
                              const char *gpudir, const char *config)
 {
-	char **dirs, **json, **cfg, **tmpl;
-	size_t i, *len, *cfglen;
-	struct tuned_mem mem;
+	char **dirs;
+	struct tuned_text *text;
+	size_t i;
 
 	for (i = 0; i < s->np && s->p[i].win >= 0; i++)
 		;
@@ -446,27 +445,14 @@ static const char *emit_best(const struct side *s, struct run *first, struct fil
 		return "single";
 	}
 	dirs = xcalloc(s->np, sizeof *dirs);
-	json = xcalloc(s->np, sizeof *json);
-	cfg = xcalloc(s->np, sizeof *cfg);
-	tmpl = xcalloc(s->np, sizeof *tmpl);
-	len = xcalloc(s->np, sizeof *len);
-	cfglen = xcalloc(s->np, sizeof *cfglen);
+	text = xcalloc(s->np, sizeof *text);
 	for (i = 0; i < s->np; i++) {
 		dirs[i] = strrchr(s->p[i].dir, '/') + 1;
-		json[i] = s->p[i].json;
-		len[i] = s->p[i].json_len;
-		cfg[i] = s->p[i].cfg;
-		cfglen[i] = s->p[i].cfglen;
-		tmpl[i] = s->p[i].tmpl;
+		text[i] = s->p[i].text;
 	}
-	mem = (struct tuned_mem){json, cfg, tmpl, len, cfglen};
-	bundle_points(gpudir, first->c->name, dirs, s->np, &mem, set);
+	bundle_points(gpudir, first->c->name, dirs, s->np, text, set);
 	free(dirs);
-	free(json);
-	free(cfg);
-	free(tmpl);
-	free(len);
-	free(cfglen);
+	free(text);
 	return "by size";
 }
 

@@ -48,8 +48,8 @@ static void read_copy(struct tuned *g, const char *what, const struct results_co
 	*file = xasprintf("%s/%s", g->dir, c->copy);
 	if (g->mem) { /* the text the run wrote there, handed over */
 		int cfg = !strcmp(what, "config");
-		const char *m = cfg ? g->mem->cfg[g->memi] : g->mem->tmpl[g->memi];
-		*len = cfg ? g->mem->cfglen[g->memi] : strlen(m);
+		const char *m = cfg ? g->mem->cfg : g->mem->tmpl;
+		*len = cfg ? g->mem->cfglen : strlen(m);
 		*text = xmalloc(*len + 1);
 		memcpy(*text, m, *len);
 		(*text)[*len] = '\0';
@@ -131,7 +131,7 @@ static int read_gpu(struct tuned *g, char **kernel)
 	char msg[1024];
 	size_t i;
 
-	r = g->res = g->mem ? results_parse(g->mem->json[g->memi], g->mem->len[g->memi], 1, &e)
+	r = g->res = g->mem ? results_parse(g->mem->json, g->mem->json_len, 1, &e)
 	                    : results_load(g->json, 1, &e);
 	if (!r) {
 		results_say(msg, sizeof msg, g->json, &e);
@@ -240,10 +240,10 @@ static char **entries(const char *dir, size_t *n)
 
 /* every subdirectory of dir with a results.json: the timed ones, sorted, *ng of them */
 static struct tuned *scan(const char *dir, char *const *only, size_t nonly,
-                          const struct tuned_mem *mem, char **kernel, size_t *ng)
+                          const struct tuned_text *mem, char **kernel, size_t *ng)
 {
 	struct tuned *gs;
-	size_t n = nonly, i, found = 0;
+	size_t n = nonly, i, k, found = 0;
 	char **names;
 
 	if (only) {
@@ -265,10 +265,10 @@ static struct tuned *scan(const char *dir, char *const *only, size_t nonly,
 		g->dir = xasprintf("%s/%s", dir, names[i]);
 		g->slug = names[i];
 		g->json = xasprintf("%s/results.json", g->dir);
-		if (mem) { /* only[memi] is this name */
-			g->mem = mem;
-			while (strcmp(only[g->memi], names[i]))
-				g->memi++;
+		if (mem) { /* only[k] is this name */
+			for (k = 0; strcmp(only[k], names[i]); k++)
+				;
+			g->mem = &mem[k];
 		}
 		found++;
 		if (read_gpu(g, kernel) == 0) {
@@ -352,7 +352,7 @@ struct tuned *tuned_read(const char *dir, char *const *only, size_t nonly, char 
 }
 
 struct tuned *tuned_read_mem(const char *dir, char *const *only, size_t nonly,
-                             const struct tuned_mem *mem, char **kernel, struct buf *flags,
+                             const struct tuned_text *mem, char **kernel, struct buf *flags,
                              size_t *n)
 {
 	struct tuned *g = scan(dir, only, nonly, mem, kernel, n);

@@ -24,17 +24,16 @@ struct tuned {
 	int legacy;               /* no copies recorded: regenerated from the files as they are */
 	const struct results_variant *rows; /* the variants, as results.json lists them */
 	size_t nrows;
-	const struct tuned_mem *mem; /* what a run in this process handed over (NULL: none) */
-	size_t memi;              /* this directory's text in mem */
+	const struct tuned_text *mem; /* its texts, handed over by a run in this process (NULL:
+	                             read from its files) */
 };
 
-/* the points' results of a run in this process, handed to tuned_read instead of read back:
-   json[i] (len[i] bytes) is the results.json of only[i], cfg[i] (cfglen[i] bytes) and tmpl[i]
-   (a string) the texts of the config and the template it was tuned with, which the copies
-   beside it hold */
-struct tuned_mem {
-	char *const *json, *const *cfg, *const *tmpl;
-	const size_t *len, *cfglen;
+/* a point's results of a run in this process, handed to tuned_read_mem instead of read back:
+   the text of its results.json (json_len bytes), and those of the config (cfglen bytes) and
+   the template (a string) it was tuned with, which the copies beside it hold */
+struct tuned_text {
+	char *json, *cfg, *tmpl;
+	size_t json_len, cfglen;
 };
 
 /* the timed results in every subdirectory of dir that holds a results.json (only those named
@@ -47,10 +46,10 @@ struct tuned_mem {
    input exits 2 with its file named. */
 struct tuned *tuned_read(const char *dir, char *const *only, size_t nonly, char **kernel,
                          struct buf *flags, size_t *n);
-/* the same for only[0 .. nonly), whose texts mem holds: nothing is read back from their files
-   (the recorded config and template are read, as above, to say whether they changed) */
+/* the same for only[0 .. nonly), mem[i] the texts of only[i]: nothing is read back from their
+   files (the recorded config and template are read, as above, to say whether they changed) */
 struct tuned *tuned_read_mem(const char *dir, char *const *only, size_t nonly,
-                             const struct tuned_mem *mem, char **kernel, struct buf *flags,
+                             const struct tuned_text *mem, char **kernel, struct buf *flags,
                              size_t *n);
 /* free what tuned_read returned, n GPUs */
 void tuned_free(struct tuned *g, size_t n);
