@@ -57,8 +57,7 @@ static void keep(struct point *p, struct run *t)
 	p->text.json = t->json; /* moved: tune_free frees it no more */
 	p->text.json_len = t->json_len;
 	t->json = NULL;
-	p->text.cfg = xmalloc(t->cfglen + 1);
-	memcpy(p->text.cfg, t->cfgtext, t->cfglen);
+	p->text.cfg = xstrndup(t->cfgtext, t->cfglen);
 	p->text.cfglen = t->cfglen;
 	p->text.tmpl = xstrdup(t->tmpl);
 

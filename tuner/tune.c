@@ -138,9 +138,7 @@ void tune_load_from(struct run *t, const struct run *base)
 	char *err = xmalloc(errlen);
 
 	t->cfglen = base->cfglen;
-	t->cfgtext = xmalloc(base->cfglen + 1);
-	memcpy(t->cfgtext, base->cfgtext, base->cfglen);
-	t->cfgtext[base->cfglen] = '\0';
+	t->cfgtext = xstrndup(base->cfgtext, base->cfglen);
 	if (!(t->c = cfg_parse(base->o.config, t->cfgtext, t->cfglen, err, errlen)))
 		fatal("%s", err); /* it parsed once: only if memory ran out */
 	free(err);
@@ -674,11 +672,8 @@ int tune_finish(struct run *t)
 	}
 	if (t->keep_json) { /* whole in memory: written, and kept for the points' bundle */
 		struct buf b = {0};
-		char *p = xasprintf("%s/%s", t->dir, writers[0].file);
 		results_write(&b, NULL, t->c, &t->s, t->r, order, &t->ri);
-		if (fileset_put(&set, p, b.s ? b.s : "", b.len) < 0)
-			fatal("cannot write '%s':", p);
-		free(p);
+		put(t, &set, writers[0].file, b.s ? b.s : "", b.len);
 		free(t->json);
 		t->json = b.s ? b.s : xstrdup("");
 		t->json_len = b.len;

@@ -50,9 +50,7 @@ static void read_copy(struct tuned *g, const char *what, const struct results_co
 		int cfg = !strcmp(what, "config");
 		const char *m = cfg ? g->mem->cfg : g->mem->tmpl;
 		*len = cfg ? g->mem->cfglen : strlen(m);
-		*text = xmalloc(*len + 1);
-		memcpy(*text, m, *len);
-		(*text)[*len] = '\0';
+		*text = xstrndup(m, *len);
 	} else if (!(*text = slurp(*file, len)))
 		fatal("%s: cannot read the %s %s was tuned with (no %s to regenerate from):", *file,
 		      what, util_show(g->name), what);

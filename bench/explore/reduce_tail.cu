@@ -3,7 +3,8 @@
  * the L2 (2^16 .. 2^22 floats), and what templates/reduction.cu's finish does about it.
  * Kernels: the template itself (GRID 0 tiles of BLOCK x EPT, VEC per load, warp shuffles; and
  * the 2^21 winner's GRID 1), as "new/..."; with -DOLD_TEMPLATE='"path"' an older copy of it
- * beside, as "old/..."; and with this file's own tile loop
+ * beside, as "old/..."; and, from the 256x16v4 instance's tile loop and block combine (up to
+ * 39b5678 a copy of them in this file, which the figures in bench/data were timed with)
  *   none    each block writes its partial; nothing adds them (a lower bound, out unwritten)
  *   two     "none", then a second launch of one block adds the partials (CUB's shape)
  * and CUB itself. A sample replays a CUDA graph of 20 launches, samples interleaved; prints the
@@ -39,76 +40,6 @@ static void ck(cudaError_t e, const char *w, int l)
 	}
 }
 
-/* ---- this file's own tile loop: "none" and "two" ---- */
-namespace own {
-__device__ __forceinline__ float warp_sum(float v)
-{
-#pragma unroll
-	for (int d = 16; d > 0; d >>= 1)
-		v += __shfl_down_sync(0xffffffffu, v, d);
-	return v;
-}
-
-template <int BLOCK> __device__ __forceinline__ float block_sum(float v)
-{
-	__shared__ float s[32];
-	const int t = threadIdx.x;
-	v = warp_sum(v);
-	if ((t & 31) == 0)
-		s[t >> 5] = v;
-	__syncthreads();
-	v = 0.0f;
-	if (t < 32) {
-		v = t < BLOCK / 32 ? s[t] : 0.0f;
-		v = warp_sum(v);
-	}
-	__syncthreads();
-	return v;
-}
-
-template <int BLOCK, int EPT> __device__ __forceinline__ float tile(const float *in, int n)
-{
-	const int t = threadIdx.x;
-	const long long base = (long long)blockIdx.x * BLOCK * EPT;
-	const long long avail = n - base;
-	const float *src = in + base;
-	float v = 0.0f;
-	if (avail >= BLOCK * EPT) {
-		float acc[EPT / 4];
-#pragma unroll
-		for (int k = 0; k < EPT / 4; k++) {
-			float4 q = __ldg(reinterpret_cast<const float4 *>(src + (k * BLOCK + t) * 4));
-			acc[k] = (q.x + q.y) + (q.z + q.w);
-		}
-#pragma unroll
-		for (int k = 0; k < EPT / 4; k++)
-			v += acc[k];
-	} else {
-		for (long long i = t; i < avail; i += BLOCK)
-			v += __ldg(src + i);
-	}
-	return v;
-}
-
-template <int BLOCK, int EPT>
-__global__ void __launch_bounds__(BLOCK) none(float *out, const float *in, float *partials,
-                                              unsigned *counter, int n)
-{
-	float v = block_sum<BLOCK>(tile<BLOCK, EPT>(in, n));
-	if (threadIdx.x == 0)
-		partials[blockIdx.x] = v;
-}
-
-template <int BLOCK> __global__ void __launch_bounds__(BLOCK) finish(float *out, const float *p, unsigned m)
-{
-	double d = 0.0;
-	for (unsigned b = threadIdx.x; b < m; b += BLOCK)
-		d += (double)__ldcg(p + b);
-	float v = block_sum<BLOCK>((float)d);
-	if (threadIdx.x == 0)
-		out[0] = v;
-}
-} /* namespace own */
 
 /* ---- the template (and an older copy): one instance per namespace (reduce_tail_one.h) ---- */
 #define METHOD 2
@@ -122,6 +53,32 @@ template <int BLOCK> __global__ void __launch_bounds__(BLOCK) finish(float *out,
 #define VEC 4
 #define GRID 0
 #include "reduce_tail_one.h"
+/* ---- "none" and "two", built from the 256x16v4 instance's own tile loop and block combine ---- */
+namespace own {
+__global__ void __launch_bounds__(256) none(float *out, const float *in, float *partials,
+                                            unsigned *counter, int n)
+{
+	extern __shared__ float s[];
+	const long long base = (long long)blockIdx.x * 256 * 16;
+	const float v = n1::block_sum(n1::tile_sum(in + base, n - base), s);
+
+	if (threadIdx.x == 0)
+		partials[blockIdx.x] = v;
+}
+
+__global__ void __launch_bounds__(256) finish(float *out, const float *p, unsigned m)
+{
+	extern __shared__ float s[];
+	double d = 0.0;
+
+	for (unsigned b = threadIdx.x; b < m; b += 256)
+		d += (double)__ldcg(p + b);
+	const float v = n1::block_sum((float)d, s);
+	if (threadIdx.x == 0)
+		out[0] = v;
+}
+} /* namespace own */
+
 #define NS n2
 #define reduction new_512x16v2
 #define BLOCK 512
@@ -224,7 +181,7 @@ static void launch(const cand &c, const float *in, int n)
 		nb = std::min(nb, (unsigned)sms);
 	c.k<<<nb, c.block, c.block / 32 * 4, st>>>(d_out, in, c.part, c.cnt, n);
 	if (c.f)
-		c.f<<<1, c.block, 0, st>>>(d_out, c.part, nb);
+		c.f<<<1, c.block, c.block / 32 * 4, st>>>(d_out, c.part, nb);
 	CK(cudaGetLastError());
 }
 
@@ -313,8 +270,8 @@ int main(int argc, char **argv)
 		T("old/128x16v4", 128, 16, 0, o3::old_128x16v4),
 		T("old/g1/1024x16v4", 1024, 16, 1, o4::old_g1_1024x16v4),
 #endif
-		{"none/256x16v4", 256, 4096, 0, own::none<256, 16>, NULL, 0, NULL, NULL, {}, 0},
-		{"two/256x16v4", 256, 4096, 0, own::none<256, 16>, own::finish<256>, 1, NULL, NULL, {}, 0},
+		{"none/256x16v4", 256, 4096, 0, own::none, NULL, 0, NULL, NULL, {}, 0},
+		{"two/256x16v4", 256, 4096, 0, own::none, own::finish, 1, NULL, NULL, {}, 0},
 		{"cub", 0, 1, 0, NULL, NULL, 1, NULL, NULL, {}, 0},
 	};
 	std::vector<float> h(maxn), h2(maxn);
