@@ -437,7 +437,7 @@ has launch_bound_header "launch-bound (" "$lb/best.h"
 has launch_bound_source "capture its launches in a CUDA graph" "$lb/best.cu"
 has launch_bound_html "Launch: the host launches it in" "$lb/report.html"
 # at several points: each entry of the GPU directory's best.h says it, and the advice once
-FAKECUDA_MS=0.00001 FAKECUDA_SLOW="32/64:2,64:1.5" tune launch_bound_points 0 "$tmp/lbp.log" --fresh --no-race --out "$tmp/lbp" --size n=1024,4096 tests/fakecuda/pairs.yaml
+FAKECUDA_MS=0.00001 FAKECUDA_SLOW="32/64:2,64:1.5" tune launch_bound_points 0 "$tmp/lbp.log" --fresh --no-race --midpoints 0 --out "$tmp/lbp" --size n=1024,4096 tests/fakecuda/pairs.yaml
 if [ "$(grep -c '^ \*  *[01]  Fake GPU, 9.0, 4 at n=[0-9]*: .*, launch-bound ([0-9.e+]* us to launch, [0-9.e+-]* us to run)$' "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h")" -eq 2 ]; then
 	ok launch_bound_points_entries; else bad launch_bound_points_entries "$(grep -n '^ \*  *[0-9]  ' "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h")"; fi
 has launch_bound_points_advice "^ \* launch-bound entries: launched back to back" "$tmp/lbp/fake_pairs/fake-gpu-sm90/best.h"
@@ -644,7 +644,7 @@ done
 # the GPU directory's results.json, and best.cu/best.h choosing by size. BLOCK 32 is slow in 64
 # blocks or more, BLOCK 64 always: 32 wins at n = 1024 (16 blocks), 64 at the larger points.
 p=$tmp/pts
-FAKECUDA_SLOW="32/64:2,64:1.5" tune points_run 0 "$tmp/pts.log" --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
+FAKECUDA_SLOW="32/64:2,64:1.5" tune points_run 0 "$tmp/pts.log" --midpoints 0 --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
 # no variant runs at 95 % of the fastest at both 1024 and 4096: said, with the remedy
 has points_between_said "^between n=1024 and n=4096: no variant runs at 95 % of the fastest at both (v[0-9a-f]* at 75.0 %);$" "$tmp/stderr"
 if grep -q "^between n=4096 and n=65536" "$tmp/stderr"; then bad points_between_quiet "$(cat "$tmp/stderr")"; else ok points_between_quiet; fi
@@ -689,7 +689,7 @@ if cc -I"$g" -o "$tmp/sel" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel" >"$tmp/sel
 # the same with BLOCK 32 three times slower at 4096 (a ratio 2 there): between the points the
 # between entry (2) runs BLOCK 64 (ratios 1.5 and 1, the better worse ratio), though BLOCK 32
 # wins at 1024
-FAKECUDA_SLOW="32/64:3,64:1.5" tune points_mid 0 "$tmp/mid.log" --out "$tmp/mid" --size n=1024,4096 tests/fakecuda/pairs.yaml
+FAKECUDA_SLOW="32/64:3,64:1.5" tune points_mid 0 "$tmp/mid.log" --midpoints 0 --out "$tmp/mid" --size n=1024,4096 tests/fakecuda/pairs.yaml
 if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel2" "$tmp/sel.c" 2>"$tmp/cc.err" && "$tmp/sel2" >"$tmp/sel.out" &&
 	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1 0 1024 0 2047 2 2048 2 2049 2 " ] &&
 	grep -q '^	{"Fake GPU", 9, 0, 4, 1, "v[0-9a-f]*", "BLOCK=64 TAIL=1", .*, 66.6667, 0, 8192, 32768},$' "$tmp/mid/fake_pairs/fake-gpu-sm90/best.h"; then
@@ -701,6 +701,56 @@ sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1100, 2560};/' -e 's/i < 1
 if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel3" "$tmp/sel3.c" 2>"$tmp/cc.err" && "$tmp/sel3" >"$tmp/sel.out" &&
 	[ "$(head -n 2 "$tmp/sel.out" | tr '\n' ' ')" = "1100 0 2560 2 " ]; then
 	ok points_select_between_interpolated; else bad points_select_between_interpolated "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+# midpoints: BLOCK 32 runs three times slower in 32 to 63 blocks only (n = 2048 to 4095), BLOCK
+# 64 always 1.2 times: BLOCK 32 ties both points' winners, and without midpoints it is emitted
+# alone; the midpoint n = 2048 (the geometric mean, a multiple of what both sizes share) times
+# the candidates there and best.cu chooses by size, the midpoint's entry and BLOCK 64 between
+mp=$tmp/midp
+FAKECUDA_SLOW="32/32:3,32/64:1,64:1.2" tune midpoints_none 0 "$tmp/mp.log" --midpoints 0 --out "$mp/0" --size n=1024,4096 tests/fakecuda/pairs.yaml
+check midpoints_none_single "$mp/0/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["emitted"] == "single" and d["midpoints"] == [] and d["single"]["alone"] is True, d'
+FAKECUDA_SLOW="32/32:3,32/64:1,64:1.2" tune midpoints_run 0 "$tmp/mp.log" --out "$mp/1" --size n=1024,4096 tests/fakecuda/pairs.yaml
+gm=$mp/1/fake_pairs/fake-gpu-sm90
+check midpoints_json "$gm/results.json" '
+m = d["midpoints"]
+assert [(x["label"], x["dir"], x["between"], x["timed"]) for x in m] == [("n=2048", "n=2048", ["n=1024", "n=4096"], 2)], m
+s = d["single"]
+assert s["ties_every_winner"] is True and s["alone"] is False and d["emitted"] == "by size", s
+assert m[0]["winner"] != s["id"], (m, s)'
+check midpoints_point_json "$gm/n=2048/results.json" '
+assert d["midpoint"] == {"between": ["n=1024", "n=4096"]}, d.get("midpoint")
+ok = [v["id"] for v in d["variants"] if v["status"] == "ok"]
+assert len(ok) == 2 and d["search"]["skipped"] == 2, (ok, d["search"])'
+has midpoints_said "^tuner: midpoint 1 of 1: n=2048, between n=1024 and n=4096: 2 candidates" "$tmp/stderr"
+has midpoints_single_said "it ties every point's winner, not the fastest at the midpoint n=2048 (40.0 %): chosen by size$" "$tmp/stdout"
+has midpoints_header_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2048 (a midpoint: its best of the candidates): v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
+has midpoints_header_between "^ \*     3  Fake GPU between n=1024 and n=2048: v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
+sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1024, 1500, 2048, 3000, 4096};/' -e 's/i < 10/i < 5/' "$tmp/sel.c" >"$tmp/sel4.c"
+if cc -I"$gm" -o "$tmp/sel4" "$tmp/sel4.c" 2>"$tmp/cc.err" && "$tmp/sel4" >"$tmp/sel.out" &&
+	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1024 0 1500 3 2048 1 3000 4 4096 2 " ]; then
+	ok midpoints_select; else bad midpoints_select "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+# tuner bundle reads the midpoints back from the GPU directory
+expect midpoints_bundle 0 "$T" bundle --out "$mp/b" "$mp/1/fake_pairs"
+has midpoints_bundle_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2048 (a midpoint" "$mp/b/fake_pairs_bundle.h"
+# the portable default is not restricted to a midpoint's few candidates
+has midpoints_portable "^ \*     5  portable default: v[0-9a-f]* (BLOCK=32 TAIL=1), at least 100.0 % of each tuned GPU's best$" "$gm/best.h"
+# the midpoint rounded to what the two sizes share: 1000 and 2000 are multiples of 8, 1416 is
+# the multiple of 8 nearest their geometric mean (1414.2); a size the config cannot take at
+# the midpoint (a buffer of no element at n = 1416) is said, and the points' best.cu written
+FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_rounded 0 "$tmp/mp.log" --out "$mp/2" --size n=1000,2000 tests/fakecuda/pairs.yaml
+if [ -f "$mp/2/fake_pairs/fake-gpu-sm90/n=1416/results.json" ]; then ok midpoints_rounded_dir; else bad midpoints_rounded_dir "$(ls "$mp/2/fake_pairs/fake-gpu-sm90")"; fi
+python3 - tests/fakecuda/pairs.yaml "$tmp/mpbad.yaml" "$PWD/tests/fakecuda" <<'EOF'
+import sys
+t = open(sys.argv[1]).read()
+t = t.replace("template: pairs.cu", "template: %s/pairs.cu" % sys.argv[3])
+t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
+t = t.replace("    count: n\n    role: in", "    count: (n - 1416) * (n - 1416)\n    role: in", 1)
+open(sys.argv[2], "w").write(t)
+EOF
+FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_refused 0 "$tmp/mp.log" --out "$mp/3" --size n=1000,2000 "$tmp/mpbad.yaml"
+has midpoints_refused_said "no midpoint between n=1000 and n=2000: the config does not take n=1416" "$tmp/stderr"
+if [ -f "$mp/3/fake_pairs/fake-gpu-sm90/best.h" ] && [ ! -e "$mp/3/fake_pairs/fake-gpu-sm90/n=1416" ]; then
+	ok midpoints_refused_files; else bad midpoints_refused_files "$(ls -R "$mp/3")"; fi
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 for x in 1024 4096 65536; do has "points_page_names_n=$x" "<span class=\"sub\">on Fake GPU ([^<]*), at n=$x</span>" "$g/n=$x/report.html"; done
@@ -758,7 +808,7 @@ for try in 1 2 3; do
 done
 [ $mixed -eq 0 ] && ok points_concurrent_one_set || bad points_concurrent_one_set "$mixed of 3 tries mixed two runs' files"
 # another GPU tuned at the same points: each point compares with that GPU's same point
-FAKECUDA_DEVICES="Fake GPU B:8.0:2" tune points_other_gpu 0 "$tmp/pts5.log" -v --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
+FAKECUDA_DEVICES="Fake GPU B:8.0:2" tune points_other_gpu 0 "$tmp/pts5.log" -v --midpoints 0 --out "$p" --size n=1024,4096,65536 tests/fakecuda/pairs.yaml
 if [ "$(grep -c "^re-tuning: Fake GPU's winner" "$tmp/stdout")" -eq 3 ] && ! grep -q "not readable as results" "$tmp/stderr"; then
 	ok points_retune_same_point; else bad points_retune_same_point "$(grep -i "re-tuning\|readable" "$tmp/stdout" "$tmp/stderr")"; fi
 # tuner bundle reads a GPU tuned at several points as an entry per point (GPU x size)
@@ -774,7 +824,7 @@ t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
 t += "accesses:\n  - {name: a, array: s, elem: 4, index: \"%s\"}\n" % sys.argv[4]
 open(sys.argv[2], "w").write(t)
 EOF
-	tune "points_bank_run_$([ "$idx" = tid ] && echo 1 || echo 0)" 0 "$tmp/acc.log" -v --out "$p/acc" --size n=1024,4096 "$tmp/acc.yaml"
+	tune "points_bank_run_$([ "$idx" = tid ] && echo 1 || echo 0)" 0 "$tmp/acc.log" -v --midpoints 0 --out "$p/acc" --size n=1024,4096 "$tmp/acc.yaml"
 	shared=$(grep -c "bank model: the first point's predictions" "$tmp/stderr")
 	if [ "$idx" = tid ]; then want=1; else want=0; fi
 	if [ "$shared" -eq "$want" ] && [ "$(grep -c "bank model" "$tmp/stderr")" -eq 2 ]; then ok "points_bank_shared_$want"; else bad "points_bank_shared_$want" "$(grep "bank model" "$tmp/stderr")"; fi

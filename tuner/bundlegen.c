@@ -189,7 +189,8 @@ void bundlegen_provenance(struct buf *o, const struct bundle *b, const char *dat
 		buf_printf(o, ", %d.%d, %d", g->cc_major, g->cc_minor, g->sms);
 		if (b->sized) {
 			char *at = bundlegen_sizes_str(b, g);
-			buf_printf(o, " at %s", at);
+			buf_printf(o, " at %s%s", at, g->res->midpoint ? " (a midpoint: its best of the "
+			           "candidates)" : "");
 			free(at);
 		}
 		buf_printf(o, ": %s (%s), %.4f ms, %.1f GB/s, %.1f %%", r->id, b->k[b->kof[i]].params,

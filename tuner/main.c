@@ -113,6 +113,9 @@ static void usage(FILE *f)
 	        "                  docs/search.md); default: the config's search.strategy, else\n"
 	        "                  exhaustive\n"
 	        "  --seed N        the random and guided strategies' seed (default 1)\n"
+	        "  --midpoints N   with several points: at the midpoint of each two next to each\n"
+	        "                  other, time the N variants best at both and their winners, for\n"
+	        "                  best.cu's choice between them (default %d; 0: none)\n"
 	        "  --devices L     time on these GPUs at once, one worker each: 'all' or numbers\n"
 	        "                  as 0,1 (default: device 0); GPUs of one model share a result\n"
 	        "                  set, each other model gets a run of its own, side by side\n"
@@ -134,7 +137,7 @@ static void usage(FILE *f)
 	        "  -V, --version   print the version\n\n"
 	        "exit status: 0 success (variants that failed are counted in the summary),\n"
 	        "1 no variant verified (on a GPU), 2 usage or config error (also: no variant\n"
-	        "compiles), 130 interrupted (SIGINT or SIGTERM)\n");
+	        "compiles), 130 interrupted (SIGINT or SIGTERM)\n", MID_DEFAULT);
 }
 
 /* a command-line error: the message, the usage, exit status 2 */
@@ -179,9 +182,10 @@ static const char *value(const char *opt)
 /* the long options' codes (after the short ones') */
 enum { O_DRY = 256, O_ARCH, O_SIZE, O_OUT, O_CACHE, O_NOCACHE, O_EMIT, O_TIMEOUT, O_FRESH,
        O_COUNTERS, O_NORACE, O_SMS, O_BUDGET, O_STRATEGY, O_SEED, O_SHARD, O_DEVICES,
-       O_T4, O_LISTDROP, O_ALL, O_SASS };
+       O_T4, O_LISTDROP, O_ALL, O_SASS, O_MID };
 
-/* an option with a number for its value (-j, --sms, --budget, --seed, --shard, --timeout)
+/* an option with a number for its value (-j, --sms, --budget, --midpoints, --seed, --shard,
+   --timeout)
    into o; 0 if ch is not one */
 static int number_option(int ch, const char *arg, struct run_opts *o)
 {
@@ -215,6 +219,12 @@ static int number_option(int ch, const char *arg, struct run_opts *o)
 		o->budget = (size_t)b;
 		return 1;
 	}
+	case O_MID:
+		n = strtol(arg, &end, 10);
+		if (errno || *end || !arg[0] || n < 0 || n > MID_MAX)
+			fatal("--midpoints: '%s' is not a number of variants from 0 to %d", arg, MID_MAX);
+		o->mid = (size_t)n;
+		return 1;
 	case O_SEED:
 		o->seed = strtoull(arg, &end, 10);
 		if (errno || *end || arg[0] == '-' || !arg[0] || o->seed > INT64_MAX)
@@ -248,6 +258,7 @@ static void opts_default(struct run_opts *o)
 	o->outdir = "out";
 	o->seed = 1;
 	o->timeout = 10;
+	o->mid = MID_DEFAULT;
 	o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (o->jobs < 1)
 		o->jobs = 1;
@@ -286,6 +297,7 @@ static void parse_args(int argc, char **argv, struct run_opts *o)
 		{"shard", required_argument, 0, O_SHARD}, {"devices", required_argument, 0, O_DEVICES},
 		{"t4", no_argument, 0, O_T4}, {"list-dropped", no_argument, 0, O_LISTDROP},
 		{"all", no_argument, 0, O_ALL}, {"sass", no_argument, 0, O_SASS},
+		{"midpoints", required_argument, 0, O_MID},
 		{"verbose", no_argument, 0, 'v'},     {"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, 'V'},     {0, 0, 0, 0},
 	};

@@ -1,11 +1,14 @@
 /* points: tuning at several problem sizes, a run each, then the points side by side. */
 #include "points.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -34,6 +37,7 @@ struct point {
 	size_t *by;               /* the indices in the order of their ids */
 	double *ms;               /* median, NAN where not verified and timed */
 	unsigned char *tie;       /* a tie of the winner (or the winner) */
+	unsigned char *twin;      /* timed as another variant's twin, not itself */
 	long win;                 /* the winner's index, -1: none */
 	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
@@ -71,11 +75,13 @@ static void keep(struct point *p, struct run *t)
 	p->id = xcalloc(p->n + 1, sizeof *p->id);
 	p->ms = xcalloc(p->n + 1, sizeof *p->ms);
 	p->tie = xcalloc(p->n + 1, 1);
+	p->twin = xcalloc(p->n + 1, 1);
 	p->win = t->winner ? (long)t->winner - 1 : -1;
 	for (i = 0; i < p->n; i++) {
 		memcpy(p->id[i], t->s.v[i].id, sizeof p->id[i]);
 		p->ms[i] = median_of(t->r, &t->r[i]);
 		p->tie[i] = t->r[i].tie || (long)i == p->win;
+		p->twin[i] = t->r[i].status == ST_TWIN || t->r[i].status == ST_COLLAPSED;
 	}
 	p->by = space_id_order((const char (*)[40])p->id, p->n);
 	/* the reference at this point: the winner's median as every variant was timed (not
@@ -97,6 +103,7 @@ static void point_free(struct point *p)
 	free(p->by);
 	free(p->ms);
 	free(p->tie);
+	free(p->twin);
 }
 
 /* the index of variant id at point p, or -1: where it is at the index `hint` (the spaces of
@@ -127,6 +134,9 @@ struct side {
 	                             highest, timed at every point; -1: none */
 	double *single_pct;       /* its % at each point */
 	int single_ties;          /* it is the winner or a tie of it at every point */
+	int alone;                /* and at every midpoint: best.cu holds it alone */
+	const char *slow_at;      /* the first midpoint where it is neither (NULL: none) */
+	double slow_pct;          /* its % of the speed of the fastest candidate there */
 };
 
 static void side_make(struct side *s)
@@ -194,8 +204,12 @@ static void table(FILE *f, const struct side *s, const char *gpu)
 	fprintf(f, "the best single variant, %s, runs at", s->p[0].id[s->single]);
 	for (i = 0; i < s->np; i++)
 		fprintf(f, "%s %.1f %%", i ? "," : "", s->single_pct[i]);
-	fprintf(f, "; choosing by size gains %.1f %% (geometric mean over the points)%s\n", gain(s),
-	        s->single_ties ? "; it ties every point's winner: emitted alone" : "");
+	fprintf(f, "; choosing by size gains %.1f %% (geometric mean over the points)%s", gain(s),
+	        s->single_ties ? "; it ties every point's winner" : "");
+	if (s->single_ties && s->slow_at)
+		fprintf(f, ", not the fastest at the midpoint %s (%.1f %%): chosen by size", s->slow_at,
+		        s->slow_pct);
+	fprintf(f, "%s\n", s->alone ? ": emitted alone" : "");
 }
 
 static void json_num(struct buf *b, double x)
@@ -206,22 +220,77 @@ static void json_num(struct buf *b, double x)
 		buf_puts(b, "null");
 }
 
+/* the midpoints of a points run: a size between each two points next to each other by the
+   bytes they move, tuned over a few candidates (--midpoints) for best.cu's choice there */
+struct mid {
+	size_t lo, hi;            /* its two points (indices in the run's points) */
+	struct vsize v;           /* its sizes and label (v.loc unset) */
+};
+struct mids {
+	struct mid *m;
+	size_t n;
+	struct point *p;          /* the tuned ones (done of them), in m's order */
+	size_t *of;               /* the m each of them is */
+	size_t done;
+};
+
 /* what the GPU directory's files are written from: the points side by side, the first
-   point's run, the GPU's name, what best.cu holds ("single", "by size"; NULL: none) */
+   point's run, the GPU's name, what best.cu holds ("single", "by size"; NULL: none), the
+   midpoints */
 struct gpudir {
 	const struct side *s;
 	const struct run *t;
 	const char *gpu, *emitted;
+	const struct mids *mids;
 };
 
-/* the GPU directory's results.json: the points, the side-by-side table, the single variant */
+/* the variants verified and timed at p (twins but once) */
+static size_t n_timed(const struct point *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->n; i++)
+		n += p->ms[i] > 0 && !p->twin[i];
+	return n;
+}
+
+/* one point's object of the GPU directory's results.json (without its closing brace) */
+static void json_point(struct buf *b, const struct config *c, const struct point *p)
+{
+	const char *slash = strrchr(p->dir, '/');
+	size_t k;
+
+	buf_puts(b, "{\"sizes\": {");
+	for (k = 0; k < c->nsizes; k++) {
+		buf_puts(b, k ? ", " : "");
+		buf_json_str(b, c->sizes[k].name);
+		buf_printf(b, ": %lld", (long long)p->vals[k]);
+	}
+	buf_puts(b, "}, \"label\": ");
+	buf_json_str(b, p->label);
+	buf_puts(b, ", \"dir\": ");
+	buf_json_str(b, slash ? slash + 1 : p->dir);
+	buf_puts(b, ", \"winner\": ");
+	if (p->win >= 0) {
+		buf_json_str(b, p->id[p->win]);
+		buf_puts(b, ", \"median_ms\": ");
+		json_num(b, p->ms[p->win]);
+		buf_puts(b, ", \"bytes\": ");
+		json_num(b, p->bytes);
+	} else
+		buf_puts(b, "null");
+}
+
+/* the GPU directory's results.json: the points, the side-by-side table, the single variant,
+   the midpoints */
 static void json(struct buf *b, const struct gpudir *g)
 {
 	const struct side *s = g->s;
 	const struct run *t = g->t;
 	const struct config *c = t->c;
+	const struct mids *md = g->mids;
 	const char *gpu = g->gpu, *emitted = g->emitted;
-	size_t i, j, k;
+	size_t i, j;
 	buf_puts(b, "{\n  \"kernel\": ");
 	buf_json_str(b, c->name);
 	buf_puts(b, ",\n  \"config\": ");
@@ -231,27 +300,8 @@ static void json(struct buf *b, const struct gpudir *g)
 	buf_printf(b, ",\n  \"timed\": %s,\n  \"date\": \"%s\",\n  \"points\": [",
 	           t->ri.timed ? "true" : "false", t->ri.date);
 	for (i = 0; i < s->np; i++) {
-		const struct point *p = &s->p[i];
-		const char *slash = strrchr(p->dir, '/');
-		buf_printf(b, "%s\n    {\"sizes\": {", i ? "," : "");
-		for (k = 0; k < c->nsizes; k++) {
-			buf_puts(b, k ? ", " : "");
-			buf_json_str(b, c->sizes[k].name);
-			buf_printf(b, ": %lld", (long long)p->vals[k]);
-		}
-		buf_puts(b, "}, \"label\": ");
-		buf_json_str(b, p->label);
-		buf_puts(b, ", \"dir\": ");
-		buf_json_str(b, slash ? slash + 1 : p->dir);
-		buf_puts(b, ", \"winner\": ");
-		if (p->win >= 0) {
-			buf_json_str(b, p->id[p->win]);
-			buf_puts(b, ", \"median_ms\": ");
-			json_num(b, p->ms[p->win]);
-			buf_puts(b, ", \"bytes\": ");
-			json_num(b, p->bytes);
-		} else
-			buf_puts(b, "null");
+		buf_puts(b, i ? ",\n    " : "\n    ");
+		json_point(b, c, &s->p[i]);
 		buf_puts(b, "}");
 	}
 	buf_puts(b, "\n  ],\n  \"winners_at_points\": {\"about\": \"pct[i][j]: point j's winner at point "
@@ -274,13 +324,24 @@ static void json(struct buf *b, const struct gpudir *g)
 			buf_puts(b, i ? ", " : "");
 			json_num(b, s->single_pct[i]);
 		}
-		buf_printf(b, "], \"ties_every_winner\": %s, \"gain_pct\": ",
-		           s->single_ties ? "true" : "false");
+		buf_printf(b, "], \"ties_every_winner\": %s, \"alone\": %s, \"gain_pct\": ",
+		           s->single_ties ? "true" : "false", s->alone ? "true" : "false");
 		json_num(b, gain(s));
 		buf_puts(b, "}");
 	} else
 		buf_puts(b, "null");
-	buf_puts(b, ",\n  \"emitted\": ");
+	buf_puts(b, ",\n  \"midpoints\": [");
+	for (i = 0; md && i < md->done; i++) {
+		const struct mid *m = &md->m[md->of[i]];
+		buf_puts(b, i ? ",\n    " : "\n    ");
+		json_point(b, c, &md->p[i]);
+		buf_puts(b, ", \"between\": [");
+		buf_json_str(b, s->p[m->lo].label);
+		buf_puts(b, ", ");
+		buf_json_str(b, s->p[m->hi].label);
+		buf_printf(b, "], \"timed\": %zu}", n_timed(&md->p[i]));
+	}
+	buf_puts(b, md && md->done ? "\n  ],\n  \"emitted\": " : "],\n  \"emitted\": ");
 	if (emitted)
 		buf_json_str(b, emitted);
 	else
@@ -317,7 +378,7 @@ static void write_page(FILE *f, const struct gpudir *g)
 	const char **win = xcalloc(s->np, sizeof *win);
 	struct html_points hp = {g->t->c->name, g->gpu, s->np, label, dir, win, s->m,
 	                         s->single >= 0 ? s->p[0].id[s->single] : NULL, s->single_pct,
-	                         s->m ? gain(s) : NAN, s->single_ties};
+	                         s->m ? gain(s) : NAN, s->alone};
 	size_t i;
 
 	for (i = 0; i < s->np; i++) {
@@ -358,6 +419,118 @@ void points_load(struct run *t, const struct run *base, size_t i)
 	t->o.sizes = base->o.nsizes ? dup_sizes(base->o.sizes, base->o.nsizes) : NULL;
 	t->o.point = i;
 	tune_load_from(t, base);
+}
+
+/* between sizes a and b: their geometric mean, rounded to a multiple of the largest power of
+   two that divides both and leaves it strictly between them (what the two sizes share is
+   kept as far as it can be: 1536 between 1024 and 2048); a where no size lies between */
+static int64_t mid_size(int64_t a, int64_t b)
+{
+	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, x;
+	double g;
+
+	if (lo <= 0 || hi - lo < 2)
+		return a;
+	g = sqrt((double)lo) * sqrt((double)hi);
+	for (al = (lo | hi) & -(lo | hi); al >= 1; al /= 2) {
+		x = (int64_t)llround(g / (double)al) * al;
+		if (x > lo && x < hi)
+			return x;
+	}
+	return a;
+}
+
+/* 0 where base's run at point i (of the points base holds) loads and keeps a variant as
+   --dry-run expands it, under arch's limits; checked in a child, whose errors are not said
+   (its exit ends the child only) */
+static int point_loads(const struct run *base, size_t i, const char *arch)
+{
+	pid_t pid;
+	int st = 0, fd;
+
+	fflush(stdout);
+	fflush(stderr);
+	if ((pid = fork()) < 0)
+		return -1;
+	if (pid == 0) {
+		struct run tp;
+		if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		points_load(&tp, base, i);
+		tp.o.dry_run = 1;
+		space_arch_limits(arch, &tp.lim);
+		tune_expand(&tp);
+		_exit(tp.s.nkept ? 0 : 3);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* the midpoints of base's points (md->m, md->n), p their runs: the points ordered by the
+   bytes their winners move, between each two next to each other the sizes mid_size gives,
+   where they differ from both and from every point, and base's config takes them (for the
+   architecture the points were tuned for) */
+static void mids_plan(const struct run *base, const struct point *p, const char *arch,
+                      struct mids *md)
+{
+	const struct config *c = base->c;
+	size_t np = base->npoints, *o = xcalloc(np, sizeof *o), i, j, k;
+	struct run wide = *base;  /* base with the midpoints among its points, to load them */
+	struct vsize *all;
+
+	for (i = 0; i < np; i++) /* insertion: a few points, ties kept in their order */
+		for (j = i, o[i] = i; j > 0 && p[o[j - 1]].bytes > p[i].bytes; j--) {
+			o[j] = o[j - 1];
+			o[j - 1] = i;
+		}
+	md->m = xcalloc(np, sizeof *md->m);
+	for (i = 0; i + 1 < np && base->o.mid; i++) {
+		struct mid *m = &md->m[md->n];
+		const int64_t *a = base->pts[o[i]].vals, *b = base->pts[o[i + 1]].vals;
+		int between = 0;
+		if (!(p[o[i]].bytes > 0) || !(p[o[i + 1]].bytes > p[o[i]].bytes))
+			continue;
+		m->v.vals = xcalloc(c->nsizes + 1, sizeof *m->v.vals);
+		for (k = 0; k < c->nsizes; k++) {
+			m->v.vals[k] = mid_size(a[k], b[k]);
+			between |= m->v.vals[k] != a[k] && m->v.vals[k] != b[k];
+		}
+		m->v.label = cfg_point_label(c, m->v.vals);
+		for (k = 0; between && k < np; k++)
+			between = strcmp(m->v.label, base->pts[k].label) != 0;
+		if (!between) {
+			free(m->v.vals);
+			free(m->v.label);
+			continue;
+		}
+		m->lo = o[i];
+		m->hi = o[i + 1];
+		md->n++;
+	}
+	all = xcalloc(np + md->n + 1, sizeof *all);
+	memcpy(all, base->pts, np * sizeof *all);
+	for (i = 0; i < md->n; i++)
+		all[np + i] = md->m[i].v;
+	wide.pts = all;
+	wide.npoints = np + md->n;
+	for (i = j = 0; i < md->n; i++) {
+		if (point_loads(&wide, np + i, arch) == 0) {
+			md->m[j++] = md->m[i];
+			continue;
+		}
+		warn("%s: no midpoint between %s and %s: the config does not take %s (tuner --size "
+		     "... --dry-run says why)", base->o.config, base->pts[md->m[i].lo].label,
+		     base->pts[md->m[i].hi].label, md->m[i].v.label);
+		free(md->m[i].v.vals);
+		free(md->m[i].v.label);
+	}
+	md->n = j;
+	free(all);
+	free(o);
 }
 
 /* every point loaded and its space expanded as --dry-run does, under the architecture's
@@ -423,14 +596,14 @@ static void dry_point(struct run *tp, const struct run_opts *o, size_t *said)
 }
 
 /* the GPU directory's best.cu and best.h into set: the one variant that ties every point's
-   winner, or the points' winners chosen by size; what was emitted ("single", "by size"), or
-   NULL where a point has no winner */
-static const char *emit_best(const struct side *s, struct run *first, struct fileset *set,
-                             const char *gpudir, const char *config)
+   winner, or the points' winners chosen by size (and the midpoints', for the sizes between);
+   what was emitted ("single", "by size"), or NULL where a point has no winner */
+static const char *emit_best(const struct side *s, const struct mids *md, struct run *first,
+                             struct fileset *set, const char *gpudir, const char *config)
 {
 	char **dirs;
 	struct tuned_text *text;
-	size_t i;
+	size_t i, n = s->np + md->done;
 
 	for (i = 0; i < s->np && s->p[i].win >= 0; i++)
 		;
@@ -439,20 +612,154 @@ static const char *emit_best(const struct side *s, struct run *first, struct fil
 		     "point's best.cu is in its directory)", config, s->p[i].label);
 		return NULL;
 	}
-	if (s->single >= 0 && s->single_ties) {
+	if (s->alone) {
 		emit_single(first, set, gpudir, s->p[0].id[s->single]);
 		return "single";
 	}
-	dirs = xcalloc(s->np, sizeof *dirs);
-	text = xcalloc(s->np, sizeof *text);
-	for (i = 0; i < s->np; i++) {
-		dirs[i] = strrchr(s->p[i].dir, '/') + 1;
-		text[i] = s->p[i].text;
+	dirs = xcalloc(n, sizeof *dirs);
+	text = xcalloc(n, sizeof *text);
+	for (i = 0; i < n; i++) {
+		const struct point *p = i < s->np ? &s->p[i] : &md->p[i - s->np];
+		dirs[i] = strrchr(p->dir, '/') + 1;
+		text[i] = p->text;
 	}
-	bundle_points(gpudir, first->c->name, dirs, s->np, text, set);
+	bundle_points(gpudir, first->c->name, dirs, n, text, set);
 	free(dirs);
 	free(text);
 	return "by size";
+}
+
+/* strcmp for qsort and bsearch over ids */
+static int by_id(const void *a, const void *b)
+{
+	return strcmp((const char *)a, (const char *)b);
+}
+
+/* the candidates between points lo and hi: of the variants timed at both (twins but once),
+   the k whose worse ratio to the fastest there is best (by order among equals), the two
+   points' winners, and single (NULL: none); their ids sorted, *n of them (malloc'd) */
+static char (*shortlist(const struct point *lo, const struct point *hi, size_t k,
+                        const char *single, size_t *n))[40]
+{
+	double *r = xcalloc(lo->n + 1, sizeof *r);
+	size_t *o = xcalloc(lo->n + 1, sizeof *o), i, j, m = 0;
+	char (*ids)[40] = xcalloc(k + 4, sizeof *ids);
+
+	for (i = 0; i < lo->n; i++) {
+		long h = find(hi, lo->id[i], i);
+		if (!(lo->ms[i] > 0) || lo->twin[i] || h < 0 || !(hi->ms[h] > 0) || hi->twin[h])
+			continue;
+		r[i] = fmin(lo->best / lo->ms[i], hi->best / hi->ms[h]);
+		for (j = m++; j > 0 && r[o[j - 1]] < r[i]; j--) /* best first, stable */
+			o[j] = o[j - 1];
+		o[j] = i;
+	}
+	for (*n = 0; *n < k && *n < m; ++*n)
+		memcpy(ids[*n], lo->id[o[*n]], sizeof *ids);
+	memcpy(ids[(*n)++], lo->id[lo->win], sizeof *ids);
+	memcpy(ids[(*n)++], hi->id[hi->win], sizeof *ids);
+	if (single)
+		memcpy(ids[(*n)++], single, sizeof *ids);
+	qsort(ids, *n, sizeof *ids, by_id);
+	for (i = j = 0; i < *n; i++) /* the winners may be among the k */
+		if (!j || strcmp(ids[j - 1], ids[i]))
+			memcpy(ids[j++], ids[i], sizeof *ids);
+	*n = j;
+	free(r);
+	free(o);
+	return ids;
+}
+
+/* tune at each midpoint of md over its candidates (shortlist; single: the best single
+   variant's id, or NULL), as a point of base's with the first point's GPU worker; each kept
+   in md->p */
+static int mids_run(struct run *base, struct run *first, struct mids *md, const struct point *p,
+                    const char *single)
+{
+	size_t np = base->npoints, i, v, nc, ntry;
+	struct run wide = *base;  /* base with the midpoints among its points, to load them */
+	struct vsize *all = xcalloc(np + md->n + 1, sizeof *all);
+	int rc = 0;
+
+	memcpy(all, base->pts, np * sizeof *all);
+	for (i = 0; i < md->n; i++)
+		all[np + i] = md->m[i].v;
+	wide.pts = all;
+	wide.npoints = np + md->n;
+	md->p = xcalloc(md->n + 1, sizeof *md->p);
+	md->of = xcalloc(md->n + 1, sizeof *md->of);
+	for (i = 0; i < md->n && !run_stop; i++) {
+		const struct mid *m = &md->m[i];
+		char (*ids)[40] = shortlist(&p[m->lo], &p[m->hi], base->o.mid, single, &nc);
+		unsigned char *only;
+		struct run tp;
+		int r;
+
+		points_load(&tp, &wide, np + i);
+		tp.first = first;
+		tp.keep_json = 1;
+		tune_target(&tp);
+		tune_expand(&tp);
+		only = xcalloc(tp.s.n + 1, 1);
+		for (v = ntry = 0; v < tp.s.n; v++)
+			ntry += only[v] = !tp.s.v[v].drop && bsearch(tp.s.v[v].id, ids, nc, sizeof *ids, by_id);
+		free(ids);
+		note(1, "tuner: midpoint %zu of %zu: %s, between %s and %s: %zu candidates (the "
+		        "best at both, and their winners)\n", i + 1, md->n, tp.label, p[m->lo].label,
+		     p[m->hi].label, ntry);
+		if (!ntry || run_stop) {
+			tune_free(&tp);
+			free(only);
+			continue;
+		}
+		tp.only = only;
+		tp.ri.mid_lo = p[m->lo].label;
+		tp.ri.mid_hi = p[m->hi].label;
+		tune_run(&tp);
+		r = tune_finish(&tp);
+		if (r > rc)
+			rc = r;
+		md->of[md->done] = i;
+		keep(&md->p[md->done++], &tp);
+		tune_free(&tp);
+		free(only);
+	}
+	free(all);
+	return rc;
+}
+
+/* s->alone: the single variant ties every point's winner, and the fastest candidate at every
+   midpoint (else s->slow_at names the first where it does not) */
+static void single_alone(struct side *s, const struct mids *md)
+{
+	size_t i;
+
+	s->alone = s->single_ties;
+	for (i = 0; s->alone && i < md->done; i++) {
+		const struct point *q = &md->p[i];
+		const char *id = s->p[0].id[s->single];
+		long k = find(q, id, (size_t)s->single);
+		if (k >= 0 && q->tie[k])
+			continue;
+		s->alone = 0;
+		s->slow_at = q->label;
+		s->slow_pct = pct_at(q, id, (size_t)s->single);
+	}
+}
+
+static void mids_free(struct mids *md)
+{
+	size_t i;
+
+	for (i = 0; i < md->n; i++) {
+		free(md->m[i].v.vals);
+		free(md->m[i].v.label);
+	}
+	for (i = 0; i < md->done; i++)
+		point_free(&md->p[i]);
+	free(md->m);
+	free(md->p);
+	free(md->of);
 }
 
 int points_run(struct run *t)
@@ -461,13 +768,14 @@ int points_run(struct run *t)
 	size_t np = t->npoints, i;
 	struct point *p = xcalloc(np, sizeof *p);
 	struct report_rows **rows = xcalloc(np, sizeof *rows); /* untimed: the points' table's */
-	struct side s = {p, np, NULL, -1, NULL, 0};
+	struct side s = {p, np, NULL, -1, NULL, 0, 0, NULL, 0};
 	struct fileset set = {0};
 	char *gpudir = NULL, *gpu = NULL;
 	const char *emitted = NULL;
 	int rc = 0, timed = 1;
 	size_t done = 0, said = SIZE_MAX;
 	struct run first = {0};
+	struct mids md = {0};
 
 	if (o.shard_n)
 		fatal("%s: --shard with %zu points to tune at: shard one point at a time (--size "
@@ -529,12 +837,27 @@ int points_run(struct run *t)
 		report_points(stdout, first.c, rows, np, &first.ri);
 	if (timed) {
 		side_make(&s);
+		for (i = 0; i < np && p[i].win >= 0; i++)
+			;
+		if (i == np && o.mid) {
+			int r;
+			mids_plan(t, p, first.ri.arch, &md);
+			if ((r = mids_run(t, &first, &md, p, s.single >= 0 ? p[0].id[s.single] : NULL)) > rc)
+				rc = r;
+		}
+		single_alone(&s, &md);
 		if (verbosity >= 1)
 			table(stdout, &s, gpu);
-		emitted = emit_best(&s, &first, &set, gpudir, o.config);
+		if (run_stop) {
+			if (first.m)
+				measure_rebind(first.m, &first);
+			tune_free(&first);
+			goto out;
+		}
+		emitted = emit_best(&s, &md, &first, &set, gpudir, o.config);
 	}
 	for (i = 0; i < sizeof writers / sizeof *writers; i++) { /* untimed: the points' links */
-		struct gpudir g = {&s, &first, gpu, emitted};
+		struct gpudir g = {&s, &first, gpu, emitted, &md};
 		writers[i].write(tune_file(&set, gpudir, writers[i].file), &g);
 	}
 	gpudir_commit(&set, gpudir);
@@ -548,6 +871,7 @@ int points_run(struct run *t)
 		measure_rebind(first.m, &first); /* back to its owner, which closes it */
 	tune_free(&first);
 out:
+	mids_free(&md);
 	fileset_free(&set);
 	for (i = 0; i < done; i++) {
 		point_free(&p[i]);

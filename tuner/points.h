@@ -8,6 +8,11 @@
 
 #include <stddef.h>
 
+/* --midpoints: the variants timed at the midpoint of two points next to each other (the
+   best by their worse ratio to the fastest at the two, beside the two points' winners) */
+#define MID_DEFAULT 8
+#define MID_MAX 1000
+
 struct run;
 
 /* t loaded at point i of base's points (tune_load_from: the config from base's text, the

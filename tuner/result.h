@@ -138,6 +138,8 @@ struct runinfo {
 	size_t budget;            /* --budget (0: none) */
 	uint64_t seed;
 	int shard_k, shard_n;     /* --shard K/N (0/0: none) */
+	const char *mid_lo, *mid_hi; /* a midpoint's run: the labels of the two points it lies
+	                             between (NULL: not a midpoint) */
 	int list_dropped;         /* --list-dropped: results.json and .csv list the dropped variants
 	                             (else they count them by rule) */
 	int table_all;            /* --all: the table shows every row, not the first

@@ -381,6 +381,13 @@ void results_write(struct buf *b, FILE *out, const struct config *c, const struc
 	buf_puts(b, "},\n");
 	if (ri->shard_n)
 		buf_printf(b, "  \"shard\": [%d, %d],\n", ri->shard_k, ri->shard_n);
+	if (ri->mid_lo) {
+		buf_puts(b, "  \"midpoint\": {\"between\": [");
+		buf_json_str(b, ri->mid_lo);
+		buf_puts(b, ", ");
+		buf_json_str(b, ri->mid_hi);
+		buf_puts(b, "]},\n");
+	}
 	buf_printf(b, "  \"search\": {\"strategy\": \"%s\", \"budget\": %zu, \"seed\": %llu, "
 	           "\"timed\": %zu, \"skipped\": %zu", ri->strategy ? ri->strategy : "exhaustive",
 	           ri->budget, (unsigned long long)ri->seed, ri->ntimed, ri->nskipped);

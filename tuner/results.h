@@ -97,6 +97,8 @@ struct results {
 	int max_threads;
 	int64_t smem_block, smem_optin, lim_sms;
 	int shard_k, shard_n;     /* --shard K/N (0 0: not a shard) */
+	int midpoint;             /* "midpoint" is given: a run at the midpoint of two points,
+	                             of a few candidates (points.h) */
 	char *strategy;           /* the search's */
 	int64_t budget, seed, ntimed;
 	double first_timed_s, wall_s;
@@ -129,7 +131,7 @@ extern const char *const results_phase_kinds[PHASE_KINDS];
 struct results *results_parse(const char *text, size_t len, int complete,
                               struct results_error *why);
 /* the GPU directory's results.json of a run at several points (points.h): the points'
-   directory names, *n of them (malloc'd, each too); NULL where path is not such a file (then
+   and the midpoints' directory names, *n of them (malloc'd, each too); NULL where path is not such a file (then
    results_load tells what it is; why->text is empty), or where it names something that is not
    a point's directory (why->text says so) */
 char **results_points(const char *path, size_t *n, struct results_error *why);

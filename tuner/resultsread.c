@@ -349,6 +349,7 @@ static void read_run(struct rd *d, json_t *doc, struct results *r)
 		r->shard_k = (int)json_integer_value(json_array_get(v, 0));
 		r->shard_n = (int)json_integer_value(json_array_get(v, 1));
 	}
+	r->midpoint = get(d, "", doc, "midpoint", JSON_OBJECT, OPTIONAL) != NULL;
 	if ((o = get(d, "", doc, "search", JSON_OBJECT, OPTIONAL))) {
 		r->strategy = str(d, "search", o, "strategy", OPTIONAL);
 		r->budget = integer(d, "search", o, "budget", 0);
@@ -477,33 +478,47 @@ static json_t *parsed(json_t *doc, const json_error_t *e, struct results_error *
 
 char **results_points(const char *path, size_t *n, struct results_error *why)
 {
+	static const char *const keys[] = {"points", "midpoints"};
 	json_t *doc = load_doc(path, why), *pts, *p;
 	char **dirs;
-	size_t i;
+	size_t i, k, all = 0;
 
 	*n = 0;
 	if (!doc || !json_is_object(doc) || json_object_get(doc, "variants") ||
-	    !json_is_array(pts = json_object_get(doc, "points"))) {
+	    !json_is_array(json_object_get(doc, "points"))) {
 		json_decref(doc);
 		memset(why, 0, sizeof *why); /* results_load says what is wrong with it */
 		return NULL;
 	}
-	dirs = xcalloc(json_array_size(pts) + 1, sizeof *dirs);
-	json_array_foreach(pts, i, p) {
-		json_t *d = json_object_get(p, "dir");
-		if (i >= CFG_POINTS_MAX || !json_is_string(d) || !util_plain_name(json_string_value(d))) {
-			while (*n)
-				free(dirs[--*n]);
-			free(dirs);
-			json_decref(doc);
-			snprintf(why->text, sizeof why->text, "points[%zu]: no 'dir' naming a point's "
-			         "directory (at most %d points)", i, CFG_POINTS_MAX);
-			return NULL;
+	for (k = 0; k < 2; k++)
+		all += json_array_size(json_object_get(doc, keys[k])); /* 0: not an array */
+	dirs = xcalloc(all + 1, sizeof *dirs);
+	for (k = 0; k < 2; k++) {
+		if (!(pts = json_object_get(doc, keys[k])))
+			continue;
+		if (!json_is_array(pts)) {
+			snprintf(why->text, sizeof why->text, "'%s' is not an array", keys[k]);
+			goto bad;
 		}
-		dirs[(*n)++] = xstrdup(json_string_value(d));
+		json_array_foreach(pts, i, p) {
+			json_t *d = json_object_get(p, "dir");
+			if (i >= CFG_POINTS_MAX - k || !json_is_string(d) ||
+			    !util_plain_name(json_string_value(d))) {
+				snprintf(why->text, sizeof why->text, "%s[%zu]: no 'dir' naming a point's "
+				         "directory (at most %d)", keys[k], i, CFG_POINTS_MAX - (int)k);
+				goto bad;
+			}
+			dirs[(*n)++] = xstrdup(json_string_value(d));
+		}
 	}
 	json_decref(doc);
 	return dirs;
+bad:
+	while (*n)
+		free(dirs[--*n]);
+	free(dirs);
+	json_decref(doc);
+	return NULL;
 }
 
 /* the results doc holds (NULL with why when it is not what results_load reads) */

@@ -47,6 +47,8 @@ struct run_opts {
 	char **sizes;             /* --size NAME=N[,N...] */
 	size_t nsizes;
 	size_t point;             /* the point (cfg_points) this run tunes at */
+	size_t mid;               /* --midpoints: variants timed at the midpoint of two points
+	                             next to each other (0: no midpoints) */
 };
 
 struct measure;
@@ -85,6 +87,8 @@ struct run {
 	                             one borrows; NULL: none */
 	int m_borrowed;           /* m is first's: closed with first, not here */
 	int keep_json;            /* keep results.json's text in json (a point's run: bundled) */
+	const unsigned char *only; /* per variant: it may be tried (NULL: every kept one); a
+	                             midpoint's candidates (points.c) */
 	char *json;               /* that text (keep_json), json_len bytes; NULL: not kept */
 	size_t json_len;
 };

@@ -616,7 +616,9 @@ static const char *shared_cache(const struct run *t)
 void stream_summary(const struct run *t, const struct stream_sum *sum, size_t ncand)
 {
 	const struct config *c = t->c;
-	size_t tried = ncand - t->ri.nskipped;
+	/* another shard's variants, and those not among a midpoint's candidates, are skipped
+	   too: not this run's to try */
+	size_t skipped = t->ri.nskipped - (t->s.nkept - ncand), tried = ncand - skipped;
 
 	note(1, "tuner: %zu variants in %.2f s: %zu built, %zu failed to compile, %zu over the "
 	     "shared-memory limit%s%.0zu%s;\n  NVRTC compiled %zu, %zu from the cache (%swith the "
@@ -625,9 +627,9 @@ void stream_summary(const struct run *t, const struct stream_sum *sum, size_t nc
 	     sum->nint ? " not compiled (interrupted)" : "", t->ri.compiled, t->ri.cache_hits,
 	     shared_cache(t), t->ri.shared ? ", " : "", t->ri.shared,
 	     t->ri.shared ? " the same program as another variant (docs/how-it-works.md)" : "");
-	if (t->ri.nskipped)
+	if (skipped)
 		note(1, "tuner: %s search: %zu of %zu candidate variants tried (--budget %zu), %zu "
-		     "skipped\n", t->ri.strategy, tried, ncand, t->ri.budget, t->ri.nskipped);
+		     "skipped\n", t->ri.strategy, tried, ncand, t->ri.budget, skipped);
 	if (t->ri.ntimed)
 		note(1, "tuner: timed %zu variants; the first %.2f s after compiling began, all in "
 		     "%.2f s\n", t->ri.ntimed, t->ri.first_timed_s, t->ri.compile_s);

@@ -249,7 +249,8 @@ static void unused_params(const struct config *c, const struct space *s, const s
 
 static void predict(struct run *t);
 
-/* the kept variants this run may try (its shard's), in config order; count in *n */
+/* the kept variants this run may try (its shard's, a midpoint's candidates), in config
+   order; count in *n */
 static size_t *candidates(const struct run *t, size_t *n)
 {
 	const struct space *s = &t->s;
@@ -257,7 +258,7 @@ static size_t *candidates(const struct run *t, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < s->n; i++) {
-		if (s->v[i].drop)
+		if (s->v[i].drop || (t->only && !t->only[i]))
 			continue;
 		if (!t->o.shard_n || k % (size_t)t->o.shard_n == (size_t)t->o.shard_k - 1)
 			c[(*n)++] = i;
