@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 	for (size_t a = 0; a < args.size(); a++) {
 		struct prob *p = &ps[a];
 		char *s = args[a];
-		if (strlen(s) < 3 || s[1] != ':' || !strchr("pbc", s[0])) {
+		if (strlen(s) < 3 || s[1] != ':' || !strchr("pmbc", s[0])) {
 			fprintf(stderr, "dispatch: %s: not KIND:SIZE\n", s);
 			return 2;
 		}

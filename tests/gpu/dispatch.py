@@ -1,5 +1,6 @@
 """tests/gpu/dispatch.sh's table, from the harness's lines (tests/gpu/dispatch.cu).
 dispatch.py winners GPUDIR: "LABEL ID" per point of a run tuned at several points.
+dispatch.py midpoints GPUDIR: the sizes of its midpoints, one a line.
 dispatch.py table TABLE KERNEL TIMES AGREE: the rows of one kernel, printed and appended to
 TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS).
 The verdicts follow the graph-replayed (in the L2) or flushed timings; "held %" is the pick's
@@ -11,6 +12,10 @@ import sys
 if sys.argv[1] == "winners":
     for p in json.load(open(sys.argv[2] + "/results.json"))["points"]:
         print(p["dir"], p["winner"])
+    sys.exit(0)
+if sys.argv[1] == "midpoints":  # each midpoint's sizes, as the harness takes them (ROWSxCOLS)
+    for p in json.load(open(sys.argv[2] + "/results.json")).get("midpoints", []):
+        print("x".join(str(v) for v in p["sizes"].values()))
     sys.exit(0)
 
 table, kernel, times, agree = sys.argv[2:6]
@@ -44,10 +49,10 @@ for label, rs in rows.items():
     hp = [r for r in hc if r["pick"]]
     hgap = 100 * (hp[0]["us"] / min(r["us"] for r in hc) - 1) if hp else None
     kind = kinds[label]
-    ok = not bad and (kind != "p" or gap <= 1.0) and (kind != "b" or (tgap is not None and tgap <= 3.0))
+    ok = not bad and (kind not in "pm" or gap <= 1.0) and (kind != "b" or (tgap is not None and tgap <= 3.0))
     fail |= not ok
     lines.append("%-9s %-22s %-7s %-7s %-9s %8.2f  %-9s %6.2f %7s %6s %6s  %s" % (
-        kernel, label, {"p": "point", "b": "between", "c": "-"}[kind], p["mode"], p["id"],
+        kernel, label, {"p": "point", "m": "mid", "b": "between", "c": "-"}[kind], p["mode"], p["id"],
         p["us"], fast["id"], gap, "%.2f" % tgap if tgap is not None else "-",
         "%.2f" % hgap if hgap is not None else "-",
         "%.3f" % (cub[0]["us"] / p["us"]) if cub else "-",

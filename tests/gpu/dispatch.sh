@@ -1,19 +1,19 @@
 #!/bin/sh
 # Size dispatch as an application sees it, for a machine with a CUDA GPU: filter21, transpose
-# and reduction tuned at four points each (tuner --size), tests/gpu/dispatch.cu built with nvcc
-# against the run's best.cu, and at the points and at three sizes between them every entry
-# verified and timed, interleaved (graph-replayed below the L2, after a read flush above it),
-# beside the tuner's own winner of a run at each size between; for the reduction, CUB from 2^16
-# to 2^27 too. One table (tests/gpu/dispatch.py): FAIL where the pick is more than 1 % slower
-# than the fastest entry at a point, more than 3 % slower than the tuner's winner at a size
-# between, or wrong; with DISPATCH_RUNS=3 also where three runs' winners at a point lie more
-# than 1 % apart. Exits 1 on any FAIL. Under 2 minutes for the three kernels with
-# DISPATCH_RUNS=3 on one H200 (4df37ed).
+# and reduction tuned at four points each (tuner --size; with its midpoints between them),
+# tests/gpu/dispatch.cu built with nvcc against the run's best.cu, and at the points, the
+# midpoints and six sizes between them (none a midpoint) every entry verified and timed,
+# interleaved (graph-replayed below the L2, after a read flush above it), beside the tuner's own
+# winner of a run at each size between; for the reduction, CUB from 2^16 to 2^27 too. One table
+# (tests/gpu/dispatch.py): FAIL where the pick is more than 1 % slower than the fastest entry at
+# a point or a midpoint, more than 3 % slower than the tuner's winner at a size between, or
+# wrong; with DISPATCH_RUNS=3 also where three runs' winners at a point lie more than 1 %
+# apart. Exits 1 on any FAIL.
 # Usage: tests/gpu/dispatch.sh [OUTDIR]   (default out/dispatch: table.txt and each kernel's
 # runs, logs and harness; TUNER_YAML_PREFIX as for tests/gpu/run.sh). DISPATCH_KERNELS (default
 # "filter21 transpose reduction"), DISPATCH_SAMPLES (default 30), DISPATCH_RUNS (default 1),
 # DISPATCH_POINTS and DISPATCH_BETWEEN (the sizes tuned at and between, for one kind of kernel),
-# NVCC (default nvcc).
+# DISPATCH_ARGS (more of the tuner's options, for every run: --midpoints 0), NVCC (default nvcc).
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/dispatch}
@@ -37,7 +37,8 @@ tune() {
 	rm -rf "$dir"
 	gdir=""
 	gpu_idle
-	out/bin/tuner -q --fresh --out "$dir" "$@" </dev/null >"$log" 2>&1 ||
+	# shellcheck disable=SC2086
+	out/bin/tuner -q --fresh --out "$dir" ${DISPATCH_ARGS:-} "$@" </dev/null >"$log" 2>&1 ||
 		{ echo "tuner failed: $* (see $log)"; return 1; }
 	gdir=$(dirname "$(find "$dir" -mindepth 3 -maxdepth 3 -name results.json | head -n 1)")
 }
@@ -60,7 +61,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	: >"$w/agree"
 	K=$(echo $k | tr a-z A-Z)
 	if [ $k = transpose ]; then # square points: a copy of the config listing them, beside it
-		pts=${DISPATCH_POINTS:-1024 2048 4096 8192} mid=${DISPATCH_BETWEEN:-1536 3072 6144}
+		pts=${DISPATCH_POINTS:-1024 2048 4096 8192} mid=${DISPATCH_BETWEEN:-1280 1792 2560 3584 5120 7168}
 		python3 - configs/transpose.yaml "$tc" "$pts" <<-'PY'
 		import re, sys
 		t = open(sys.argv[1]).read()
@@ -71,7 +72,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 		PY
 		set -- "$tc"
 	else
-		pts=${DISPATCH_POINTS:-65536 1048576 8388608 67108864} mid=${DISPATCH_BETWEEN:-200000 3000000 24000000}
+		pts=${DISPATCH_POINTS:-65536 1048576 8388608 67108864} mid=${DISPATCH_BETWEEN:-200000 500000 1600000 3000000 12000000 24000000}
 		set -- --size "n=$(echo $pts | tr ' ' ,)" "configs/$k.yaml"
 	fi
 	echo "== $k: $runs run(s) at $pts, runs at $mid"
@@ -107,6 +108,10 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	for s in $pts; do
 		[ $k = transpose ] && sizes="$sizes p:${s}x$s" || sizes="$sizes p:$s"
 	done
+	mids=$(python3 tests/gpu/dispatch.py midpoints "$first") # timed like the points
+	for s in $mids; do
+		case " $mid " in *" ${s%%x*} "*) ;; *) sizes="$sizes m:$s" ;; esac
+	done
 	for s in $mid; do
 		if [ $k = transpose ]; then
 			tune "$w/at$s" "$w/at$s.log" --size rows=$s --size cols=$s configs/$k.yaml || status=1
@@ -121,7 +126,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	if [ $k = reduction ]; then # CUB beside the pick from 2^16 to 2^27
 		cub=-c
 		for e in 16 17 18 19 20 21 22 23 24 25 26 27; do # those not tuned at or between
-			case " $pts $mid " in *" $((1 << e)) "*) ;; *) sizes="$sizes c:$((1 << e))" ;; esac
+			case " $pts $mid $mids " in *" $((1 << e)) "*) ;; *) sizes="$sizes c:$((1 << e))" ;; esac
 		done
 	fi
 	hdr=$(echo "$best" | sed 's/\.cu$/.h/')
