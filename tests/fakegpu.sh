@@ -747,10 +747,17 @@ t = t.replace("source: fake_ref.cu", "source: %s/fake_ref.cu" % sys.argv[3])
 t = t.replace("    count: n\n    role: in", "    count: (n - 1416) * (n - 1416)\n    role: in", 1)
 open(sys.argv[2], "w").write(t)
 EOF
-FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_refused 0 "$tmp/mp.log" --out "$mp/3" --size n=1000,2000 "$tmp/mpbad.yaml"
+FAKECUDA_L2=67108864 FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_refused 0 "$tmp/mp.log" --out "$mp/3" --size n=1000,2000 "$tmp/mpbad.yaml"
 has midpoints_refused_said "no midpoint between n=1000 and n=2000: the config does not take n=1416" "$tmp/stderr"
 if [ -f "$mp/3/fake_pairs/fake-gpu-sm90/best.h" ] && [ ! -e "$mp/3/fake_pairs/fake-gpu-sm90/n=1416" ]; then
 	ok midpoints_refused_files; else bad midpoints_refused_files "$(ls -R "$mp/3")"; fi
+# across the L2: 65536 is timed in the fake's 1 MiB L2 (8 bytes an element), 1048576 flushed;
+# the midpoint is the largest size whose buffers still fit (131072), not the geometric mean
+FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_l2 0 "$tmp/mp.log" --out "$mp/4" --size n=65536,1048576 tests/fakecuda/pairs.yaml
+check midpoints_l2_json "$mp/4/fake_pairs/fake-gpu-sm90/results.json" '
+assert [x["label"] for x in d["midpoints"]] == ["n=131072"], d["midpoints"]'
+check midpoints_l2_timed "$mp/4/fake_pairs/fake-gpu-sm90/n=131072/results.json" '
+assert d["l2"]["flush"] is False, d["l2"]'
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 for x in 1024 4096 65536; do has "points_page_names_n=$x" "<span class=\"sub\">on Fake GPU ([^<]*), at n=$x</span>" "$g/n=$x/report.html"; done

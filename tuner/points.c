@@ -22,6 +22,7 @@
 #include "run.h"
 #include "space.h"
 #include "spec.h"
+#include "timing.h"
 #include "tune.h"
 #include "tuned.h"
 #include "util.h"
@@ -38,6 +39,7 @@ struct point {
 	double *ms;               /* median, NAN where not verified and timed */
 	unsigned char *tie;       /* a tie of the winner (or the winner) */
 	unsigned char *twin;      /* timed as another variant's twin, not itself */
+	int flushed;              /* its samples flushed the L2 first (timing_l2_flush) */
 	long win;                 /* the winner's index, -1: none */
 	double best;              /* the winner's median, NAN: none */
 	double bytes;             /* the winner's bytes moved per launch */
@@ -71,6 +73,7 @@ static void keep(struct point *p, struct run *t)
 		p->vals[i] = t->c->sizes[i].val;
 	p->dir = xstrdup(t->dir);
 	p->timed = t->ri.timed;
+	p->flushed = t->ri.l2_flush;
 	p->n = t->s.n;
 	p->id = xcalloc(p->n + 1, sizeof *p->id);
 	p->ms = xcalloc(p->n + 1, sizeof *p->ms);
@@ -421,23 +424,65 @@ void points_load(struct run *t, const struct run *base, size_t i)
 	tune_load_from(t, base);
 }
 
-/* between sizes a and b: their geometric mean, rounded to a multiple of the largest power of
-   two that divides both and leaves it strictly between them (what the two sizes share is
-   kept as far as it can be: 1536 between 1024 and 2048); a where no size lies between */
-static int64_t mid_size(int64_t a, int64_t b)
+/* between sizes a and b: x rounded (down: floor) to a multiple of the largest power of two
+   that divides both and leaves it strictly between them (what the two sizes share is kept as
+   far as it can be: 1536 between 1024 and 2048); a where no size lies between */
+static int64_t mid_round(int64_t a, int64_t b, double x, int floor)
 {
-	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, x;
-	double g;
+	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, y;
 
 	if (lo <= 0 || hi - lo < 2)
 		return a;
-	g = sqrt((double)lo) * sqrt((double)hi);
 	for (al = (lo | hi) & -(lo | hi); al >= 1; al /= 2) {
-		x = (int64_t)llround(g / (double)al) * al;
-		if (x > lo && x < hi)
-			return x;
+		y = (int64_t)(floor ? x / (double)al : llround(x / (double)al)) * al;
+		if (y > lo && y < hi)
+			return y;
 	}
 	return a;
+}
+
+/* the sizes at fraction f of the way from point a to point b on a log scale, unrounded */
+static double mid_at(int64_t a, int64_t b, double f)
+{
+	return a > 0 && b > 0 ? exp((1 - f) * log((double)a) + f * log((double)b)) : (double)a;
+}
+
+/* the midpoint's sizes (vals) between points a and b whose samples are timed alike (both in
+   the L2, or both flushed): each size's geometric mean, rounded (mid_round); where a's are
+   timed in the L2 and b's flushed, the largest sizes on the way whose buffers still fit in
+   the L2 (sizes: the run's, l2: its bytes), rounded down: the sizes just beyond lie on the
+   other side of that change, which b's timings tell of */
+static void mid_sizes(const struct config *c, const int64_t *a, const int64_t *b, int across,
+                      const struct vars *sizes, int64_t l2, int64_t *vals)
+{
+	double lo = 0, hi = 1;
+	char why[256];
+	struct vars v = *sizes;
+	size_t k;
+	int i;
+
+	for (k = 0; k < c->nsizes; k++)
+		vals[k] = mid_round(a[k], b[k], mid_at(a[k], b[k], 0.5), 0);
+	if (!across)
+		return;
+	for (i = 0; i < 40; i++) { /* the fraction of the way where the buffers outgrow the L2 */
+		double f = (lo + hi) / 2;
+		for (k = 0; k < c->nsizes; k++)
+			vars_set(&v, c->sizes[k].name, (int64_t)mid_at(a[k], b[k], f));
+		if (timing_l2_flush(c, &v, l2, why, sizeof why))
+			hi = f;
+		else
+			lo = f;
+	}
+	for (k = 0; k < c->nsizes; k++) {
+		vals[k] = mid_round(a[k], b[k], mid_at(a[k], b[k], lo), 1);
+		vars_set(&v, c->sizes[k].name, vals[k]);
+	}
+	for (k = 0, i = 0; k < c->nsizes; k++)
+		i |= vals[k] != a[k] && vals[k] != b[k];
+	if (!i || timing_l2_flush(c, &v, l2, why, sizeof why)) /* no room: halfway */
+		for (k = 0; k < c->nsizes; k++)
+			vals[k] = mid_round(a[k], b[k], mid_at(a[k], b[k], 0.5), 0);
 }
 
 /* 0 where base's run at point i (of the points base holds) loads and keeps a variant as
@@ -470,13 +515,14 @@ static int point_loads(const struct run *base, size_t i, const char *arch)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* the midpoints of base's points (md->m, md->n), p their runs: the points ordered by the
-   bytes their winners move, between each two next to each other the sizes mid_size gives,
-   where they differ from both and from every point, and base's config takes them (for the
-   architecture the points were tuned for) */
-static void mids_plan(const struct run *base, const struct point *p, const char *arch,
+/* the midpoints of base's points (md->m, md->n), p their runs, first the first's: the points
+   ordered by the bytes their winners move, between each two next to each other the sizes
+   mid_sizes gives, where they differ from both and from every point, and base's config takes
+   them (for the architecture the points were tuned for) */
+static void mids_plan(const struct run *base, const struct point *p, const struct run *first,
                       struct mids *md)
 {
+	const char *arch = first->ri.arch;
 	const struct config *c = base->c;
 	size_t np = base->npoints, *o = xcalloc(np, sizeof *o), i, j, k;
 	struct run wide = *base;  /* base with the midpoints among its points, to load them */
@@ -495,10 +541,10 @@ static void mids_plan(const struct run *base, const struct point *p, const char 
 		if (!(p[o[i]].bytes > 0) || !(p[o[i + 1]].bytes > p[o[i]].bytes))
 			continue;
 		m->v.vals = xcalloc(c->nsizes + 1, sizeof *m->v.vals);
-		for (k = 0; k < c->nsizes; k++) {
-			m->v.vals[k] = mid_size(a[k], b[k]);
+		mid_sizes(c, a, b, !p[o[i]].flushed && p[o[i + 1]].flushed, &first->sizes,
+		          first->ri.gpu.l2_bytes, m->v.vals);
+		for (k = 0; k < c->nsizes; k++)
 			between |= m->v.vals[k] != a[k] && m->v.vals[k] != b[k];
-		}
 		m->v.label = cfg_point_label(c, m->v.vals);
 		for (k = 0; between && k < np; k++)
 			between = strcmp(m->v.label, base->pts[k].label) != 0;
@@ -841,7 +887,7 @@ int points_run(struct run *t)
 			;
 		if (i == np && o.mid) {
 			int r;
-			mids_plan(t, p, first.ri.arch, &md);
+			mids_plan(t, p, &first, &md);
 			if ((r = mids_run(t, &first, &md, p, s.single >= 0 ? p[0].id[s.single] : NULL)) > rc)
 				rc = r;
 		}
