@@ -701,10 +701,11 @@ sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1100, 2560};/' -e 's/i < 1
 if cc -I"$tmp/mid/fake_pairs/fake-gpu-sm90" -o "$tmp/sel3" "$tmp/sel3.c" 2>"$tmp/cc.err" && "$tmp/sel3" >"$tmp/sel.out" &&
 	[ "$(head -n 2 "$tmp/sel.out" | tr '\n' ' ')" = "1100 0 2560 2 " ]; then
 	ok points_select_between_interpolated; else bad points_select_between_interpolated "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
-# midpoints: BLOCK 32 runs three times slower in 32 to 63 blocks only (n = 2048 to 4095), BLOCK
+# midpoints: BLOCK 32 runs three times slower in 32 to 63 blocks only (n = 1985 to 4032), BLOCK
 # 64 always 1.2 times: BLOCK 32 ties both points' winners, and without midpoints it is emitted
-# alone; the midpoint n = 2048 (the geometric mean, a multiple of what both sizes share) times
-# the candidates there and best.cu chooses by size, the midpoint's entry and BLOCK 64 between
+# alone; the midpoint n = 2112 (the geometric mean 2048 moved to an odd multiple of 64: the two
+# sizes share more) times the candidates there and best.cu chooses by size, the
+# midpoint's entry and BLOCK 64 between
 mp=$tmp/midp
 FAKECUDA_SLOW="32/32:3,32/64:1,64:1.2" tune midpoints_none 0 "$tmp/mp.log" --midpoints 0 --out "$mp/0" --size n=1024,4096 tests/fakecuda/pairs.yaml
 check midpoints_none_single "$mp/0/fake_pairs/fake-gpu-sm90/results.json" '
@@ -713,25 +714,25 @@ FAKECUDA_SLOW="32/32:3,32/64:1,64:1.2" tune midpoints_run 0 "$tmp/mp.log" --out 
 gm=$mp/1/fake_pairs/fake-gpu-sm90
 check midpoints_json "$gm/results.json" '
 m = d["midpoints"]
-assert [(x["label"], x["dir"], x["between"], x["timed"]) for x in m] == [("n=2048", "n=2048", ["n=1024", "n=4096"], 2)], m
+assert [(x["label"], x["dir"], x["between"], x["timed"]) for x in m] == [("n=2112", "n=2112", ["n=1024", "n=4096"], 2)], m
 s = d["single"]
 assert s["ties_every_winner"] is True and s["alone"] is False and d["emitted"] == "by size", s
 assert m[0]["winner"] != s["id"], (m, s)'
-check midpoints_point_json "$gm/n=2048/results.json" '
+check midpoints_point_json "$gm/n=2112/results.json" '
 assert d["midpoint"] == {"between": ["n=1024", "n=4096"]}, d.get("midpoint")
 ok = [v["id"] for v in d["variants"] if v["status"] == "ok"]
 assert len(ok) == 2 and d["search"]["skipped"] == 2, (ok, d["search"])'
-has midpoints_said "^tuner: midpoint 1 of 1: n=2048, between n=1024 and n=4096: 2 candidates" "$tmp/stderr"
-has midpoints_single_said "it ties every point's winner, not the fastest at the midpoint n=2048 (40.0 %): chosen by size$" "$tmp/stdout"
-has midpoints_header_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2048 (a midpoint: its best of the candidates): v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
-has midpoints_header_between "^ \*     3  Fake GPU between n=1024 and n=2048: v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
-sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1024, 1500, 2048, 3000, 4096};/' -e 's/i < 10/i < 5/' "$tmp/sel.c" >"$tmp/sel4.c"
+has midpoints_said "^tuner: midpoint 1 of 1: n=2112, between n=1024 and n=4096: 2 candidates" "$tmp/stderr"
+has midpoints_single_said "it ties every point's winner, not the fastest at the midpoint n=2112 (40.0 %): chosen by size$" "$tmp/stdout"
+has midpoints_header_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2112 (a midpoint: its best of the candidates): v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
+has midpoints_header_between "^ \*     3  Fake GPU between n=1024 and n=2112: v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
+sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1024, 1500, 2112, 3000, 4096};/' -e 's/i < 10/i < 5/' "$tmp/sel.c" >"$tmp/sel4.c"
 if cc -I"$gm" -o "$tmp/sel4" "$tmp/sel4.c" 2>"$tmp/cc.err" && "$tmp/sel4" >"$tmp/sel.out" &&
-	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1024 0 1500 3 2048 1 3000 4 4096 2 " ]; then
+	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1024 0 1500 3 2112 1 3000 4 4096 2 " ]; then
 	ok midpoints_select; else bad midpoints_select "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
 # tuner bundle reads the midpoints back from the GPU directory
 expect midpoints_bundle 0 "$T" bundle --out "$mp/b" "$mp/1/fake_pairs"
-has midpoints_bundle_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2048 (a midpoint" "$mp/b/fake_pairs_bundle.h"
+has midpoints_bundle_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2112 (a midpoint" "$mp/b/fake_pairs_bundle.h"
 # the portable default is not restricted to a midpoint's few candidates
 has midpoints_portable "^ \*     5  portable default: v[0-9a-f]* (BLOCK=32 TAIL=1), at least 100.0 % of each tuned GPU's best$" "$gm/best.h"
 # the midpoint rounded to what the two sizes share: 1000 and 2000 are multiples of 8, 1416 is
@@ -752,12 +753,20 @@ has midpoints_refused_said "no midpoint between n=1000 and n=2000: the config do
 if [ -f "$mp/3/fake_pairs/fake-gpu-sm90/best.h" ] && [ ! -e "$mp/3/fake_pairs/fake-gpu-sm90/n=1416" ]; then
 	ok midpoints_refused_files; else bad midpoints_refused_files "$(ls -R "$mp/3")"; fi
 # across the L2: 65536 is timed in the fake's 1 MiB L2 (8 bytes an element), 1048576 flushed;
-# the midpoint is the largest size whose buffers still fit (131072), not the geometric mean
+# the midpoint is the largest size whose buffers still fit in 3/4 of it (98304, an odd multiple
+# of 64 below: 98240), not the geometric mean
 FAKECUDA_SLOW="32/32:3,64:1.2" tune midpoints_l2 0 "$tmp/mp.log" --out "$mp/4" --size n=65536,1048576 tests/fakecuda/pairs.yaml
 check midpoints_l2_json "$mp/4/fake_pairs/fake-gpu-sm90/results.json" '
-assert [x["label"] for x in d["midpoints"]] == ["n=131072"], d["midpoints"]'
-check midpoints_l2_timed "$mp/4/fake_pairs/fake-gpu-sm90/n=131072/results.json" '
+assert [x["label"] for x in d["midpoints"]] == ["n=98240"], d["midpoints"]'
+check midpoints_l2_timed "$mp/4/fake_pairs/fake-gpu-sm90/n=98240/results.json" '
 assert d["l2"]["flush"] is False, d["l2"]'
+# no candidate verified at the midpoint (every kernel wrong in 23 to 45 blocks: at n = 2880
+# between 1024 and 8192 only): said, and best.cu chooses between the points from the two
+# alone; the run's status stays 0
+FAKECUDA_WRONG=23-45 FAKECUDA_SLOW="64:1.5,32/64:2" tune midpoints_unverified 0 "$tmp/mp.log" --out "$mp/5" --size n=1024,8192 tests/fakecuda/pairs.yaml
+has midpoints_unverified_said "no candidate verified at the midpoint n=2880: best.cu chooses between n=1024 and n=8192 from the two alone" "$tmp/stderr"
+check midpoints_unverified_json "$mp/5/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["midpoints"] == [] and d["emitted"] == "by size", d'
 if grep -q '<a href="n=4096/report.html">n=4096</a>' "$g/report.html" && grep -q "<td>66.7</td>" "$g/report.html"; then
 	ok points_report_html; else bad points_report_html "$(head -c 2000 "$g/report.html")"; fi
 for x in 1024 4096 65536; do has "points_page_names_n=$x" "<span class=\"sub\">on Fake GPU ([^<]*), at n=$x</span>" "$g/n=$x/report.html"; done

@@ -424,17 +424,27 @@ void points_load(struct run *t, const struct run *base, size_t i)
 	tune_load_from(t, base);
 }
 
-/* between sizes a and b: x rounded (down: floor) to a multiple of the largest power of two
-   that divides both and leaves it strictly between them (what the two sizes share is kept as
-   far as it can be: 1536 between 1024 and 2048); a where no size lies between */
+/* a size at a midpoint keeps what both points' sizes share up to this power of two (whole
+   vectors), and no more: an odd multiple of it */
+#define MID_ALIGN 64
+
+/* between sizes a and b: x rounded (down: floor) to an odd multiple of the largest power of
+   two that divides both, at most MID_ALIGN, and leaves it strictly between them: at points
+   that are multiples of large powers of two (2^16, 2^20) every tile of every variant is
+   whole, which the application's sizes between them seldom are; a midpoint as general as
+   the points allow shows what a partial tile costs (n = 262208 between 65536 and 1048576,
+   1472 between 1024 and 2048). a where no size lies between */
 static int64_t mid_round(int64_t a, int64_t b, double x, int floor)
 {
-	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, y;
+	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, y, k;
 
 	if (lo <= 0 || hi - lo < 2)
 		return a;
-	for (al = (lo | hi) & -(lo | hi); al >= 1; al /= 2) {
-		y = (int64_t)(floor ? x / (double)al : llround(x / (double)al)) * al;
+	for (al = (lo | hi) & -(lo | hi), al = al > MID_ALIGN ? MID_ALIGN : al; al >= 1; al /= 2) {
+		k = floor ? (int64_t)(x / (double)al) : (int64_t)llround(x / (double)al);
+		if (al > 1 && k % 2 == 0) /* the odd multiple beside it: below, or the nearer */
+			k += floor || (double)k * (double)al > x ? -1 : 1;
+		y = k * al;
 		if (y > lo && y < hi)
 			return y;
 	}
@@ -444,14 +454,21 @@ static int64_t mid_round(int64_t a, int64_t b, double x, int floor)
 /* the sizes at fraction f of the way from point a to point b on a log scale, unrounded */
 static double mid_at(int64_t a, int64_t b, double f)
 {
-	return a > 0 && b > 0 ? exp((1 - f) * log((double)a) + f * log((double)b)) : (double)a;
+	if (!(a > 0 && b > 0))
+		return (double)a;
+	if (f == 0.5) /* exact where it can be: sqrt(1024) * sqrt(4096) */
+		return sqrt((double)a) * sqrt((double)b);
+	return exp((1 - f) * log((double)a) + f * log((double)b));
 }
 
 /* the midpoint's sizes (vals) between points a and b whose samples are timed alike (both in
    the L2, or both flushed): each size's geometric mean, rounded (mid_round); where a's are
    timed in the L2 and b's flushed, the largest sizes on the way whose buffers still fit in
-   the L2 (sizes: the run's, l2: its bytes), rounded down: the sizes just beyond lie on the
-   other side of that change, which b's timings tell of */
+   MID_L2 of the L2 (sizes: the run's, l2: its bytes), rounded down: the sizes beyond lie on
+   the other side of that change, which b's timings tell of, and at the L2's very edge a
+   kernel's time depends on what else the L2 holds (filter21 at 56 of 60 MiB on the H200 ran
+   14 % apart between the tuner and an application's harness; docs/benchmarks.md) */
+#define MID_L2 0.75
 static void mid_sizes(const struct config *c, const int64_t *a, const int64_t *b, int across,
                       const struct vars *sizes, int64_t l2, int64_t *vals)
 {
@@ -469,7 +486,7 @@ static void mid_sizes(const struct config *c, const int64_t *a, const int64_t *b
 		double f = (lo + hi) / 2;
 		for (k = 0; k < c->nsizes; k++)
 			vars_set(&v, c->sizes[k].name, (int64_t)mid_at(a[k], b[k], f));
-		if (timing_l2_flush(c, &v, l2, why, sizeof why))
+		if (timing_l2_flush(c, &v, (int64_t)(MID_L2 * (double)l2), why, sizeof why))
 			hi = f;
 		else
 			lo = f;
@@ -480,7 +497,7 @@ static void mid_sizes(const struct config *c, const int64_t *a, const int64_t *b
 	}
 	for (k = 0, i = 0; k < c->nsizes; k++)
 		i |= vals[k] != a[k] && vals[k] != b[k];
-	if (!i || timing_l2_flush(c, &v, l2, why, sizeof why)) /* no room: halfway */
+	if (!i || timing_l2_flush(c, &v, (int64_t)(MID_L2 * (double)l2), why, sizeof why))
 		for (k = 0; k < c->nsizes; k++)
 			vals[k] = mid_round(a[k], b[k], mid_at(a[k], b[k], 0.5), 0);
 }
@@ -763,8 +780,19 @@ static int mids_run(struct run *base, struct run *first, struct mids *md, const 
 		tp.ri.mid_hi = p[m->hi].label;
 		tune_run(&tp);
 		r = tune_finish(&tp);
+		if (!tp.winner && !run_stop) { /* the sizes between are not the kernel's, or not all */
+			warn("%s: no candidate verified at the midpoint %s: best.cu chooses between %s and "
+			     "%s from the two alone", base->o.config, tp.label, p[m->lo].label,
+			     p[m->hi].label);
+			r = 0;
+		}
 		if (r > rc)
 			rc = r;
+		if (!tp.winner) {
+			tune_free(&tp);
+			free(only);
+			continue;
+		}
 		md->of[md->done] = i;
 		keep(&md->p[md->done++], &tp);
 		tune_free(&tp);

@@ -7,7 +7,8 @@
  * beside this file, one host function each; any other name fails. Events time nothing:
  * every sample takes FAKE_MS, or FAKE_MS times F after a launch of a config's kernel with
  * BLOCK threads a block where FAKECUDA_SLOW="BLOCK:F,..." says so ("BLOCK/G:F": in G blocks or
- * more); a config's kernel launched in G blocks or more does nothing where FAKECUDA_WRONG=G. The occupancy calculator
+ * more); a config's kernel launched in G blocks or more does nothing where FAKECUDA_WRONG=G
+ * (in G to H blocks: G-H). The occupancy calculator
  * holds 2048 threads a multiprocessor, or N blocks of BLOCK threads where
  * FAKECUDA_RESIDENT="BLOCK:N,..." says so. With FAKECUDA_LOG set, each launch and event record
  * appends a line there ("launch NAME GRIDxBLOCK", "event"; "context" as a device's context is
@@ -634,10 +635,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned
 	snprintf(line, sizeof line, "launch %s %ux%u\n", name, gx, bx);
 	log_line(line);
 	slow_for(name, bx, gx);
-	/* FAKECUDA_WRONG=G: a config's kernel (not the reference) in G blocks or more does nothing:
-	   its outputs keep their poison, a mismatch */
+	/* FAKECUDA_WRONG=G: a config's kernel (not the reference) in G blocks or more does nothing
+	   (G-H: G to H blocks): its outputs keep their poison, a mismatch */
 	if (getenv("FAKECUDA_WRONG") && strncmp(name, "tuner_", 6) && !strstr(name, "_ref") &&
-	    gx >= (unsigned)atoi(getenv("FAKECUDA_WRONG")))
+	    gx >= (unsigned)atoi(getenv("FAKECUDA_WRONG")) &&
+	    (!strchr(getenv("FAKECUDA_WRONG"), '-') ||
+	     gx <= (unsigned)atoi(strchr(getenv("FAKECUDA_WRONG"), '-') + 1)))
 		return CUDA_SUCCESS;
 	if (!strcmp(name, "tuner_fill"))
 		return fill(params);
