@@ -725,6 +725,7 @@ assert len(ok) == 2 and d["search"]["skipped"] == 2, (ok, d["search"])'
 has midpoints_said "^tuner: midpoint 1 of 1: n=2112, between n=1024 and n=4096: 2 candidates" "$tmp/stderr"
 has midpoints_single_said "it ties every point's winner, not the fastest at the midpoint n=2112 (40.0 %): chosen by size$" "$tmp/stdout"
 has midpoints_header_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2112 (a midpoint: its best of the candidates): v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
+has midpoints_html '<li><a href="n=2112/report.html">n=2112</a>, between n=1024 and n=4096: v[0-9a-f]*</li>' "$gm/report.html"
 has midpoints_header_between "^ \*     3  Fake GPU between n=1024 and n=2112: v[0-9a-f]* (BLOCK=64 TAIL=1)" "$gm/best.h"
 sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1024, 1500, 2112, 3000, 4096};/' -e 's/i < 10/i < 5/' "$tmp/sel.c" >"$tmp/sel4.c"
 if cc -I"$gm" -o "$tmp/sel4" "$tmp/sel4.c" 2>"$tmp/cc.err" && "$tmp/sel4" >"$tmp/sel.out" &&

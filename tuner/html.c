@@ -313,13 +313,42 @@ void html_report(FILE *f, const struct config *c, const struct space *s, const s
 }
 
 /* point i's label, linking its report.html */
-static void point_link(struct buf *b, const struct html_points *p, size_t i)
+static void dir_link(struct buf *b, const char *dir, const char *label)
 {
 	buf_puts(b, "<a href=\"");
-	html_text(b, p->dir[i]);
+	html_text(b, dir);
 	buf_puts(b, "/report.html\">");
-	html_text(b, p->label[i]);
+	html_text(b, label);
 	buf_puts(b, "</a>");
+}
+
+static void point_link(struct buf *b, const struct html_points *p, size_t i)
+{
+	dir_link(b, p->dir[i], p->label[i]);
+}
+
+/* the midpoints of p, a list (none: nothing) */
+static void mid_list(struct buf *b, const struct html_points *p)
+{
+	size_t i;
+
+	if (!p->nmid)
+		return;
+	buf_puts(b, "<p class=\"sum\">Midpoints: between two points, a few candidates (the best at "
+	            "both, and their winners) tuned at a size between them; best.cu holds their "
+	            "winners too.</p>\n<ul>\n");
+	for (i = 0; i < p->nmid; i++) {
+		buf_puts(b, "<li>");
+		dir_link(b, p->mid_dir[i], p->mid_label[i]);
+		buf_puts(b, ", between ");
+		html_text(b, p->mid_lo[i]);
+		buf_puts(b, " and ");
+		html_text(b, p->mid_hi[i]);
+		buf_puts(b, ": ");
+		html_text(b, p->mid_winner[i] ? p->mid_winner[i] : "no winner");
+		buf_puts(b, "</li>\n");
+	}
+	buf_puts(b, "</ul>\n");
 }
 
 void html_points(FILE *f, const struct html_points *p)
@@ -392,7 +421,9 @@ void html_points(FILE *f, const struct html_points *p)
 		                          : "each point's winner, chosen by size");
 	} else
 		buf_puts(&b, "No variant was timed at every point.");
-	buf_puts(&b, "</p>\n</body>\n</html>\n");
+	buf_puts(&b, "</p>\n");
+	mid_list(&b, p);
+	buf_puts(&b, "</body>\n</html>\n");
 	buf_spill(&b, f, 0, "report.html");
 	buf_free(&b);
 }

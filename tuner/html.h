@@ -37,6 +37,9 @@ struct html_points {
 	const double *single_pct; /* its % at each point */
 	double gain;              /* what choosing by size gains over it, % */
 	int single_ties;          /* it ties every point's winner: emitted alone */
+	size_t nmid;              /* the midpoints (points.c) */
+	const char **mid_label, **mid_dir, **mid_winner; /* per midpoint */
+	const char **mid_lo, **mid_hi; /* the labels of the points it lies between */
 };
 /* the page of p: the table of winners at points, linking each point's report.html */
 void html_points(FILE *f, const struct html_points *p);

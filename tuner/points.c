@@ -377,11 +377,14 @@ static void emit_single(struct run *t, struct fileset *set, const char *gpudir, 
 static void write_page(FILE *f, const struct gpudir *g)
 {
 	const struct side *s = g->s;
+	const struct mids *md = g->mids;
+	size_t nm = md ? md->done : 0;
+	const char **ml = xcalloc(5 * nm + 1, sizeof *ml);
 	const char **label = xcalloc(s->np, sizeof *label), **dir = xcalloc(s->np, sizeof *dir);
 	const char **win = xcalloc(s->np, sizeof *win);
 	struct html_points hp = {g->t->c->name, g->gpu, s->np, label, dir, win, s->m,
 	                         s->single >= 0 ? s->p[0].id[s->single] : NULL, s->single_pct,
-	                         s->m ? gain(s) : NAN, s->alone};
+	                         s->m ? gain(s) : NAN, s->alone, 0, NULL, NULL, NULL, NULL, NULL};
 	size_t i;
 
 	for (i = 0; i < s->np; i++) {
@@ -389,7 +392,22 @@ static void write_page(FILE *f, const struct gpudir *g)
 		dir[i] = strrchr(s->p[i].dir, '/') + 1;
 		win[i] = s->p[i].win >= 0 ? s->p[i].id[s->p[i].win] : NULL;
 	}
+	hp.nmid = nm;
+	hp.mid_label = ml;
+	hp.mid_dir = ml + nm;
+	hp.mid_winner = ml + 2 * nm;
+	hp.mid_lo = ml + 3 * nm;
+	hp.mid_hi = ml + 4 * nm;
+	for (i = 0; i < nm; i++) {
+		const struct point *q = &md->p[i];
+		ml[i] = q->label;
+		ml[nm + i] = strrchr(q->dir, '/') + 1;
+		ml[2 * nm + i] = q->win >= 0 ? q->id[q->win] : NULL;
+		ml[3 * nm + i] = s->p[md->m[md->of[i]].lo].label;
+		ml[4 * nm + i] = s->p[md->m[md->of[i]].hi].label;
+	}
 	html_points(f, &hp);
+	free(ml);
 	free(label);
 	free(dir);
 	free(win);
@@ -428,22 +446,22 @@ void points_load(struct run *t, const struct run *base, size_t i)
    vectors), and no more: an odd multiple of it */
 #define MID_ALIGN 64
 
-/* between sizes a and b: x rounded (down: floor) to an odd multiple of the largest power of
+/* between sizes a and b: x rounded (down: toward zero) to an odd multiple of the largest power of
    two that divides both, at most MID_ALIGN, and leaves it strictly between them: at points
    that are multiples of large powers of two (2^16, 2^20) every tile of every variant is
    whole, which the application's sizes between them seldom are; a midpoint as general as
    the points allow shows what a partial tile costs (n = 262208 between 65536 and 1048576,
    1472 between 1024 and 2048). a where no size lies between */
-static int64_t mid_round(int64_t a, int64_t b, double x, int floor)
+static int64_t mid_round(int64_t a, int64_t b, double x, int down)
 {
 	int64_t lo = a < b ? a : b, hi = a < b ? b : a, al, y, k;
 
 	if (lo <= 0 || hi - lo < 2)
 		return a;
 	for (al = (lo | hi) & -(lo | hi), al = al > MID_ALIGN ? MID_ALIGN : al; al >= 1; al /= 2) {
-		k = floor ? (int64_t)(x / (double)al) : (int64_t)llround(x / (double)al);
+		k = down ? (int64_t)(x / (double)al) : (int64_t)llround(x / (double)al);
 		if (al > 1 && k % 2 == 0) /* the odd multiple beside it: below, or the nearer */
-			k += floor || (double)k * (double)al > x ? -1 : 1;
+			k += down || (double)k * (double)al > x ? -1 : 1;
 		y = k * al;
 		if (y > lo && y < hi)
 			return y;
@@ -836,6 +854,31 @@ static void mids_free(struct mids *md)
 	free(md->of);
 }
 
+/* the points side by side (s), their midpoints tuned (md) where every point has a winner,
+   the table; then best.cu and best.h into set: what was emitted (emit_best; NULL also where
+   interrupted); the midpoints' runs' worst exit status into *rc */
+static const char *points_timed(struct run *t, struct run *first, struct side *s,
+                                struct mids *md, struct fileset *set, const char *gpudir,
+                                const char *gpu, int *rc)
+{
+	size_t i;
+	int r;
+
+	side_make(s);
+	for (i = 0; i < s->np && s->p[i].win >= 0; i++)
+		;
+	if (i == s->np && t->o.mid) {
+		mids_plan(t, s->p, first, md);
+		r = mids_run(t, first, md, s->p, s->single >= 0 ? s->p[0].id[s->single] : NULL);
+		if (r > *rc)
+			*rc = r;
+	}
+	single_alone(s, md);
+	if (verbosity >= 1)
+		table(stdout, s, gpu);
+	return run_stop ? NULL : emit_best(s, md, first, set, gpudir, t->o.config);
+}
+
 int points_run(struct run *t)
 {
 	struct run_opts o = t->o;
@@ -910,25 +953,13 @@ int points_run(struct run *t)
 	if (!timed && verbosity >= 1)
 		report_points(stdout, first.c, rows, np, &first.ri);
 	if (timed) {
-		side_make(&s);
-		for (i = 0; i < np && p[i].win >= 0; i++)
-			;
-		if (i == np && o.mid) {
-			int r;
-			mids_plan(t, p, &first, &md);
-			if ((r = mids_run(t, &first, &md, p, s.single >= 0 ? p[0].id[s.single] : NULL)) > rc)
-				rc = r;
-		}
-		single_alone(&s, &md);
-		if (verbosity >= 1)
-			table(stdout, &s, gpu);
+		emitted = points_timed(t, &first, &s, &md, &set, gpudir, gpu, &rc);
 		if (run_stop) {
 			if (first.m)
 				measure_rebind(first.m, &first);
 			tune_free(&first);
 			goto out;
 		}
-		emitted = emit_best(&s, &md, &first, &set, gpudir, o.config);
 	}
 	for (i = 0; i < sizeof writers / sizeof *writers; i++) { /* untimed: the points' links */
 		struct gpudir g = {&s, &first, gpu, emitted, &md};
