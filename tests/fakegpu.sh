@@ -734,6 +734,22 @@ if cc -I"$gm" -o "$tmp/sel4" "$tmp/sel4.c" 2>"$tmp/cc.err" && "$tmp/sel4" >"$tmp
 # tuner bundle reads the midpoints back from the GPU directory
 expect midpoints_bundle 0 "$T" bundle --out "$mp/b" "$mp/1/fake_pairs"
 has midpoints_bundle_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2112 (a midpoint" "$mp/b/fake_pairs_bundle.h"
+# a GPU directory's midpoints naming a directory outside it, or not a list: refused, nothing written
+for k in 1 2; do
+	case $k in 1) bad='[{"dir": "../../x"}]' msg="midpoints\[0\]: no 'dir' naming a point's directory" ;;
+		2) bad='5' msg="'midpoints' is not an array" ;; esac
+	rm -rf "$mp/h" "$mp/hb" && cp -r "$mp/1/fake_pairs" "$mp/h"
+	python3 -c "
+import json, sys
+f = sys.argv[1] + '/fake-gpu-sm90/results.json'
+d = json.load(open(f))
+d['midpoints'] = json.loads(sys.argv[2])
+json.dump(d, open(f, 'w'))" "$mp/h" "$bad"
+	expect "midpoints_bundle_bad_$k" 2 "$T" bundle --out "$mp/hb" "$mp/h"
+	has "midpoints_bundle_bad_said_$k" "$msg" "$tmp/stderr"
+	if [ -e "$mp/hb" ]; then bad "midpoints_bundle_bad_nothing_$k" "wrote $mp/hb"; else ok "midpoints_bundle_bad_nothing_$k"; fi
+done
+rm -rf "$mp/h" # not a tuner's file: left out of the schema check
 # the portable default is not restricted to a midpoint's few candidates
 has midpoints_portable "^ \*     5  portable default: v[0-9a-f]* (BLOCK=32 TAIL=1), at least 100.0 % of each tuned GPU's best$" "$gm/best.h"
 # the midpoint rounded to what the two sizes share: 1000 and 2000 are multiples of 8, 1416 is
