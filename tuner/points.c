@@ -550,6 +550,23 @@ static int point_loads(const struct run *base, size_t i, const char *arch)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* *wide: base with md's midpoints after its points (points_load loads midpoint i as point
+   base->npoints + i); the points' array it holds (malloc'd: the caller frees it, not what it
+   points to) */
+static struct vsize *mids_widen(const struct run *base, const struct mids *md, struct run *wide)
+{
+	size_t np = base->npoints, i;
+	struct vsize *all = xcalloc(np + md->n + 1, sizeof *all);
+
+	memcpy(all, base->pts, np * sizeof *all);
+	for (i = 0; i < md->n; i++)
+		all[np + i] = md->m[i].v;
+	*wide = *base;
+	wide->pts = all;
+	wide->npoints = np + md->n;
+	return all;
+}
+
 /* the midpoints of base's points (md->m, md->n), p their runs, first the first's: the points
    ordered by the bytes their winners move, between each two next to each other the sizes
    mid_sizes gives, where they differ from both and from every point, and base's config takes
@@ -560,7 +577,7 @@ static void mids_plan(const struct run *base, const struct point *p, const struc
 	const char *arch = first->ri.arch;
 	const struct config *c = base->c;
 	size_t np = base->npoints, *o = xcalloc(np, sizeof *o), i, j, k;
-	struct run wide = *base;  /* base with the midpoints among its points, to load them */
+	struct run wide;
 	struct vsize *all;
 
 	for (i = 0; i < np; i++) /* insertion: a few points, ties kept in their order */
@@ -592,12 +609,7 @@ static void mids_plan(const struct run *base, const struct point *p, const struc
 		m->hi = o[i + 1];
 		md->n++;
 	}
-	all = xcalloc(np + md->n + 1, sizeof *all);
-	memcpy(all, base->pts, np * sizeof *all);
-	for (i = 0; i < md->n; i++)
-		all[np + i] = md->m[i].v;
-	wide.pts = all;
-	wide.npoints = np + md->n;
+	all = mids_widen(base, md, &wide);
 	for (i = j = 0; i < md->n; i++) {
 		if (point_loads(&wide, np + i, arch) == 0) {
 			md->m[j++] = md->m[i];
@@ -758,15 +770,10 @@ static int mids_run(struct run *base, struct run *first, struct mids *md, const 
                     const char *single)
 {
 	size_t np = base->npoints, i, v, nc, ntry;
-	struct run wide = *base;  /* base with the midpoints among its points, to load them */
-	struct vsize *all = xcalloc(np + md->n + 1, sizeof *all);
+	struct run wide;
+	struct vsize *all = mids_widen(base, md, &wide);
 	int rc = 0;
 
-	memcpy(all, base->pts, np * sizeof *all);
-	for (i = 0; i < md->n; i++)
-		all[np + i] = md->m[i].v;
-	wide.pts = all;
-	wide.npoints = np + md->n;
 	md->p = xcalloc(md->n + 1, sizeof *md->p);
 	md->of = xcalloc(md->n + 1, sizeof *md->of);
 	for (i = 0; i < md->n && !run_stop; i++) {
