@@ -731,6 +731,10 @@ sed -e 's/long long n\[\] = {[^}]*};/long long n[] = {1024, 1500, 2112, 3000, 40
 if cc -I"$gm" -o "$tmp/sel4" "$tmp/sel4.c" 2>"$tmp/cc.err" && "$tmp/sel4" >"$tmp/sel.out" &&
 	[ "$(head -n 5 "$tmp/sel.out" | tr '\n' ' ')" = "1024 0 1500 3 2112 1 3000 4 4096 2 " ]; then
 	ok midpoints_select; else bad midpoints_select "$(cat "$tmp/cc.err" "$tmp/sel.out" 2>/dev/null)"; fi
+# --midpoints 1: of the variants timed at both points the one best at both (BLOCK 32, which
+# also wins both), not BLOCK 64 (83 % at 1024)
+FAKECUDA_SLOW="32/32:3,32/64:1,64:1.2" tune midpoints_one 0 "$tmp/mp.log" --midpoints 1 --out "$mp/6" --size n=1024,4096 tests/fakecuda/pairs.yaml
+has midpoints_one_said "^tuner: midpoint 1 of 1: n=2112, between n=1024 and n=4096: 1 candidate (the best" "$tmp/stderr"
 # tuner bundle reads the midpoints back from the GPU directory
 expect midpoints_bundle 0 "$T" bundle --out "$mp/b" "$mp/1/fake_pairs"
 has midpoints_bundle_entry "^ \*     1  Fake GPU, 9.0, 4 at n=2112 (a midpoint" "$mp/b/fake_pairs_bundle.h"

@@ -49,11 +49,10 @@ static double mid_at(int64_t a, int64_t b, double f)
    timed in the L2 and b's flushed, the largest sizes on the way whose buffers still fit in
    MID_L2 of the L2 (sizes: the run's, l2: its bytes), rounded down: the sizes beyond lie on
    the other side of that change, which b's timings tell of, and at the L2's very edge a
-   kernel's time depends on what else the L2 holds (filter21 at 56 of 60 MiB on the H200 ran
-   14 % apart between the tuner and an application's harness; docs/benchmarks.md) */
+   kernel's time depends on what else the L2 holds (docs/benchmarks.md, "Midpoints") */
 #define MID_L2 0.75
 void mid_sizes(const struct config *c, const int64_t *a, const int64_t *b, int across,
-                      const struct vars *sizes, int64_t l2, int64_t *vals)
+               const struct vars *sizes, int64_t l2, int64_t *vals)
 {
 	double lo = 0, hi = 1;
 	char why[256];

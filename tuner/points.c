@@ -657,7 +657,7 @@ static char (*shortlist(const struct point *lo, const struct point *hi, size_t k
                         const char *single, size_t *n))[40]
 {
 	double *r = xcalloc(lo->n + 1, sizeof *r);
-	size_t *o = xcalloc(lo->n + 1, sizeof *o), i, j, m = 0;
+	size_t *o = xcalloc(k + 1, sizeof *o), i, j, m = 0; /* the k best so far, best first */
 	char (*ids)[40] = xcalloc(k + 4, sizeof *ids);
 
 	for (i = 0; i < lo->n; i++) {
@@ -665,7 +665,9 @@ static char (*shortlist(const struct point *lo, const struct point *hi, size_t k
 		if (!(lo->ms[i] > 0) || lo->twin[i] || h < 0 || !(hi->ms[h] > 0) || hi->twin[h])
 			continue;
 		r[i] = fmin(lo->best / lo->ms[i], hi->best / hi->ms[h]);
-		for (j = m++; j > 0 && r[o[j - 1]] < r[i]; j--) /* best first, stable */
+		if (m == k && (!k || !(r[i] > r[o[k - 1]])))
+			continue; /* not among them; among equals the earlier stays */
+		for (j = m < k ? m++ : k - 1; j > 0 && r[o[j - 1]] < r[i]; j--)
 			o[j] = o[j - 1];
 		o[j] = i;
 	}
@@ -711,12 +713,14 @@ static int mids_run(struct run *base, struct run *first, struct mids *md, const 
 		tune_target(&tp);
 		tune_expand(&tp);
 		only = xcalloc(tp.s.n + 1, 1);
-		for (v = ntry = 0; v < tp.s.n; v++)
-			ntry += only[v] = !tp.s.v[v].drop && bsearch(tp.s.v[v].id, ids, nc, sizeof *ids, by_id);
+		for (v = ntry = 0; v < tp.s.n; v++) {
+			only[v] = !tp.s.v[v].drop && bsearch(tp.s.v[v].id, ids, nc, sizeof *ids, by_id);
+			ntry += only[v];
+		}
 		free(ids);
-		note(1, "tuner: midpoint %zu of %zu: %s, between %s and %s: %zu candidates (the "
+		note(1, "tuner: midpoint %zu of %zu: %s, between %s and %s: %zu candidate%s (the "
 		        "best at both, and their winners)\n", i + 1, md->n, tp.label, p[m->lo].label,
-		     p[m->hi].label, ntry);
+		     p[m->hi].label, ntry, ntry == 1 ? "" : "s");
 		if (!ntry || run_stop) {
 			tune_free(&tp);
 			free(only);
