@@ -39,6 +39,13 @@
  *   PIPE        optional (default 0); 1 with GRID > 0 and SPLIT 0: while a thread adds its
  *               loads of one tile, those of its next tile are in flight (twice the registers;
  *               the same additions in the same order, so the same result as PIPE 0).
+ *   FINISH      optional (default 0); 1: where the grid is one group (nb <= GROUP), no block
+ *               counts itself: block nb - 1 stores its partial like the others, then loads
+ *               every slot until it is full and adds them as the last block would (the same
+ *               order, so the same result as FINISH 0). The tail then waits on one round trip
+ *               to the L2 (the slots) instead of two (the arrival counter, then the slots).
+ *               Only that block ever waits on others, so the launch finishes whenever the GPU
+ *               can hold two blocks at once. More groups: as FINISH 0.
  *   BANK_BYTES  shared-memory bank mode, applied by the tuner at launch; unused here.
  *
  * Rounding: on any path from an input to out[0] there are at most
@@ -85,6 +92,13 @@
 #endif
 #if PIPE != 0 && (PIPE != 1 || GRID == 0 || SPLIT != 0)
 #error "reduction.cu: PIPE must be 0, or 1 with GRID > 0 and SPLIT 0"
+#endif
+
+#ifndef FINISH
+#define FINISH 0
+#endif
+#if FINISH != 0 && FINISH != 1
+#error "reduction.cu: FINISH must be 0 or 1"
 #endif
 
 #define TILE_ELEMS (BLOCK * EPT) /* elements per tile */
@@ -254,22 +268,30 @@ static __device__ __forceinline__ unsigned int inc_relaxed(unsigned int *p, unsi
 
 /* slots p[0] + ... + p[m - 1] in a fixed order, each emptied after it is read (back to 0, as
    before the first launch): thread t adds t, t + BLOCK, ... in double, 8 loads in flight per
-   round, a slot not yet full loaded again until it is (its block stored it before it counted
-   itself, so it arrives); then the block combine, valid in thread 0 */
+   round; the slots not yet full are loaded again, all at once, until every one is (its block
+   stored it before it counted itself, or, FINISH 1, it will: no slot waits on another's round
+   trip); then the block combine, valid in thread 0 */
 static __device__ __forceinline__ float sum_partials(float *p, unsigned int m, float *s)
 {
 	double d = 0.0;
 	for (unsigned int b = threadIdx.x; b < m; b += 8 * BLOCK) {
 		unsigned long long q[8];
+		bool empty;
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 			q[j] = b + j * BLOCK < m ? slot_load(p, b + j * BLOCK) : (unsigned long long)FULL << 32;
+		do {
+			empty = false;
 #pragma unroll
-		for (int j = 0; j < 8; j++) {
-			while ((unsigned int)(q[j] >> 32) != FULL)
-				q[j] = slot_load(p, b + j * BLOCK);
+			for (int j = 0; j < 8; j++)
+				if ((unsigned int)(q[j] >> 32) != FULL) {
+					q[j] = slot_load(p, b + j * BLOCK);
+					empty = true;
+				}
+		} while (empty);
+#pragma unroll
+		for (int j = 0; j < 8; j++)
 			d += (double)__uint_as_float((unsigned int)q[j]);
-		}
 #pragma unroll
 		for (int j = 0; j < 8; j++)
 			if (b + j * BLOCK < m)
@@ -364,6 +386,17 @@ reduction(float *__restrict__ out, const float *__restrict__ in, float *__restri
 	const unsigned int nb = gridDim.x, ng = (nb + GROUP - 1) / GROUP;
 	const unsigned int g = blockIdx.x / GROUP, first = g * GROUP;
 	const unsigned int size = min(nb - first, (unsigned int)GROUP);
+	if (FINISH == 1 && ng == 1) {
+		/* one group: block nb - 1 waits for the slots, nobody counts */
+		if (t == 0)
+			slot_put(partials, blockIdx.x, v);
+		if (blockIdx.x != nb - 1)
+			return;
+		v = sum_partials(partials, nb, s);
+		if (t == 0)
+			out[0] = v;
+		return;
+	}
 	if (t == 0) {
 		slot_put(partials, blockIdx.x, v);
 		last = inc_relaxed(&counter[g], size - 1) == size - 1; /* wraps to 0 */

@@ -435,14 +435,14 @@ if [ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 5 ] &&
 	[ "$(grep -c 'compiling for sm_90 with' "$tmp/stderr")" -eq 1 ]; then
 	ok untimed_points_table; else bad untimed_points_table "$(cat "$tmp/stdout")"; fi
 # a column differs where the points do: the reduction's grid at two sizes, its registers alike;
-# twenty rows of 816 (--all: every one, each once); -q prints the untimed line alone
+# twenty rows of 1076 (--all: every one, each once); -q prints the untimed line alone
 expect untimed_points_reduction 0 $T -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
-if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^vaa5fc945  VEC=1 EPT=4 GRID=0 SPLIT=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
-	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 796 more (--all' "$tmp/stdout"; then
+if grep -q "^id  *params  *regs  grid@1  grid@2$" "$tmp/stdout" && grep -q "^ve7176159  VEC=1 EPT=4 GRID=0 SPLIT=0  *[0-9]*  *128  *2048$" "$tmp/stdout" &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 20 ] && grep -q '^\.\.\. 1056 more (--all' "$tmp/stdout"; then
 	ok untimed_points_reduction_table; else bad untimed_points_reduction_table "$(head -n 30 "$tmp/stdout")"; fi
 expect untimed_points_all 0 $T -j 2 --all --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
-[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 816 ] &&
-	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 816 ] && ok untimed_points_all_once ||
+[ "$(grep '^v[0-9a-f]\{8\} ' "$tmp/stdout" | awk '{ print $1 }' | sort -u | wc -l)" -eq 1076 ] &&
+	[ "$(grep -c '^v[0-9a-f]\{8\} ' "$tmp/stdout")" -eq 1076 ] && ok untimed_points_all_once ||
 	bad untimed_points_all_once "$(grep -c '^v' "$tmp/stdout") rows"
 expect untimed_points_quiet 0 $T -q -j 2 --arch sm_90 --size n=65536,1048576 --out "$tmp/up" configs/reduction.yaml
 [ "$(wc -l <"$tmp/stdout")" -eq 1 ] && has untimed_points_quiet_said "^nothing was timed: " "$tmp/stdout" ||
@@ -477,7 +477,7 @@ expect explain_priced 0 $T explain --arch sm_90 configs/transpose.yaml
 has explain_priced_said "^configs/transpose.yaml: 560 variants kept of [0-9]* at rows=8192 cols=8192, priced for sm_90, as --arch says$" "$tmp/stdout"
 has explain_priced_static "^the bank model's prediction (docs/bank-model.md): a static model of the declared accesses under sm_90's bank rules$" "$tmp/stdout"
 expect explain_priced_env 0 env TUNER_ARCH=sm_80 $T explain configs/reduction.yaml
-has explain_priced_env_said "^configs/reduction.yaml: 816 variants kept of 2160 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
+has explain_priced_env_said "^configs/reduction.yaml: 1076 variants kept of 4320 at n=67108864, priced for sm_80, as TUNER_ARCH says$" "$tmp/stdout"
 expect explain_priced_default 0 $T explain configs/reduction.yaml
 has explain_priced_default_said "^configs/reduction.yaml: .* priced for sm_[0-9]*, \(the newest NVRTC knows (no GPU;\|the GPU's (\)" "$tmp/stdout"
 expect explain_no_accesses 2 $T explain tests/kernels/scale.yaml

@@ -11,11 +11,15 @@
  * (clean lines).
  * Build (tests/gpu/dispatch.sh): nvcc -DKERNEL_FILTER21 (_TRANSPOSE, _REDUCTION)
  *   -DBEST_H='"RUN/best.h"' tests/gpu/dispatch.cu RUN/best.cu [dispatch_one objects] tests/ref/KERNEL.c
- * Usage: dispatch [-s SAMPLES] [-c] KIND:SIZE...   KIND p (a tuned point), b (between points),
- *   c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose.
+ * Usage: dispatch [-s SAMPLES] [-c] [-P PLACES] KIND:SIZE...   KIND p (a tuned point), b (between
+ *   points), c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose. -P: the flushed
+ *   sizes timed on PLACES copies of the buffers, each its own allocation (SAMPLES on each,
+ *   interleaved): where the buffers land in memory can move a kernel's time, and an application's
+ *   buffers land anywhere.
  * Prints "time KIND LABEL NAME VARIANT MEDIAN_US MIN_US MODE CHECK PICK" per size and
- * candidate (MODE graph, held or flushed; PICK: pick or -); exits 1 when a check failed, 2 on a
- * CUDA error.
+ * candidate (MODE graph, held or flushed; PICK: pick or -; with -P, MEDIAN_US the mean of the
+ * copies' medians) and with -P "place KIND LABEL NAME VARIANT COPY MEDIAN_US" per copy; exits 1
+ * when a check failed, 2 on a CUDA error.
  */
 #include <cuda_runtime.h>
 
@@ -88,6 +92,7 @@ struct cand {
 	int entry;               /* >= 0: the bundle's entry */
 	const struct one *one;   /* else a single-size winner, else (both unset) CUB */
 	std::vector<float> us, held; /* graph or flushed samples; held ones */
+	std::vector<std::vector<float> > at; /* with -P: the flushed samples on each copy */
 	cudaGraph_t g;
 	cudaGraphExec_t x;
 };
@@ -238,7 +243,7 @@ static void fill(float *h, size_t n, float lo, float hi)
 
 int main(int argc, char **argv)
 {
-	int samples = 30, cub = 0, dev, l2, sms, i, failed = 0;
+	int samples = 30, cub = 0, places = 1, dev, l2, sms, i, failed = 0;
 	struct tuner_choice choice;
 	struct cudaDeviceProp prop;
 	std::vector<char *> args;
@@ -249,11 +254,13 @@ int main(int argc, char **argv)
 			samples = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-c"))
 			cub = 1;
+		else if (!strcmp(argv[i], "-P") && i + 1 < argc)
+			places = atoi(argv[++i]);
 		else
 			args.push_back(argv[i]);
 	}
-	if (args.empty() || samples < 1) {
-		fprintf(stderr, "usage: dispatch [-s SAMPLES] [-c] KIND:SIZE...\n");
+	if (args.empty() || samples < 1 || places < 1 || places > 16) {
+		fprintf(stderr, "usage: dispatch [-s SAMPLES] [-c] [-P 1..16] KIND:SIZE...\n");
 		return 2;
 	}
 	CK(cudaGetDevice(&dev));
@@ -302,6 +309,23 @@ int main(int argc, char **argv)
 	CK(cudaMalloc(&in, maxin * sizeof(float)));
 	CK(cudaMalloc(&out, maxout * sizeof(float)));
 	CK(cudaMemcpy(in, hin.data(), maxin * sizeof(float), cudaMemcpyHostToDevice));
+	/* -P: more copies of the buffers, each after a spacer of a different size, the inputs
+	   first, then the outputs; copy j pairs input j with output (PLACES - j) % PLACES, so that
+	   the copies differ in where the output lies from the input too */
+	std::vector<float *> ins(1, in), outs(1, out);
+	for (int o = 0; o < 2; o++)
+		for (i = 1; i < places; i++) {
+			void *spacer;
+			float *b;
+			CK(cudaMalloc(&spacer, (size_t)(2 * i - 1 + o) << 20));
+			CK(cudaMalloc(&b, (o ? maxout : maxin) * sizeof(float)));
+			if (!o)
+				CK(cudaMemcpy(b, hin.data(), maxin * sizeof(float), cudaMemcpyHostToDevice));
+			(o ? outs : ins).push_back(b);
+		}
+	for (i = 1; i < places; i++)
+		if (places - i > i)
+			std::swap(outs[i], outs[places - i]);
 	long long np = maxin / 64 + 65536, nc = maxin / 64 + 65536;
 #ifdef KERNEL_REDUCTION
 	CK(cudaMalloc(&partials, np * sizeof(float)));
@@ -419,20 +443,36 @@ int main(int argc, char **argv)
 					capture(&cs[k], p, r);
 			}
 		}
+		int ncopies = r ? 1 : places; /* copies of the buffers timed on */
+		for (size_t k = 0; k < cs.size(); k++)
+			cs[k].at.resize(ncopies);
 		for (int s = -2; s < samples; s++) /* interleaved, after 2 rounds of warm-up */
-			for (size_t k = 0; k < cs.size(); k++) {
-				float us = sample(&cs[k], p, r), h = r ? held(&cs[k], p, r) : 0;
-				if (s >= 0) {
-					cs[k].us.push_back(us);
-					if (r)
-						cs[k].held.push_back(h);
+			for (int j = 0; j < ncopies; j++)
+				for (size_t k = 0; k < cs.size(); k++) {
+					p->in = ins[j];
+					p->out = outs[j];
+					float us = sample(&cs[k], p, r), h = r ? held(&cs[k], p, r) : 0;
+					if (s >= 0) {
+						cs[k].at[j].push_back(us);
+						cs[k].us.push_back(us);
+						if (r)
+							cs[k].held.push_back(h);
+					}
 				}
-			}
+		p->in = ins[0];
+		p->out = outs[0];
 		for (size_t k = 0; k < cs.size(); k++) {
 			struct cand *c = &cs[k];
 			int ispick = pickone ? c->one == pickone : c->entry == pick;
+			double mean = 0;
+			for (size_t j = 0; j < c->at.size(); j++) {
+				mean += median(c->at[j]) / c->at.size();
+				if (c->at.size() > 1)
+					printf("place %c %s %s %s %zu %.3f\n", kinds[a], label, c->name, c->id, j,
+					       median(c->at[j]));
+			}
 			printf("time %c %s %s %s %.3f %.3f %s %s %s\n", kinds[a], label, c->name, c->id,
-			       median(c->us), *std::min_element(c->us.begin(), c->us.end()),
+			       mean, *std::min_element(c->us.begin(), c->us.end()),
 			       r ? "graph" : "flushed", checks[k].c_str(), ispick ? "pick" : "-");
 			if (r)
 				printf("time %c %s %s %s %.3f %.3f held %s %s\n", kinds[a], label, c->name,

@@ -13,7 +13,9 @@
 # runs, logs and harness; TUNER_YAML_PREFIX as for tests/gpu/run.sh). DISPATCH_KERNELS (default
 # "filter21 transpose reduction"), DISPATCH_SAMPLES (default 30), DISPATCH_RUNS (default 1),
 # DISPATCH_POINTS and DISPATCH_BETWEEN (the sizes tuned at and between, for one kind of kernel),
-# DISPATCH_ARGS (more of the tuner's options, for every run: --midpoints 0), NVCC (default nvcc).
+# DISPATCH_CONFIG (a config for the one kernel in DISPATCH_KERNELS other than the transpose,
+# instead of configs/KERNEL.yaml), DISPATCH_ARGS (more of the tuner's options, for every run: --midpoints 0), DISPATCH_PLACES
+# (the harness's -P: flushed sizes timed on that many copies of the buffers), NVCC (default nvcc).
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/dispatch}
@@ -61,7 +63,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 	: >"$w/agree"
 	K=$(echo $k | tr a-z A-Z)
 	if [ $k = transpose ]; then # square points: a copy of the config listing them, beside it
-		pts=${DISPATCH_POINTS:-1024 2048 4096 8192} mid=${DISPATCH_BETWEEN:-1280 1792 2560 3584 5120 7168}
+		pts=${DISPATCH_POINTS:-1024 2048 4096 8192} mid=${DISPATCH_BETWEEN-1280 1792 2560 3584 5120 7168}
 		python3 - configs/transpose.yaml "$tc" "$pts" <<-'PY'
 		import re, sys
 		t = open(sys.argv[1]).read()
@@ -72,8 +74,8 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 		PY
 		set -- "$tc"
 	else
-		pts=${DISPATCH_POINTS:-65536 1048576 8388608 67108864} mid=${DISPATCH_BETWEEN:-200000 500000 1600000 3000000 12000000 24000000}
-		set -- --size "n=$(echo $pts | tr ' ' ,)" "configs/$k.yaml"
+		pts=${DISPATCH_POINTS:-65536 1048576 8388608 67108864} mid=${DISPATCH_BETWEEN-200000 500000 1600000 3000000 12000000 24000000}
+		set -- --size "n=$(echo $pts | tr ' ' ,)" "${DISPATCH_CONFIG:-configs/$k.yaml}"
 	fi
 	echo "== $k: $runs run(s) at $pts, runs at $mid"
 	objs="" i=0 first=""
@@ -117,7 +119,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 			tune "$w/at$s" "$w/at$s.log" --size rows=$s --size cols=$s configs/$k.yaml || status=1
 			sizes="$sizes b:${s}x$s"
 		else
-			tune "$w/at$s" "$w/at$s.log" --size n=$s configs/$k.yaml || status=1
+			tune "$w/at$s" "$w/at$s.log" --size n=$s "${DISPATCH_CONFIG:-configs/$k.yaml}" || status=1
 			sizes="$sizes b:$s"
 		fi
 		[ -f "$gdir/best.cu" ] && one tuned "$(label $s)" "$gdir"
@@ -138,7 +140,7 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 			>>"$w/nvcc.log" 2>&1; then
 		gpu_idle
 		# shellcheck disable=SC2086
-		"$w/dispatch" -s "${DISPATCH_SAMPLES:-30}" $cub $sizes >"$w/dispatch.txt" 2>"$w/dispatch.err" || status=1
+		"$w/dispatch" -s "${DISPATCH_SAMPLES:-30}" -P "${DISPATCH_PLACES:-1}" $cub $sizes >"$w/dispatch.txt" 2>"$w/dispatch.err" || status=1
 		head -n 2 "$w/dispatch.txt"
 	else
 		echo "$k: the harness did not build (see $w/nvcc.log)"
