@@ -136,9 +136,9 @@ has cs_dry_none_said "^search: guided (--strategy), all 5 kept variants (no budg
 # SMS in expressions: the GPU's multiprocessor count; without a GPU --sms N (default 1)
 expect cli_bad_sms 2 $T --sms 0 configs/reduction.yaml
 expect cli_sms_default 0 $T --dry-run configs/reduction.yaml
-has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024  *4 " "$tmp/stdout"
+has cli_sms_default_grid "EPT=16 GRID=4 SPLIT=0 FINISH=0 BANK_BYTES=4  *1024  *4 " "$tmp/stdout"
 expect cli_sms 0 $T --dry-run --sms 132 configs/reduction.yaml
-has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4  *1024  *528 " "$tmp/stdout"
+has cli_sms_grid "EPT=16 GRID=4 SPLIT=0 FINISH=0 BANK_BYTES=4  *1024  *528 " "$tmp/stdout"
 
 # every shipped config (the exploration configs in bench/explore/ and the test-only kernels
 # too): dry run, then compile every variant
@@ -197,7 +197,7 @@ has dry_run_wide_dropped "^vde627689 .*  -  *-  *0  dropped: rule 2$" "$tmp/stdo
 has dry_run_wide_rule "^  rule 2:  *5760  constraint 'BLOCK > 64 || SMEM == 0'$" "$tmp/stdout"
 # how many programs the kept variants are (docs/how-it-works.md, "One compile per program")
 expect dry_run_programs 0 $T --dry-run configs/reduction.yaml
-has dry_run_programs_said "^the kept variants are 276 programs (each compiled once): METHOD, GRID, SPLIT, BANK_BYTES reach the code only" "$tmp/stdout"
+has dry_run_programs_said "^the kept variants are 368 programs (each compiled once): METHOD, GRID, SPLIT, BANK_BYTES reach the code only" "$tmp/stdout"
 expect dry_run_programs_none 0 $T --dry-run configs/stencil2d.yaml
 cp "$tmp/stdout" "$tmp/programs_none.out"
 expect dry_run_programs_none_said 1 grep -q "programs" "$tmp/programs_none.out"
@@ -288,7 +288,7 @@ done
 # SMS in an emitted launch header: not the count the variant was tuned with (here --sms 7) but
 # the one the launch is given: 4 blocks per SM, 28 in all on 7 SMs and 528 on 132; the scratch
 # buffers' element counts and that they must be zero before the first launch
-id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 SPLIT=0 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
+id=$($T --dry-run --sms 7 configs/reduction.yaml | awk '/EPT=16 GRID=4 SPLIT=0 FINISH=0 BANK_BYTES=4/ && $NF == "kept" { print $1; exit }')
 expect emit_sms 0 $T --arch sm_90 --sms 7 --out "$tmp/s" --emit "$id" configs/reduction.yaml
 has emit_sms_header "4LL \* SMS" "$tmp/s/reduction/untimed-sm_90/$id.h"
 has emit_scratch_zero "#define REDUCTION_PARTIALS_ZERO 1" "$tmp/s/reduction/untimed-sm_90/$id.h"
