@@ -3,7 +3,8 @@
 # graph-replayed and held, interleaved, in one process) beside the tuner's own median of it, at a
 # few sizes: does the tuner rank the variants as the harness does? For n-sized kernels
 # (filter21, reduction). Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
-# (OUT, default out/allv; TUNER_YAML_PREFIX as for tests/gpu/run.sh)
+# (OUT, default out/allv; REPEAT, default 1: the tuner's runs at each size, a column each;
+# TUNER_YAML_PREFIX as for tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
 cfg=$1 k=$2
@@ -16,9 +17,14 @@ K=$(echo "$k" | tr a-z A-Z)
 arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
 rm -rf "$o"
 mkdir -p "$o"
+R=${REPEAT:-1}
 for s in "$@"; do
-	gpu_idle
-	out/bin/tuner -q --fresh --out "$o/t$s" --size "n=$s" "$cfg" >"$o/t$s.log" 2>&1
+	r=1
+	while [ $r -le "$R" ]; do
+		gpu_idle
+		out/bin/tuner -q --fresh --out "$o/t$s-$r" --size "n=$s" "$cfg" >"$o/t$s-$r.log" 2>&1
+		r=$((r + 1))
+	done
 done
 # each variant's source, as --emit writes it (compiled only: no GPU seen)
 i=0 objs=""
@@ -33,7 +39,7 @@ for id in $(out/bin/tuner --dry-run "$cfg" | awk '$NF == "kept" { print $1 }'); 
 	objs="$objs $o/one$i.o"
 done
 wait
-out/bin/tuner bundle -q --out "$o/bundle" "$o/t$1/$k" >"$o/bundle.log" 2>&1
+out/bin/tuner bundle -q --out "$o/bundle" "$o/t$1-1/$k" >"$o/bundle.log" 2>&1
 nvcc -arch="$arch" -O3 -c -I. -DKERNEL_$K -DBEST_H="\"$o/bundle/${k}_bundle.h\"" -o "$o/main.o" \
 	tests/gpu/dispatch.cu
 nvcc -arch="$arch" -O3 -c -I"$o/bundle" -o "$o/best.o" "$o/bundle/${k}_bundle.cu"
@@ -44,26 +50,32 @@ for s in "$@"; do sizes="$sizes p:$s"; done
 gpu_idle
 # shellcheck disable=SC2086
 "$o/dispatch" -s 30 $sizes >"$o/dispatch.txt"
-python3 - "$o" "$k" "$@" <<'PY'
+python3 - "$o" "$k" "$R" "$@" <<'PY'
 import glob, json, sys
-o, k, sizes = sys.argv[1], sys.argv[2], sys.argv[3:]
+o, k, R, sizes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 h = {}
 for line in open(o + "/dispatch.txt"):
     f = line.split()
     if f[0] == "time" and f[3] == "v":
         h.setdefault((f[2], f[4]), {})[f[7]] = float(f[5])
 for s in sizes:
-    r = json.load(open(glob.glob("%s/t%s/%s/*/results.json" % (o, s, k))[0]))
-    vs = [v for v in r["variants"] if v.get("status") == "ok" and ("n=" + s, v["id"]) in h]
-    for v in vs:
-        v["us"] = v["median_ms"] * 1e3
-        v["g"], v["h"] = h[("n=" + s, v["id"])]["graph"], h[("n=" + s, v["id"])]["held"]
-    g0, h0, t0 = (min(v[x] for v in vs) for x in ("g", "h", "us"))
-    print("n=%s: %d variants; tuner's winner %s; %% over each column's fastest" % (s, len(vs), r["winner"]))
-    print("  %-10s %-44s %8s %8s %8s %7s %7s %7s" % ("id", "params", "graph", "held", "tuner", "g %", "h %", "t %"))
-    for v in sorted(vs, key=lambda v: v["g"]):
+    runs = [json.load(open(glob.glob("%s/t%s-%d/%s/*/results.json" % (o, s, r, k))[0])) for r in range(1, R + 1)]
+    tus = []  # each run's medians (the play-off's where it has one), by id
+    for r in runs:
+        tus.append({v["id"]: (v["playoff"]["median_ms"] if "playoff" in v else v["median_ms"]) * 1e3
+                    for v in r["variants"] if v.get("status") == "ok"})
+    vs = [v for v in runs[0]["variants"] if v.get("status") == "ok" and ("n=" + s, v["id"]) in h
+          and all(v["id"] in t for t in tus)]
+    g0 = min(h[("n=" + s, v["id"])]["graph"] for v in vs)
+    h0 = min(h[("n=" + s, v["id"])]["held"] for v in vs)
+    t0 = [min(t[v["id"]] for v in vs) for t in tus]
+    print("n=%s: %d variants; the tuner's winners %s; %% over each column's fastest (tuner: each run's"
+          " median, the play-off's where it had one; * its winner)" % (s, len(vs), " ".join(r["winner"] for r in runs)))
+    print("  %-10s %-44s %8s %8s %7s %7s  %s" % ("id", "params", "graph", "held", "g %", "h %", "tuner %% in runs 1..%d" % R))
+    for v in sorted(vs, key=lambda v: h[("n=" + s, v["id"])]["graph"]):
+        g, hh = h[("n=" + s, v["id"])]["graph"], h[("n=" + s, v["id"])]["held"]
         p = " ".join("%s=%s" % kv for kv in v["params"].items() if kv[0] not in ("BANK_BYTES", "METHOD", "SPLIT", "GRID"))
-        print("  %-10s %-44s %8.3f %8.3f %8.3f %7.2f %7.2f %7.2f" % (
-            v["id"], p, v["g"], v["h"], v["us"], 100 * (v["g"] / g0 - 1), 100 * (v["h"] / h0 - 1),
-            100 * (v["us"] / t0 - 1)))
+        ts = " ".join("%6.2f%s" % (100 * (t[v["id"]] / t0[i] - 1), "*" if runs[i]["winner"] == v["id"] else " ")
+                      for i, t in enumerate(tus))
+        print("  %-10s %-44s %8.3f %8.3f %7.2f %7.2f  %s" % (v["id"], p, g, hh, 100 * (g / g0 - 1), 100 * (hh / h0 - 1), ts))
 PY
