@@ -560,6 +560,28 @@ suite() {
 	if [ -z "$sp" ]; then bad "$1 finished" "$line"; else
 		pass=$((pass + sp)) fail=$((fail + sf)) skipped=$((skipped + ${ss:-0})); fi
 }
+# the GPU check's table (tests/gpu/dispatch.py) from one harness process and from three
+# (DISPATCH_PROCS): each candidate's time the median of its processes' medians, a check that
+# failed in any process failing the row. vB is 2 % faster than the pick in the first process,
+# 2 % slower over the three.
+d=$tmp/dp
+mkdir -p "$d"
+: >"$d/agree"
+# harness N VB CHECK: process N's output, vB's median VB, the pick's check CHECK
+harness() {
+	printf 'time p n=100 entry0 vA 1.000 0.990 graph %s pick\ntime p n=100 entry1 vB %s 0.970 graph ok -\n' "$3" "$2" >"$d/t$1"
+}
+harness 1 0.980 ok
+harness 2 1.050 ok
+harness 3 1.020 ok
+harness 4 1.020 FAIL@0:1/2
+expect dispatch_table_one 1 python3 tests/gpu/dispatch.py table "$d/table" k "$d/t1" "$d/agree"
+has dispatch_table_one_gap "^k  *n=100  *point  *graph  *vA  *1.00  *vB  *2.04 .*FAIL$" "$tmp/stdout"
+expect dispatch_table_procs 0 python3 tests/gpu/dispatch.py table "$d/table" k "$d/t1,$d/t2,$d/t3" "$d/agree"
+has dispatch_table_procs_median "^k  *n=100  *point  *graph  *vA  *1.00  *vA  *0.00 .*PASS$" "$tmp/stdout"
+expect dispatch_table_procs_check 1 python3 tests/gpu/dispatch.py table "$d/table" k "$d/t2,$d/t4,$d/t3" "$d/agree"
+has dispatch_table_procs_check_said "FAIL (entry0 FAIL@0:1/2)$" "$tmp/stdout"
+
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"
 suite fakegpu tests/fakegpu.sh "$T"

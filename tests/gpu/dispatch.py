@@ -2,7 +2,10 @@
 dispatch.py winners GPUDIR: "LABEL ID" per point of a run tuned at several points.
 dispatch.py midpoints GPUDIR: the sizes of its midpoints, one a line.
 dispatch.py table TABLE KERNEL TIMES AGREE: the rows of one kernel, printed and appended to
-TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS).
+TABLE; exits 1 on any FAIL. AGREE: "LABEL RUN ID" per point and run (DISPATCH_RUNS). TIMES: the
+harness's output, or several (comma-separated: one harness binary run in several processes,
+DISPATCH_PROCS), each candidate's time then the median of its processes' medians (a process can
+settle a kernel's speed: docs/benchmarks.md), its check the first that is not ok.
 The verdicts follow the graph-replayed (in the L2) or flushed timings; "held %" is the pick's
 gap to the fastest entry timed as the tuner times (held), beside them, and the runs' line
 gives the held spread too."""
@@ -20,13 +23,24 @@ if sys.argv[1] == "midpoints":  # each midpoint's sizes, as the harness takes th
 
 table, kernel, times, agree = sys.argv[2:6]
 rows, held, kinds, lines, fail = {}, {}, {}, [], False
-for line in open(times):
-    f = line.split()
-    if len(f) == 10 and f[0] == "time":
-        kind, label, name, vid, med, _, mode, check, pick = f[1:]
-        kinds[label] = kind
-        (held if mode == "held" else rows).setdefault(label, []).append(dict(name=name, id=vid, us=float(med), mode=mode,
-                                               check=check, pick=pick == "pick"))
+seen = {}  # (label, name, mode) -> its row, its medians in every process
+for path in times.split(","):
+    for line in open(path):
+        f = line.split()
+        if len(f) == 10 and f[0] == "time":
+            kind, label, name, vid, med, _, mode, check, pick = f[1:]
+            kinds[label] = kind
+            key = (label, name, mode)
+            if key not in seen:
+                seen[key] = (dict(name=name, id=vid, us=0.0, mode=mode, check=check, pick=pick == "pick"), [])
+                (held if mode == "held" else rows).setdefault(label, []).append(seen[key][0])
+            r, us = seen[key]
+            us.append(float(med))
+            if r["check"] == "ok":
+                r["check"] = check
+for r, us in seen.values():
+    us.sort()
+    r["us"] = us[len(us) // 2] if len(us) % 2 else (us[len(us) // 2 - 1] + us[len(us) // 2]) / 2
 if not rows:
     lines.append("%-9s no timings (see %s and the harness's errors beside it): FAIL" % (kernel, times))
     fail = True
