@@ -4,7 +4,9 @@
 # few sizes: does the tuner rank the variants as the harness does? For n-sized kernels
 # (filter21, reduction). Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
 # (OUT, default out/allv; REPEAT, default 1: the tuner's runs at each size, a column each;
-# TUNER_YAML_PREFIX as for tests/gpu/run.sh)
+# PLACES, default 1: the harness's -P, each variant timed on that many copies of its buffers
+# and scratch, every copy's graph-replayed median listed; TUNER_YAML_PREFIX as for
+# tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
 cfg=$1 k=$2
@@ -49,7 +51,11 @@ sizes=""
 for s in "$@"; do sizes="$sizes p:$s"; done
 gpu_idle
 # shellcheck disable=SC2086
-"$o/dispatch" -s 30 $sizes >"$o/dispatch.txt"
+"$o/dispatch" -s 30 -P "${PLACES:-1}" $sizes >"$o/dispatch.txt"
+if [ "${PLACES:-1}" -gt 1 ]; then # each variant's graph-replayed median on each copy
+	awk '$1 == "place" && $4 == "v" { m[$3 " " $5] = m[$3 " " $5] " " $7 }
+		END { for (k in m) print "copies " k ":" m[k] }' "$o/dispatch.txt" | sort
+fi
 python3 - "$o" "$k" "$R" "$@" <<'PY'
 import glob, json, sys
 o, k, R, sizes = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]

@@ -12,10 +12,10 @@
  * Build (tests/gpu/dispatch.sh): nvcc -DKERNEL_FILTER21 (_TRANSPOSE, _REDUCTION)
  *   -DBEST_H='"RUN/best.h"' tests/gpu/dispatch.cu RUN/best.cu [dispatch_one objects] tests/ref/KERNEL.c
  * Usage: dispatch [-s SAMPLES] [-c] [-P PLACES] KIND:SIZE...   KIND p (a tuned point), b (between
- *   points), c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose. -P: the flushed
- *   sizes timed on PLACES copies of the buffers, each its own allocation (SAMPLES on each,
- *   interleaved): where the buffers land in memory can move a kernel's time, and an application's
- *   buffers land anywhere.
+ *   points), c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose. -P: every size
+ *   timed on PLACES copies of the buffers (the reduction's scratch too), each its own allocation
+ *   (SAMPLES on each, interleaved; a graph per copy): where the buffers land in memory can move
+ *   a kernel's time, and an application's buffers land anywhere.
  * Prints "time KIND LABEL NAME VARIANT MEDIAN_US MIN_US MODE CHECK PICK" per size and
  * candidate (MODE graph, held or flushed; PICK: pick or -; with -P, MEDIAN_US the mean of the
  * copies' medians) and with -P "place KIND LABEL NAME VARIANT COPY MEDIAN_US" per copy; exits 1
@@ -92,9 +92,9 @@ struct cand {
 	int entry;               /* >= 0: the bundle's entry */
 	const struct one *one;   /* else a single-size winner, else (both unset) CUB */
 	std::vector<float> us, held; /* graph or flushed samples; held ones */
-	std::vector<std::vector<float> > at; /* with -P: the flushed samples on each copy */
-	cudaGraph_t g;
-	cudaGraphExec_t x;
+	std::vector<std::vector<float> > at; /* with -P: the samples on each copy */
+	cudaGraph_t g[16];       /* below the L2: a graph per copy of the buffers */
+	cudaGraphExec_t x[16];
 };
 
 static cudaStream_t st;
@@ -170,8 +170,9 @@ static const char *check(const struct cand *c, const struct prob *p, const float
 	return "ok";
 }
 
-/* one sample of c: one launch after a flush, or a replay of its graph of r launches */
-static float sample(struct cand *c, const struct prob *p, int r)
+/* one sample of c: one launch after a flush, or a replay of its graph of r launches on copy j
+   of the buffers */
+static float sample(struct cand *c, const struct prob *p, int r, int j)
 {
 	float ms;
 
@@ -185,7 +186,7 @@ static float sample(struct cand *c, const struct prob *p, int r)
 		CK(cudaEventElapsedTime(&ms, ev0, ev1));
 		return ms * 1000;
 	}
-	CK(cudaGraphLaunch(c->x, st));
+	CK(cudaGraphLaunch(c->x[j], st));
 	CK(cudaStreamSynchronize(st));
 	CK(cudaEventElapsedTime(&ms, ev0, ev1));
 	return ms * 1000 / r;
@@ -209,20 +210,33 @@ static float held(struct cand *c, const struct prob *p, int r)
 	return ms * 1000 / r;
 }
 
-/* c's graph: events around r launches, the events recorded inside it */
-static void capture(struct cand *c, const struct prob *p, int r)
+/* c's graph on copy j of the buffers (p's): events around r launches, recorded inside it */
+static void capture(struct cand *c, const struct prob *p, int r, int j)
 {
-	if (c->x) {
-		CK(cudaGraphExecDestroy(c->x));
-		CK(cudaGraphDestroy(c->g));
+	if (c->x[j]) {
+		CK(cudaGraphExecDestroy(c->x[j]));
+		CK(cudaGraphDestroy(c->g[j]));
 	}
 	CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeRelaxed));
 	CK(cudaEventRecordWithFlags(ev0, st, cudaEventRecordExternal));
 	for (int i = 0; i < r; i++)
 		CK(launch(c, p, st));
 	CK(cudaEventRecordWithFlags(ev1, st, cudaEventRecordExternal));
-	CK(cudaStreamEndCapture(st, &c->g));
-	CK(cudaGraphInstantiate(&c->x, c->g, 0));
+	CK(cudaStreamEndCapture(st, &c->g[j]));
+	CK(cudaGraphInstantiate(&c->x[j], c->g[j], 0));
+}
+
+/* p on copy j of the buffers (-P) */
+static void use_copy(struct prob *p, int j, const std::vector<float *> &ins,
+                     const std::vector<float *> &outs, const std::vector<float *> &parts,
+                     const std::vector<unsigned *> &cnts)
+{
+	p->in = ins[j];
+	p->out = outs[j];
+	if (!parts.empty()) {
+		p->partials = parts[j];
+		p->counter = cnts[j];
+	}
 }
 
 static double median(std::vector<float> v)
@@ -327,11 +341,19 @@ int main(int argc, char **argv)
 		if (places - i > i)
 			std::swap(outs[i], outs[places - i]);
 	long long np = maxin / 64 + 65536, nc = maxin / 64 + 65536;
+	std::vector<float *> parts;
+	std::vector<unsigned *> cnts;
 #ifdef KERNEL_REDUCTION
-	CK(cudaMalloc(&partials, np * sizeof(float)));
-	CK(cudaMalloc(&counter, nc * sizeof(unsigned)));
-	CK(cudaMemset(partials, 0, np * sizeof(float)));
-	CK(cudaMemset(counter, 0, nc * sizeof(unsigned)));
+	for (i = 0; i < places; i++) { /* the scratch, a copy each */
+		CK(cudaMalloc(&partials, np * sizeof(float)));
+		CK(cudaMalloc(&counter, nc * sizeof(unsigned)));
+		CK(cudaMemset(partials, 0, np * sizeof(float)));
+		CK(cudaMemset(counter, 0, nc * sizeof(unsigned)));
+		parts.push_back(partials);
+		cnts.push_back(counter);
+	}
+	partials = parts[0];
+	counter = cnts[0];
 	CK(cub::DeviceReduce::Sum(NULL, cubbytes, in, out, (int)(maxin - 20), st));
 	CK(cudaMalloc(&cubtmp, cubbytes));
 #endif
@@ -433,25 +455,27 @@ int main(int argc, char **argv)
 			float fastest = 1e30f;
 			r = 20;
 			for (size_t k = 0; k < cs.size(); k++) {
-				capture(&cs[k], p, r);
-				sample(&cs[k], p, r);
-				fastest = std::min(fastest, sample(&cs[k], p, r));
+				capture(&cs[k], p, r, 0);
+				sample(&cs[k], p, r, 0);
+				fastest = std::min(fastest, sample(&cs[k], p, r, 0));
 			}
-			if (fastest * r < 20) {
+			bool longer = fastest * r < 20;
+			if (longer)
 				r = std::min(2000, (int)ceil(20 / fastest));
-				for (size_t k = 0; k < cs.size(); k++)
-					capture(&cs[k], p, r);
-			}
-		}
-		int ncopies = r ? 1 : places; /* copies of the buffers timed on */
-		for (size_t k = 0; k < cs.size(); k++)
-			cs[k].at.resize(ncopies);
-		for (int s = -2; s < samples; s++) /* interleaved, after 2 rounds of warm-up */
-			for (int j = 0; j < ncopies; j++)
+			for (int j = 0; j < places; j++) /* each copy's graphs (copy 0's again if longer) */
 				for (size_t k = 0; k < cs.size(); k++) {
-					p->in = ins[j];
-					p->out = outs[j];
-					float us = sample(&cs[k], p, r), h = r ? held(&cs[k], p, r) : 0;
+					use_copy(p, j, ins, outs, parts, cnts);
+					if (j || longer)
+						capture(&cs[k], p, r, j);
+				}
+		}
+		for (size_t k = 0; k < cs.size(); k++)
+			cs[k].at.resize(places);
+		for (int s = -2; s < samples; s++) /* interleaved, after 2 rounds of warm-up */
+			for (int j = 0; j < places; j++)
+				for (size_t k = 0; k < cs.size(); k++) {
+					use_copy(p, j, ins, outs, parts, cnts);
+					float us = sample(&cs[k], p, r, j), h = r ? held(&cs[k], p, r) : 0;
 					if (s >= 0) {
 						cs[k].at[j].push_back(us);
 						cs[k].us.push_back(us);
@@ -459,8 +483,7 @@ int main(int argc, char **argv)
 							cs[k].held.push_back(h);
 					}
 				}
-		p->in = ins[0];
-		p->out = outs[0];
+		use_copy(p, 0, ins, outs, parts, cnts);
 		for (size_t k = 0; k < cs.size(); k++) {
 			struct cand *c = &cs[k];
 			int ispick = pickone ? c->one == pickone : c->entry == pick;
@@ -479,10 +502,11 @@ int main(int argc, char **argv)
 				       c->id, median(c->held),
 				       *std::min_element(c->held.begin(), c->held.end()), checks[k].c_str(),
 				       ispick ? "pick" : "-");
-			if (c->x) {
-				CK(cudaGraphExecDestroy(c->x));
-				CK(cudaGraphDestroy(c->g));
-			}
+			for (int j = 0; j < places; j++)
+				if (c->x[j]) {
+					CK(cudaGraphExecDestroy(c->x[j]));
+					CK(cudaGraphDestroy(c->g[j]));
+				}
 		}
 		if (r)
 			printf("size %s: graphs of %d launches\n", label, r);
