@@ -5,8 +5,9 @@
 # (filter21, reduction). Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
 # (OUT, default out/allv; REPEAT, default 1: the tuner's runs at each size, a column each;
 # PLACES, default 1: the harness's -P, each variant timed on that many copies of its buffers
-# and scratch, every copy's graph-replayed median listed; TUNER_YAML_PREFIX as for
-# tests/gpu/run.sh)
+# and scratch, every copy's graph-replayed median listed; PROCS, default 0: the same harness
+# run in that many more processes, each's fastest eight by graph replay at the first size on a
+# line; TUNER_YAML_PREFIX as for tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
 cfg=$1 k=$2
@@ -85,3 +86,12 @@ for s in sizes:
                       for i, t in enumerate(tus))
         print("  %-10s %-44s %8.3f %8.3f %7.2f %7.2f  %s" % (v["id"], p, g, hh, 100 * (g / g0 - 1), 100 * (hh / h0 - 1), ts))
 PY
+p=1
+while [ $p -le "${PROCS:-0}" ]; do # the same binary again, in a process of its own
+	gpu_idle
+	printf 'process %s:' $((p + 1))
+	"$o/dispatch" -s 30 "p:$1" | awk '$1 == "time" && $8 == "graph" { print $5, $6 }' |
+		sort -k2 -n | head -n 8 | tr '\n' ';'
+	echo
+	p=$((p + 1))
+done

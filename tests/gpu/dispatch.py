@@ -10,6 +10,7 @@ The verdicts follow the graph-replayed (in the L2) or flushed timings; "held %" 
 gap to the fastest entry timed as the tuner times (held), beside them, and the runs' line
 gives the held spread too."""
 import json
+import statistics
 import sys
 
 if sys.argv[1] == "winners":
@@ -39,8 +40,7 @@ for path in times.split(","):
             if r["check"] == "ok":
                 r["check"] = check
 for r, us in seen.values():
-    us.sort()
-    r["us"] = us[len(us) // 2] if len(us) % 2 else (us[len(us) // 2 - 1] + us[len(us) // 2]) / 2
+    r["us"] = statistics.median(us)
 if not rows:
     lines.append("%-9s no timings (see %s and the harness's errors beside it): FAIL" % (kernel, times))
     fail = True
