@@ -7,11 +7,20 @@
 # PLACES, default 1: the harness's -P, each variant timed on that many copies of its buffers
 # and scratch, every copy's graph-replayed median listed; PROCS, default 0: the same harness
 # run in that many more processes, each's fastest eight by graph replay at the first size on a
-# line; TUNER_YAML_PREFIX as for tests/gpu/run.sh)
+# line; TIMING: the tuner's timing settings instead of the config's, as a flow mapping such as
+# "{warmup: 10, samples: 50}" (a copy of CONFIG beside it with that line added, removed after);
+# TUNER_YAML_PREFIX as for tests/gpu/run.sh)
 set -eu
 cd "$(dirname "$0")/../.."
 cfg=$1 k=$2
 shift 2
+if [ -n "${TIMING:-}" ]; then
+	c=$(dirname "$cfg")/.allvariants-$(basename "$cfg")
+	trap 'rm -f "$c"' EXIT INT TERM
+	grep -v '^timing:' "$cfg" >"$c"
+	printf 'timing: %s\n' "$TIMING" >>"$c"
+	cfg=$c
+fi
 o=${OUT:-out/allv}
 . tests/gpu/lib.sh
 gpu_build
