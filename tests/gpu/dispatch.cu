@@ -344,7 +344,11 @@ int main(int argc, char **argv)
 	std::vector<float *> parts;
 	std::vector<unsigned *> cnts;
 #ifdef KERNEL_REDUCTION
-	for (i = 0; i < places; i++) { /* the scratch, a copy each */
+	for (i = 0; i < places; i++) { /* the scratch, a copy each, after a spacer of its own */
+		if (i) {
+			void *spacer;
+			CK(cudaMalloc(&spacer, (size_t)(2 * i + 1) << 20));
+		}
 		CK(cudaMalloc(&partials, np * sizeof(float)));
 		CK(cudaMalloc(&counter, nc * sizeof(unsigned)));
 		CK(cudaMemset(partials, 0, np * sizeof(float)));
