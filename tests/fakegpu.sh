@@ -135,6 +135,11 @@ assert len(ok) == 2 and all(v["playoff"]["rounds"] == 5 and v.get("tie") for v i
 assert d["ties"] == 2, d
 '
 has pairs_playoff_said "play-off: timing the 2 fastest again, 5 rounds" "$tmp/pairs_run.err"
+# each round of the play-off in a GPU process of its own: a context for the first timings,
+# then one a round, each before that round's launches
+if [ "$(grep -c '^context$' "$tmp/pairs.log")" -eq 6 ] &&
+	awk '/^context$/ { c++ } /^launch fake_pairs 64x32$/ { if (c > 1) n[c]++ } END { for (k = 2; k <= 6; k++) if (n[k] < 1) exit 1 }' "$tmp/pairs.log"; then
+	ok pairs_playoff_fresh_processes; else bad pairs_playoff_fresh_processes "$(grep -c '^context$' "$tmp/pairs.log") contexts"; fi
 # the ties in one line, the rule in full with -v
 tune pairs_ties_verbose 0 "$tmp/pairs6.log" -v --out "$o" tests/fakecuda/pairs.yaml
 has pairs_ties_verbose_rule "^ties (=): 2 variants cannot be told apart from the fastest (their medians" "$tmp/stdout"
@@ -453,8 +458,9 @@ if awk '
 END { if (n < 12 || n % 6) { print n " launches of fake_hist, want runs of 1 verified + 2 warm-up + 3 samples, at least one per variant"; bad = 1 } exit bad }
 ' "$tmp/hist.log" >"$tmp/awk"; then ok hist_refill_order; else bad hist_refill_order "$(cat "$tmp/awk")"; fi
 # each sample: the refill, then the flush (evicting what the refill left in L2), then the
-# first event
+# first event (a worker process's setup, the rooflines, comes before its first fake_hist)
 if awk '
+/^context$/ { seen = 0 }
 /^launch fake_hist / { seen = 1 }
 /^event/ {
 	if (seen && !inside && !(p1 ~ /^launch tuner_flush / && p2 ~ /^launch tuner_fill 1x/)) {

@@ -393,3 +393,55 @@ TEST(pool_waiting_on_a_failed_task)
 	pool_end(pa);
 	pool_end(pb);
 }
+
+struct retiring {
+	struct pool *p;
+	size_t next, n, at;       /* jobs handed out, in all; pool_retire before job `at` */
+};
+
+static int retire_next(void *arg, size_t *job)
+{
+	struct retiring *r = arg;
+
+	if (r->next == r->n)
+		return -1;
+	if (r->next == r->at)
+		pool_retire(r->p); /* as the play-off does, from inside next() */
+	*job = r->next++;
+	return 1;
+}
+
+/* after pool_retire the next job runs in a new worker, set up again, and the one it replaced
+   has been waited for; without it a worker keeps its jobs */
+TEST(pool_retire_starts_fresh)
+{
+	struct ctx c = {3, 0, 0, 0, 0, 0, 0};
+	struct pool_ops ops = ops_for(&c);
+	struct pool_limits lim = {5, 0};
+	struct seen s;
+	struct buf info = {0};
+	char why[256] = "";
+	struct pool *p = pool_new(&ops, &lim, 1);
+	struct pool_run r = {"SETUP", 5, t_message, t_done, &s, NULL, NULL};
+	struct retiring q = {p, 0, 4, 2};
+	struct pool_task t = {p, &r, retire_next, &q, why, sizeof why, 0};
+	long pid[4];
+	int j;
+
+	memset(&s, 0, sizeof s);
+	plan = "oooo";
+	CHECK_EQ(pool_open(p, &info, why, sizeof why), 0);
+	CHECK_EQ(pool_run_many(&t, 1), 0);
+	CHECK_EQ(s.n, 4);
+	for (j = 0; j < 4; j++) {
+		CHECK_EQ(s.oc[j], OUT_DONE);
+		pid[j] = strtol(strstr(s.msg[j], "pid") + 4, NULL, 10);
+	}
+	CHECK(pid[0] == pid[1] && pid[1] != pid[2] && pid[2] == pid[3]);
+	CHECK(kill((pid_t)pid[1], 0) < 0); /* reaped, not a zombie */
+	pool_retire(p); /* idle: ends it; nothing running is touched */
+	CHECK(kill((pid_t)pid[3], 0) < 0);
+	pool_retire(NULL);
+	pool_end(p);
+	buf_free(&info);
+}

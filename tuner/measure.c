@@ -769,6 +769,11 @@ void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *a
 	*task = (struct pool_task){m->pool, &m->run, next, arg, m->t->why, sizeof m->t->why, 0};
 }
 
+void measure_fresh(struct measure *m)
+{
+	pool_retire(m->pool);
+}
+
 void measure_notrun(struct measure *m, size_t i)
 {
 	struct run_result none;

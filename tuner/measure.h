@@ -37,6 +37,9 @@ void measure_task(struct measure *m, struct pool_task *task, int (*next)(void *a
 /* 1 if variant i's play-off result (po_n, po_ms, po_se) is in the journal: it is taken
    into t->r[i] */
 int measure_playoff_resume(struct measure *m, size_t i);
+/* the next job starts in a GPU process of its own: the idle workers end (a play-off round's
+   first job; a process settles the speed of a kernel of a few microseconds) */
+void measure_fresh(struct measure *m);
 /* journal variant i's play-off result */
 void measure_playoff_save(struct measure *m, size_t i);
 /* the run is over; returns how many results came from the journal */

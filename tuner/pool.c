@@ -659,6 +659,19 @@ int pool_run(struct pool *p, const struct pool_run *r, const size_t *todo, size_
 	return pool_run_many(&t, 1);
 }
 
+void pool_retire(struct pool *p)
+{
+	int i;
+
+	for (i = 0; p && i < p->nw; i++) {
+		struct worker *w = &p->w[i];
+		/* killed: other pools' workers, forked later, hold its pipe too, so it would never
+		   read their end */
+		if (w->pid > 0 && !w->busy && !w->opening && !w->setting)
+			reap(p, w, 1, NULL, 0);
+	}
+}
+
 void pool_end(struct pool *p)
 {
 	int i;

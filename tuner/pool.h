@@ -105,6 +105,9 @@ struct pool_task {
  * for jobs (from the failed one's answers) end too. Returns 0, or -1 if a task failed.
  */
 int pool_run_many(struct pool_task *tasks, int n);
+/* end every worker that is open and idle (killed, its exit waited for: a GPU
+   worker's memory is free again), so that the next job starts a fresh one */
+void pool_retire(struct pool *p);
 /* end every worker (not waiting for their exit) and free p (NULL is fine) */
 void pool_end(struct pool *p);
 

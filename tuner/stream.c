@@ -74,6 +74,7 @@ struct stream {
 	int po_on;                /* the play-off has begun */
 	int po_resumed;           /* its results are an earlier run's, from the journal */
 	size_t po_next, po_total; /* its jobs handed out, and in all */
+	size_t po_round;          /* the round of the last handed out, + 1 (0: none yet) */
 	size_t po_done;           /* its jobs answered */
 	double *po_ms;            /* nkeep x rounds medians */
 	int *po_cnt;              /* per candidate: rounds in */
@@ -189,6 +190,10 @@ static int playoff_next(struct stream *st, size_t *i)
 	if (st->po_next == st->po_total)
 		return -1;
 	*i = st->keep[k] + t->s.n;
+	if (st->po_next / st->nkeep + 1 != st->po_round) { /* a round begins in fresh processes */
+		st->po_round = st->po_next / st->nkeep + 1;
+		measure_fresh(t->m);
+	}
 	st->po_next++;
 	st->timing++;
 	run_span(t, "play-off", now_s(), now_s(), 0);
