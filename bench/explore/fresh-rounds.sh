@@ -10,7 +10,7 @@ before=$1
 rm -rf out/before
 git worktree prune
 git worktree add -f --detach out/before "$before" >/dev/null 2>&1
-(cd out/before && ./configure.py >/dev/null && ninja out/bin/tuner >/dev/null)
+(cd out/before && . tests/gpu/lib.sh && gpu_build)
 REPEAT=4 PROCS=2 OUT=out/fresh sh bench/explore/allvariants.sh bench/explore/reduction-small.yaml reduction 65536
 for c in configs/filter21.yaml configs/reduction.yaml; do
 	echo "before ($before):"
