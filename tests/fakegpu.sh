@@ -243,10 +243,18 @@ b32 = [v for v in d["variants"] if v["id"] == "'"$w32"'"][0]
 assert b32["playoff"]["rounds"] == 5 and not b32.get("tie"), b32
 '
 has hyst_lost_said "and the run before.s winner (within twice that)" "$tmp/stdout"
-# without an earlier winner, 1.5 % is beyond the play-off's net: no play-off
-FAKECUDA_SLOW=32:1.015 tune hyst_alone 0 "$tmp/hyst.log" --out "$tmp/oh2" tests/fakecuda/pairs.yaml
+# without an earlier winner, 1.5 % is beyond the play-off's net where the samples flush the
+# L2 (FAKECUDA_L2=1024): no play-off; where they find their data in the L2 the net is 10 %
+FAKECUDA_L2=1024 FAKECUDA_SLOW=32:1.015 tune hyst_alone 0 "$tmp/hyst.log" --out "$tmp/oh2" tests/fakecuda/pairs.yaml
 check hyst_alone_playoff "$tmp/oh2/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["l2"]["flush"] is True, d["l2"]
 assert "playoff" not in d and d["variants"][0]["params"]["BLOCK"] == 64, d.get("playoff")
+'
+FAKECUDA_SLOW=32:1.015 tune hyst_alone_resident 0 "$tmp/hyst.log" --out "$tmp/oh3" tests/fakecuda/pairs.yaml
+check hyst_alone_resident_playoff "$tmp/oh3/fake_pairs/fake-gpu-sm90/results.json" '
+assert d["l2"]["flush"] is False, d["l2"]
+p = d["playoff"]
+assert p["variants"] == 2 and p["within"] == 0.1 and d["variants"][0]["params"]["BLOCK"] == 64, p
 '
 # among ties, the one that ran best on another GPU tuned beside this one: the two verified
 # variants tie here (equal fake timings), and the rule alone takes BLOCK 32 (the first in the
@@ -342,7 +350,8 @@ assert d["sizes"] == {"n": 2048} and d["verify_sizes"] == [{"n": 1001}, {"n": 1}
 has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1:" \
 	"$tmp/s/fake_pairs/fake-gpu-sm90/best.cu"
 
-# the race (docs/search.md): with 20 samples, a variant 5 % slower than the fastest so far
+# the race (docs/search.md): with 20 samples, each after an L2 flush (the play-off's net 1 %),
+# a variant 5 % slower than the fastest so far
 # stops after 5 (its 5 samples all beyond twice the play-off's net), one 1.5 % slower (within
 # that limit) gets all 20, and so does every variant with --no-race; counted in the fake
 # driver's launches of BLOCK 64 (grid 32) at the tuning size: the verified launch, 1 warm-up,
@@ -350,7 +359,7 @@ has pairs_size_provenance "verified against the reference at n=2048, n=1001, n=1
 # -j 1: BLOCK 32, the leader, is timed first
 mkdir "$tmp/race"
 cp tests/fakecuda/pairs.cu tests/fakecuda/fake_ref.cu "$tmp/race/"
-sed 's/^timing: .*/timing: {warmup: 1, samples: 20}/' tests/fakecuda/pairs.yaml >"$tmp/race/pairs.yaml"
+sed 's/^timing: .*/timing: {warmup: 1, samples: 20, l2: flush}/' tests/fakecuda/pairs.yaml >"$tmp/race/pairs.yaml"
 # race NAME SLOW ARGS...: the launches of BLOCK 64 and BLOCK 32 at the tuning size into
 # $launches, BLOCK 64's samples (results.json) into $samples
 race() {

@@ -126,7 +126,7 @@ static int contender(const struct config *c, const struct stats *l, const double
 	struct stats t;
 
 	stats_of(x, N, &t);
-	return t.median_ms <= l->median_ms * (1 + winner_playoff_net(c));
+	return t.median_ms <= l->median_ms * (1 + winner_playoff_net(c, 1));
 }
 
 /* the samples the race takes of x under plan p against limit (N: all) */
@@ -174,7 +174,7 @@ static void race_shape(const struct config *c, const struct shape *sh, int seeds
 		struct stats l;
 		stream(sh, 1.0, 1000003u * (uint64_t)k + 17, lx, N);
 		stats_of(lx, N, &l);
-		limit = winner_race_limit(c, &l);
+		limit = winner_race_limit(c, &l, 1);
 		for (j = 0; j < (int)(sizeof centre / sizeof *centre); j++) {
 			struct stats full;
 			int n;
@@ -291,12 +291,12 @@ TEST(race_limit)
 {
 	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1, 0, 0};
 
-	CHECK(fabs(winner_race_limit(timing_config(1), &l) - 1.02) < 1e-12);
+	CHECK(fabs(winner_race_limit(timing_config(1), &l, 1) - 1.02) < 1e-12);
 	l.spread = 0.2;
-	CHECK(fabs(winner_race_limit(timing_config(1), &l) - 1.02) < 1e-12);
-	CHECK(winner_race_limit(timing_config(0), &l) == 0);
+	CHECK(fabs(winner_race_limit(timing_config(1), &l, 1) - 1.02) < 1e-12);
+	CHECK(winner_race_limit(timing_config(0), &l, 1) == 0);
 	l.median_ms = 0;
-	CHECK(winner_race_limit(timing_config(1), &l) == 0);
+	CHECK(winner_race_limit(timing_config(1), &l, 1) == 0);
 }
 
 /* who is raced: every variant's first timing, against the leader's limit, but a play-off
@@ -307,13 +307,15 @@ TEST(race_exemptions)
 	struct stats l = {N, 1.0, 0.99, 1.2, 1.01, 0.02, 1, 0, 0};
 	const struct config *c = timing_config(1);
 
-	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 0) - 1.02) < 1e-12);
-	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 3) - 1.02) < 1e-12); /* the earlier is 2 */
-	CHECK(winner_race_cut(c, &l, 0, 0, 3, 4) == 0);
-	CHECK(winner_race_cut(c, &l, 1, 0, 3, 0) == 0);
-	CHECK(winner_race_cut(c, &l, 0, 1, 3, 0) == 0);
-	CHECK(winner_race_cut(c, NULL, 0, 0, 3, 0) == 0);
-	CHECK(winner_race_cut(timing_config(0), &l, 0, 0, 3, 0) == 0);
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 0, 1) - 1.02) < 1e-12);
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 3, 1) - 1.02) < 1e-12); /* the earlier is 2 */
+	CHECK(winner_race_cut(c, &l, 0, 0, 3, 4, 1) == 0);
+	CHECK(winner_race_cut(c, &l, 1, 0, 3, 0, 1) == 0);
+	CHECK(winner_race_cut(c, &l, 0, 1, 3, 0, 1) == 0);
+	CHECK(winner_race_cut(c, NULL, 0, 0, 3, 0, 1) == 0);
+	CHECK(winner_race_cut(timing_config(0), &l, 0, 0, 3, 0, 1) == 0);
+	/* samples in the L2 (not flushed): twice the resident net */
+	CHECK(fabs(winner_race_cut(c, &l, 0, 0, 3, 0, 0) - (1 + 2 * WINNER_PLAYOFF_NET_RESIDENT)) < 1e-12);
 }
 
 /* the stop: counts of samples within the limit, at the plan's looks only */

@@ -35,8 +35,8 @@ static void timed(struct result *r, const double *ms, size_t n)
 
 /* the play-off's candidates as the stream keeps them: variants 0 .. n of r in that order,
    each that may take part; into keep, their count returned */
-static size_t keep_all(const struct config *c, const struct result *r, size_t n,
-                       size_t earlier, size_t *keep, double *best)
+static size_t keep_all_at(const struct config *c, const struct result *r, size_t n,
+                          size_t earlier, size_t *keep, double *best, int flushed)
 {
 	size_t i, nk = 0;
 
@@ -45,9 +45,16 @@ static size_t keep_all(const struct config *c, const struct result *r, size_t n,
 		if (!winner_playoff_takes(c, &r[i]))
 			continue;
 		keep[nk++] = i;
-		nk = winner_playoff_keep(c, r, keep, nk, best, earlier);
+		nk = winner_playoff_keep(c, r, keep, nk, best, earlier, flushed);
 	}
 	return nk;
+}
+
+/* keep_all_at where the samples flush the L2 */
+static size_t keep_all(const struct config *c, const struct result *r, size_t n,
+                       size_t earlier, size_t *keep, double *best)
+{
+	return keep_all_at(c, r, n, earlier, keep, best, 1);
 }
 
 /* a candidate leaves beyond the net of the fastest so far (1 % at timing.tie 0.5 %), the
@@ -79,11 +86,20 @@ TEST(winner_playoff_leavers)
 	CHECK(!winner_playoff_takes(&c, &r[1]));
 	runs[2].t.median_ms = 0;
 	CHECK(!winner_playoff_takes(&c, &r[2]));
+	/* samples in the L2: every one that may take part (not 1 nor 2, above) within
+	   WINNER_PLAYOFF_NET_RESIDENT of 0.995, 1.012 too (the first timings, of one process, may
+	   be that far from another's) */
+	CHECK_EQ(keep_all_at(&c, r, LEN(ms), 0, keep, &best, 0), 4);
+	CHECK_EQ(keep[2], 4);
+	CHECK(winner_playoff_net(&c, 0) == WINNER_PLAYOFF_NET_RESIDENT);
+	c.tie = 0.08; /* twice a wider tie band wins over either least net */
+	CHECK(winner_playoff_net(&c, 0) == 0.16 && winner_playoff_net(&c, 1) == 0.16);
+	c.tie = 0.005;
 	/* what left follows what stays */
 	timed(r, ms, 3);
 	keep[0] = 0, keep[1] = 1, keep[2] = 2;
 	best = 1.0;
-	CHECK_EQ(winner_playoff_keep(&c, r, keep, 3, &best, 0), 2);
+	CHECK_EQ(winner_playoff_keep(&c, r, keep, 3, &best, 0, 1), 2);
 	CHECK_EQ(keep[0], 0);
 	CHECK_EQ(keep[1], 2);
 	CHECK_EQ(keep[2], 1);

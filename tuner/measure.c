@@ -570,7 +570,7 @@ static void job_message(void *arg, size_t i, struct buf *b)
 	space_bind(t->c, &t->s, &t->s.v[i], &vars);
 	wire_variant(b, &t->s.v[i], &vars);
 	wire_f64(b, winner_race_cut(t->c, m->best_ms > 0 ? &m->best : NULL, again, t->o.no_race, i,
-	                            t->earlier));
+	                            t->earlier, t->ri.l2_flush));
 	wire_u32(b, (uint32_t)again); /* the worker's copy of t may predate the space */
 	wire_co(b, &t->r[i].co);
 }

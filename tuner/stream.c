@@ -282,7 +282,8 @@ static void keep_or_drop(struct stream *st, size_t i)
 		return;
 	}
 	st->keep[st->nkeep++] = i;
-	n = winner_playoff_keep(t->c, t->r, st->keep, st->nkeep, &st->best, t->earlier);
+	n = winner_playoff_keep(t->c, t->r, st->keep, st->nkeep, &st->best, t->earlier,
+	                        t->ri.l2_flush);
 	for (k = n; k < st->nkeep; k++)
 		drop_cubin(&t->r[st->keep[k]].co);
 	st->nkeep = n;
@@ -337,7 +338,7 @@ static void playoff_end(struct stream *st)
 	}
 	if (t->ri.playoff) {
 		t->ri.playoff_rounds = rounds;
-		t->ri.playoff_net = winner_playoff_net(t->c);
+		t->ri.playoff_net = winner_playoff_net(t->c, t->ri.l2_flush);
 	}
 	free(st->po_ms);
 	free(st->po_cnt);

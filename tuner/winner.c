@@ -14,9 +14,11 @@
 #include "stats.h"
 #include "util.h"
 
-double winner_playoff_net(const struct config *c)
+double winner_playoff_net(const struct config *c, int flushed)
 {
-	return 2 * c->tie > 0.01 ? 2 * c->tie : 0.01;
+	double least = flushed ? 0.01 : WINNER_PLAYOFF_NET_RESIDENT;
+
+	return 2 * c->tie > least ? 2 * c->tie : least;
 }
 
 void winner_playoff_stats(double *m, int n, double *ms, double *se)
@@ -85,9 +87,9 @@ static double first_ms(const struct result *r, size_t j)
 }
 
 size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
-                           size_t n, double *best, size_t earlier)
+                           size_t n, double *best, size_t earlier, int flushed)
 {
-	double ms = first_ms(r, keep[n - 1]), net = winner_playoff_net(c), lim;
+	double ms = first_ms(r, keep[n - 1]), net = winner_playoff_net(c, flushed), lim;
 	size_t out[WINNER_PLAYOFF_MAX + 1], k, m = 0, nout = 0, w;
 
 	if (n > WINNER_PLAYOFF_MAX + 1)
@@ -307,19 +309,20 @@ size_t winner_ties(struct result *r, size_t n, const struct config *c, const str
 	return nt;
 }
 
-double winner_race_limit(const struct config *c, const struct stats *leader)
+double winner_race_limit(const struct config *c, const struct stats *leader, int flushed)
 {
 	double m = leader->median_ms;
 
 	if (!c->playoff || !(m > 0))
 		return 0;
-	return m * (1 + WINNER_KEEP_BANDS * winner_playoff_net(c));
+	return m * (1 + WINNER_KEEP_BANDS * winner_playoff_net(c, flushed));
 }
 
 double winner_race_cut(const struct config *c, const struct stats *leader, int again,
-                       int no_race, size_t i, size_t earlier)
+                       int no_race, size_t i, size_t earlier, int flushed)
 {
-	return again || no_race || !leader || i + 1 == earlier ? 0 : winner_race_limit(c, leader);
+	return again || no_race || !leader || i + 1 == earlier ? 0
+	                                                       : winner_race_limit(c, leader, flushed);
 }
 
 size_t winner_listed(const double *ms, size_t n, size_t *fastest)

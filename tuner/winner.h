@@ -16,14 +16,15 @@ struct space;
 struct stats;
 
 /* the race's limit for the variants timed after a leader whose samples gave *leader: its
-   median plus WINNER_KEEP_BANDS times the play-off's net of it; 0 (no race) without a
-   play-off, whose ties are decided on each variant's first median, of its whole series */
-double winner_race_limit(const struct config *c, const struct stats *leader);
+   median plus WINNER_KEEP_BANDS times the play-off's net of it (flushed: the run's samples
+   flush the L2); 0 (no race) without a play-off, whose ties are decided on each variant's
+   first median, of its whole series */
+double winner_race_limit(const struct config *c, const struct stats *leader, int flushed);
 /* the limit variant i's timing races against: winner_race_limit of leader, the fastest so far
    (NULL: none yet), or 0 (not raced) for a play-off round (again), with --no-race (no_race) and
    for the earlier winner (i + 1 == earlier; 0: none), which may stay within a wider band */
 double winner_race_cut(const struct config *c, const struct stats *leader, int again,
-                       int no_race, size_t i, size_t earlier);
+                       int no_race, size_t i, size_t earlier, int flushed);
 
 /* The play-off: once every variant is timed, the fastest (at most WINNER_PLAYOFF_MAX, with
    medians within winner_playoff_net() of the fastest's; the earlier winner within
@@ -31,8 +32,15 @@ double winner_race_cut(const struct config *c, const struct stats *leader, int a
    each, round after round in a rotated order, so that a drift of the GPU's speed during the
    run weighs on all of them alike; winner_ties decides on their rounds' medians. */
 #define WINNER_PLAYOFF_MAX 64
-/* the fraction of the fastest median within which the play-off takes a variant */
-double winner_playoff_net(const struct config *c);
+/* the fraction of the fastest median within which the play-off takes a variant: twice
+   timing.tie, at least 1 %; where the samples do not flush the L2 (flushed 0: a kernel of a few
+   microseconds, its data in the L2) at least WINNER_PLAYOFF_NET_RESIDENT, as far as the first
+   timings, all in one GPU process, can be from what other processes see */
+double winner_playoff_net(const struct config *c, int flushed);
+/* measured on the H200 at 2^16 (docs/benchmarks.md, "Play-off rounds in fresh processes"):
+   the reduction's fastest variants moved by up to 11 % from one process to the next, and the
+   first timings had the next process's winners up to 9 % behind */
+#define WINNER_PLAYOFF_NET_RESIDENT 0.10
 /* a play-off candidate's rounds' medians m[0 .. n) (sorted in place) into the median of them
    and its standard error */
 void winner_playoff_stats(double *m, int n, double *ms, double *se);
@@ -46,7 +54,7 @@ int winner_playoff_takes(const struct config *c, const struct result *x);
    that), then, of more than WINNER_PLAYOFF_MAX, the slowest but the earlier winner. Those
    that stay move to keep[0 .. returned), in their order; those that leave follow. */
 size_t winner_playoff_keep(const struct config *c, const struct result *r, size_t *keep,
-                           size_t n, double *best, size_t earlier);
+                           size_t n, double *best, size_t earlier, int flushed);
 /* the race inside the play-off, after a round: of the n candidates keep[0 .. n), whose rounds
    so far are ms[k * rounds .. + cnt[k]), the leader is the one with the lowest bound above on
    its rounds' median (winner_median_bounds), and every other that winner_playoff_out puts
