@@ -5,7 +5,8 @@
 # (filter21, reduction). Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
 # (OUT, default out/allv; REPEAT, default 1: the tuner's runs at each size, a column each;
 # PLACES, default 1: the harness's -P, each variant timed on that many copies of its buffers
-# and scratch, every copy's graph-replayed median listed; PROCS, default 0: the same harness
+# and scratch, every copy's graph-replayed median listed, after spacers of odd multiples of GAP
+# MiB (default 1); PROCS, default 0: the same harness
 # run in that many more processes, each's fastest eight by graph replay at the first size on a
 # line; TIMING: the tuner's timing settings instead of the config's, as a flow mapping such as
 # "{warmup: 10, samples: 50}" (a copy of CONFIG beside it with that line added, removed after);
@@ -61,7 +62,7 @@ sizes=""
 for s in "$@"; do sizes="$sizes p:$s"; done
 gpu_idle
 # shellcheck disable=SC2086
-"$o/dispatch" -s 30 -P "${PLACES:-1}" $sizes >"$o/dispatch.txt"
+"$o/dispatch" -s 30 -P "${PLACES:-1}" -G "${GAP:-1}" $sizes >"$o/dispatch.txt"
 if [ "${PLACES:-1}" -gt 1 ]; then # each variant's graph-replayed median on each copy
 	awk '$1 == "place" && $4 == "v" { m[$3 " " $5] = m[$3 " " $5] " " $7 }
 		END { for (k in m) print "copies " k ":" m[k] }' "$o/dispatch.txt" | sort

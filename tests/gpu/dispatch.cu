@@ -11,11 +11,12 @@
  * (clean lines).
  * Build (tests/gpu/dispatch.sh): nvcc -DKERNEL_FILTER21 (_TRANSPOSE, _REDUCTION)
  *   -DBEST_H='"RUN/best.h"' tests/gpu/dispatch.cu RUN/best.cu [dispatch_one objects] tests/ref/KERNEL.c
- * Usage: dispatch [-s SAMPLES] [-c] [-P PLACES] KIND:SIZE...   KIND p (a tuned point), b (between
+ * Usage: dispatch [-s SAMPLES] [-c] [-P PLACES [-G MIB]] KIND:SIZE...   KIND p (a tuned point), b (between
  *   points), c (the pick and CUB only); SIZE n, or ROWSxCOLS for the transpose. -P: every size
  *   timed on PLACES copies of the buffers (the reduction's scratch too), each its own allocation
  *   (SAMPLES on each, interleaved; a graph per copy): where the buffers land in memory can move
- *   a kernel's time, and an application's buffers land anywhere.
+ *   a kernel's time, and an application's buffers land anywhere. The copies lie after spacers
+ *   of odd multiples of MIB (-G, default 1) mebibytes: -G 1024 spreads them over gigabytes.
  * Prints "time KIND LABEL NAME VARIANT MEDIAN_US MIN_US MODE CHECK PICK" per size and
  * candidate (MODE graph, held or flushed; PICK: pick or -; with -P, MEDIAN_US the mean of the
  * copies' medians) and with -P "place KIND LABEL NAME VARIANT COPY MEDIAN_US" per copy; exits 1
@@ -257,7 +258,7 @@ static void fill(float *h, size_t n, float lo, float hi)
 
 int main(int argc, char **argv)
 {
-	int samples = 30, cub = 0, places = 1, dev, l2, sms, i, failed = 0;
+	int samples = 30, cub = 0, places = 1, gap = 1, dev, l2, sms, i, failed = 0;
 	struct tuner_choice choice;
 	struct cudaDeviceProp prop;
 	std::vector<char *> args;
@@ -270,11 +271,13 @@ int main(int argc, char **argv)
 			cub = 1;
 		else if (!strcmp(argv[i], "-P") && i + 1 < argc)
 			places = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-G") && i + 1 < argc)
+			gap = atoi(argv[++i]);
 		else
 			args.push_back(argv[i]);
 	}
-	if (args.empty() || samples < 1 || places < 1 || places > 16) {
-		fprintf(stderr, "usage: dispatch [-s SAMPLES] [-c] [-P 1..16] KIND:SIZE...\n");
+	if (args.empty() || samples < 1 || places < 1 || places > 16 || gap < 1 || gap > 4096) {
+		fprintf(stderr, "usage: dispatch [-s SAMPLES] [-c] [-P 1..16 [-G 1..4096]] KIND:SIZE...\n");
 		return 2;
 	}
 	CK(cudaGetDevice(&dev));
@@ -331,7 +334,7 @@ int main(int argc, char **argv)
 		for (i = 1; i < places; i++) {
 			void *spacer;
 			float *b;
-			CK(cudaMalloc(&spacer, (size_t)(2 * i - 1 + o) << 20));
+			CK(cudaMalloc(&spacer, (size_t)(2 * i - 1 + o) * gap << 20));
 			CK(cudaMalloc(&b, (o ? maxout : maxin) * sizeof(float)));
 			if (!o)
 				CK(cudaMemcpy(b, hin.data(), maxin * sizeof(float), cudaMemcpyHostToDevice));
@@ -347,7 +350,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < places; i++) { /* the scratch, a copy each, after a spacer of its own */
 		if (i) {
 			void *spacer;
-			CK(cudaMalloc(&spacer, (size_t)(2 * i + 1) << 20));
+			CK(cudaMalloc(&spacer, (size_t)(2 * i + 1) * gap << 20));
 		}
 		CK(cudaMalloc(&partials, np * sizeof(float)));
 		CK(cudaMalloc(&counter, nc * sizeof(unsigned)));
