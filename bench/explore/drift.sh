@@ -24,7 +24,7 @@ import sys
 passes = []  # the k-th time line of a variant belongs to pass k
 for line in open(sys.argv[1]):
     f = line.split()
-    if f[0] == "time" and f[7] == "graph":
+    if f[0] == "time" and f[3] == "v" and f[7] == "graph":  # the variants, not the bundle's entries
         k = sum(1 for p in passes if f[4] in p)
         if k == len(passes):
             passes.append({})
