@@ -2,7 +2,8 @@
 # Every kept variant of a small config timed by the dispatch harness (tests/gpu/dispatch.cu:
 # graph-replayed and held, interleaved, in one process) beside the tuner's own median of it, at a
 # few sizes: does the tuner rank the variants as the harness does? For n-sized kernels
-# (filter21, reduction). Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
+# (filter21, reduction); above the L2 (one flushed launch a sample) graph and held are that
+# time. Usage: bench/explore/allvariants.sh CONFIG KERNEL SIZE...
 # (OUT, default out/allv; REPEAT, default 1: the tuner's runs at each size, a column each;
 # PLACES, default 1: the harness's -P, each variant timed on that many copies of its buffers
 # and scratch, every copy's graph-replayed median listed, after spacers of odd multiples of GAP
@@ -74,7 +75,9 @@ h = {}
 for line in open(o + "/dispatch.txt"):
     f = line.split()
     if f[0] == "time" and f[3] == "v":
-        h.setdefault((f[2], f[4]), {})[f[7]] = float(f[5])
+        # above the L2 one flushed launch a sample: its time in both columns
+        for m in (("graph", "held") if f[7] == "flushed" else (f[7],)):
+            h.setdefault((f[2], f[4]), {})[m] = float(f[5])
 for s in sizes:
     runs = [json.load(open(glob.glob("%s/t%s-%d/%s/*/results.json" % (o, s, r, k))[0])) for r in range(1, R + 1)]
     tus = []  # each run's medians (the play-off's where it has one), by id
@@ -100,7 +103,7 @@ p=1
 while [ $p -le "${PROCS:-0}" ]; do # the same binary again, in a process of its own
 	gpu_idle
 	printf 'process %s:' $((p + 1))
-	"$o/dispatch" -s 30 "p:$1" | awk '$1 == "time" && $8 == "graph" { print $5, $6 }' |
+	"$o/dispatch" -s 30 "p:$1" | awk '$1 == "time" && $4 == "v" && ($8 == "graph" || $8 == "flushed") { print $5, $6 }' |
 		sort -k2 -n | head -n 8 | tr '\n' ';'
 	echo
 	p=$((p + 1))
