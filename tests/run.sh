@@ -581,6 +581,12 @@ expect dispatch_table_procs 0 python3 tests/gpu/dispatch.py table "$d/table" k "
 has dispatch_table_procs_median "^k  *n=100  *point  *graph  *vA  *1.00  *vA  *0.00 .*PASS$" "$tmp/stdout"
 expect dispatch_table_procs_check 1 python3 tests/gpu/dispatch.py table "$d/table" k "$d/t2,$d/t4,$d/t3" "$d/agree"
 has dispatch_table_procs_check_said "FAIL (entry0 FAIL@0:1/2)$" "$tmp/stdout"
+# DISPATCH_ALONE: vA built alone runs 10 % faster than its bundle entry: a build line, and the
+# verdict (among the bundle's entries) unchanged
+harness 5 1.050 ok
+printf 'time p n=100 alone1 vA 0.900 0.890 graph ok -\n' >>"$d/t5"
+expect dispatch_table_alone 0 python3 tests/gpu/dispatch.py table "$d/table" k "$d/t5" "$d/agree"
+has dispatch_table_alone_line "^k  *n=100  *build: vA in the bundle 1.00 us, alone 0.90 us (bundle +11.11 %)$" "$tmp/stdout"
 
 suite bundle tests/bundle/run.sh "$T" "$tmp/out" "$NVCC"
 suite bad tests/bad.sh "$T"

@@ -71,6 +71,14 @@ for label, rs in rows.items():
         "%.2f" % hgap if hgap is not None else "-",
         "%.3f" % (cub[0]["us"] / p["us"]) if cub else "-",
         ("PASS" if ok else "FAIL") + (" (" + ", ".join(bad) + ")" if bad else "")))
+# DISPATCH_ALONE: each entry as the application's bundle builds it against the same variant
+# built alone (dispatch_one.cu over its point's best.cu, as the tuner compiled it); no verdict
+for label, rs in rows.items():
+    for a in sorted((r for r in rs if r["name"].startswith("alone")), key=lambda r: r["id"]):
+        e = [r for r in rs if r["name"].startswith("entry") and r["id"] == a["id"]]
+        if e:
+            lines.append("%-9s %-22s build: %s in the bundle %.2f us, alone %.2f us (bundle %+.2f %%)" % (
+                kernel, label, a["id"], e[0]["us"], a["us"], 100 * (e[0]["us"] / a["us"] - 1)))
 # DISPATCH_RUNS: each run's winner at each point, timed at that point, within 1 % of each other
 won = {}
 for line in open(agree):
@@ -84,7 +92,7 @@ for label, ws in won.items():
     # two builds (filter21 at 2^16, bc990f1)
     def timed(rs, run, vid):
         t = sorted((r["name"] != "run" + run, r["us"]) for r in rs
-                   if r["id"] == vid and r["name"] != "cub")
+                   if r["id"] == vid and r["name"] != "cub" and not r["name"].startswith("alone"))
         return [t[0][1]] if t else []
     us = {}
     for run, vid in ws:

@@ -17,7 +17,10 @@
 # DISPATCH_CONFIG (a config for the one kernel in DISPATCH_KERNELS other than the transpose,
 # instead of configs/KERNEL.yaml), DISPATCH_ARGS (more of the tuner's options, for every run:
 # --midpoints 0), DISPATCH_PLACES (the harness's -P: flushed sizes timed on that many copies of
-# the buffers), DISPATCH_PROCS (default 3: the harness's processes), NVCC (default nvcc).
+# the buffers), DISPATCH_PROCS (default 3: the harness's processes), DISPATCH_ALONE (default 1:
+# each point's winner also built alone from its point's best.cu, as the tuner timed it, and
+# timed at every size beside its bundle entry: the table's "build" lines; 0: not), NVCC
+# (default nvcc).
 set -eu
 cd "$(dirname "$0")/../.."
 outdir=${1:-out/dispatch}
@@ -107,6 +110,14 @@ for k in ${DISPATCH_KERNELS:-filter21 transpose reduction}; do
 		echo "$k: no best.cu chooses by size ($first/results.json: emitted $emitted): FAIL"
 		status=1
 		continue
+	fi
+	if [ "${DISPATCH_ALONE:-1}" = 1 ]; then # each point's winner built alone, beside its entry
+		j=0 seen=""
+		while read -r l id; do
+			case " $seen " in *" $id "*) continue ;; esac
+			seen="$seen $id" j=$((j + 1))
+			one "alone$j" '*' "$first/$l"
+		done <"$w/winners1"
 	fi
 	sizes=""
 	for s in $pts; do
