@@ -13,14 +13,16 @@ TEST(bundle_template_linkage_includes_macros)
 
 	bundle_template("#include <cuda_fp16.h>\n  #  define TILE (BLOCK * 2)\n#define F(x) x\n"
 	                "extern \"C\" __global__ void k(void) {}\nextern  \"C\" {\n}\n"
-	                "int externC; /* extern \"C\" */ static const char *s = \"extern\";\n",
+	                "int externC; /* extern \"C\" */ static const char *s = \"extern\";\n"
+	                "__constant__ float coef[21]; __constant__int x; my__constant__ y;\n",
 	                &body, &inc, &undefs);
 	CHECK_STR(inc.s, "#include <cuda_fp16.h>\n");
 	CHECK_STR(undefs.s, "#undef TILE\n#undef F\n");
 	CHECK_STR(body.s, "// (above the namespaces) #include <cuda_fp16.h>\n"
 	                  "  #  define TILE (BLOCK * 2)\n#define F(x) x\n"
 	                  "extern \"C++\" __global__ void k(void) {}\nextern  \"C++\" {\n}\n"
-	                  "int externC; /* extern \"C++\" */ static const char *s = \"extern\";\n");
+	                  "int externC; /* extern \"C++\" */ static const char *s = \"extern\";\n"
+	                  "__constant__ __align__(64) float coef[21]; __constant__int x; my__constant__ y;\n");
 	buf_free(&body);
 	buf_free(&inc);
 	buf_free(&undefs);

@@ -71,10 +71,13 @@ void bundlegen_header(struct buf *o, const struct bundle *b);
 /* the source: each kernel in its namespace, the setup and launch by entry */
 void bundlegen_source(struct buf *o, const struct bundle *b);
 
+/* the alignment of every __constant__ of a bundle's namespaces, as text */
+#define BUNDLE_CONSTANT_ALIGN "64"
 /* tmpl as it goes into a namespace of the bundle, appended to body: extern "C" linkage becomes
-   extern "C++" (each copy's kernel is then its namespace's own), #include lines are commented
-   out and appended to includes (once, for above the namespaces), and one "#undef NAME" line per
-   macro the template defines is appended to undefs */
+   extern "C++" (each copy's kernel is then its namespace's own), each __constant__ is aligned
+   to BUNDLE_CONSTANT_ALIGN bytes, #include lines are commented out and appended to includes
+   (once, for above the namespaces), and one "#undef NAME" line per macro the template defines
+   is appended to undefs */
 void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
                      struct buf *undefs);
 
