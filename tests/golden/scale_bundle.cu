@@ -35,7 +35,7 @@ namespace tuner_scale_v1d0b1d02 {
 #error "scale.cu: BLOCK and UNROLL must be defined"
 #endif
 
-__constant__ float bias;
+__constant__ __align__(64) float bias;
 
 extern "C++" __global__ void __launch_bounds__(BLOCK)
 scale(float *out, const float *in, int n)
@@ -67,7 +67,7 @@ namespace tuner_scale_v21e58637 {
 #error "scale.cu: BLOCK and UNROLL must be defined"
 #endif
 
-__constant__ float bias;
+__constant__ __align__(64) float bias;
 
 extern "C++" __global__ void __launch_bounds__(BLOCK)
 scale(float *out, const float *in, int n)
@@ -99,7 +99,7 @@ namespace tuner_scale_v21eefa88 {
 #error "scale.cu: BLOCK and UNROLL must be defined"
 #endif
 
-__constant__ float bias;
+__constant__ __align__(64) float bias;
 
 extern "C++" __global__ void __launch_bounds__(BLOCK)
 scale(float *out, const float *in, int n)
@@ -131,7 +131,7 @@ namespace tuner_scale_v4f76e4c1 {
 #error "scale.cu: BLOCK and UNROLL must be defined"
 #endif
 
-__constant__ float bias;
+__constant__ __align__(64) float bias;
 
 extern "C++" __global__ void __launch_bounds__(BLOCK)
 scale(float *out, const float *in, int n)
