@@ -115,8 +115,9 @@ void bundle_template(const char *tmpl, struct buf *body, struct buf *includes,
 		if (word_at(tmpl, p, "__constant__")) {
 			/* each namespace's constants where the template's own are when it is built alone,
 			   on a boundary: after the entries before it, a coefficient array at 0x54 made
-			   nvcc load it in other pairs and one filter21 entry run 10-18 % slower than the
-			   variant the tuner timed (docs/benchmarks.md, "The bundle's constants") */
+			   nvcc load it in other pairs and order its FMAs otherwise, the likely cause of a
+			   filter21 entry 10-18 % slower than the variant the tuner timed
+			   (docs/benchmarks.md, "The bundle's constants") */
 			buf_puts(body, "__constant__ __align__(" BUNDLE_CONSTANT_ALIGN ")");
 			p += strlen("__constant__");
 			continue;
