@@ -30,7 +30,9 @@ double winner_race_cut(const struct config *c, const struct stats *leader, int a
    medians within winner_playoff_net() of the fastest's; the earlier winner within
    WINNER_KEEP_BANDS times that) are timed again, timing.playoff rounds of one launch series
    each, round after round in a rotated order, so that a drift of the GPU's speed during the
-   run weighs on all of them alike; winner_ties decides on their rounds' medians. */
+   run weighs on all of them alike, each round in GPU processes of its own (stream.c,
+   measure_fresh: a process settles a small kernel's speed); winner_ties decides on their
+   rounds' medians. */
 #define WINNER_PLAYOFF_MAX 64
 /* the fraction of the fastest median within which the play-off takes a variant: twice
    timing.tie, at least 1 %; where the samples do not flush the L2 (flushed 0: a kernel of a few
